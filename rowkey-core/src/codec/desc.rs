@@ -1,0 +1,232 @@
+//! Descending order: `#[desc_ts]` (Java's `Long.MAX_VALUE - ts`, newest
+//! first) and `#[desc]` on fixed-width parts (every byte inverted).
+
+use super::decimal::Digits;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::part::{DecodePart, KeyPart};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+
+/// Digits of `i64::MAX`: the width of a `#[desc_ts] #[text]` field.
+pub const DESC_TS_DIGITS: usize = 19;
+
+/// A timestamp type `#[desc_ts]` accepts: `i64` or `u64`, in `0..=i64::MAX`.
+#[diagnostic::on_unimplemented(
+    message = "`#[desc_ts]` needs an i64 or u64 timestamp, not `{Self}`",
+    label = "not i64 or u64",
+    note = "#[desc_ts] stores i64::MAX - ts (Java's Long.MAX_VALUE - ts) so the newest row sorts first"
+)]
+pub trait Timestamp: Copy {
+    /// The value as a non-negative `i64`, or `None` outside `0..=i64::MAX`.
+    fn to_ts(self) -> Option<i64>;
+    /// Back from a non-negative `i64`.
+    fn from_ts(ts: i64) -> Option<Self>;
+}
+
+impl Timestamp for i64 {
+    fn to_ts(self) -> Option<i64> {
+        (self >= 0).then_some(self)
+    }
+    fn from_ts(ts: i64) -> Option<Self> {
+        Some(ts)
+    }
+}
+
+impl Timestamp for u64 {
+    fn to_ts(self) -> Option<i64> {
+        i64::try_from(self).ok()
+    }
+    fn from_ts(ts: i64) -> Option<Self> {
+        u64::try_from(ts).ok()
+    }
+}
+
+/// A reversed timestamp: `i64::MAX - ts`, as 8 big-endian bytes or 19
+/// zero-padded digits.
+///
+/// ```
+/// use rowkey_core::codec::DescTs;
+/// use rowkey_core::KeyWriter;
+/// let mut out = [0u8; 19];
+/// let mut w = KeyWriter::new(&mut out, "Op");
+/// DescTs { text: true }.put(&mut w, 1_638_360_000_000i64).unwrap();
+/// assert_eq!(&out, b"9223370398494775807");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescTs {
+    /// Digits instead of binary.
+    pub text: bool,
+}
+
+impl DescTs {
+    /// Bytes the field takes.
+    pub const fn len(&self) -> usize {
+        if self.text {
+            DESC_TS_DIGITS
+        } else {
+            8
+        }
+    }
+
+    /// Whether the field takes no bytes (never).
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Writes `i64::MAX - ts`.
+    #[inline]
+    pub fn put<T: Timestamp>(&self, w: &mut KeyWriter<'_>, ts: T) -> Result<(), EncodeError> {
+        let Some(ts) = ts.to_ts() else {
+            return Err(w.error(EncodeErrorKind::TimestampOutOfRange));
+        };
+        let stored = i64::MAX - ts;
+        if self.text {
+            Digits::new(DESC_TS_DIGITS).put(w, stored)
+        } else {
+            w.put(&(stored as u64).to_be_bytes())
+        }
+    }
+
+    /// Reads a timestamp back.
+    #[inline]
+    pub fn take<T: Timestamp>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
+        let at = r.position();
+        let stored = if self.text {
+            Digits::new(DESC_TS_DIGITS).take::<i64>(r)?
+        } else {
+            let raw = u64::from_be_bytes(r.take_array()?);
+            i64::try_from(raw).map_err(|_| r.error_at(at, DecodeErrorKind::TimestampOutOfRange))?
+        };
+        T::from_ts(i64::MAX - stored)
+            .ok_or_else(|| r.error_at(at, DecodeErrorKind::TimestampOutOfRange))
+    }
+}
+
+/// Writes a part, inverted when `desc`.
+#[inline]
+pub fn put_part<T: KeyPart + ?Sized>(
+    w: &mut KeyWriter<'_>,
+    v: &T,
+    desc: bool,
+) -> Result<(), EncodeError> {
+    let start = w.position();
+    v.encode(w)?;
+    if desc {
+        w.invert_since(start);
+    }
+    Ok(())
+}
+
+/// Reads a fixed-width part of `N` bytes written inverted by
+/// [`put_part`]; `N` is the part's `FIXED_LEN`.
+pub fn take_inverted_part<T, const N: usize>(r: &mut KeyReader<'_>) -> Result<T, DecodeError>
+where
+    T: for<'x> DecodePart<'x>,
+{
+    let at = r.position();
+    let mut scratch: [u8; N] = r.take_array()?;
+    scratch.iter_mut().for_each(|b| *b = !*b);
+    let mut inner = r.nested(&scratch, at);
+    let v = T::decode(&mut inner)?;
+    inner.finish()?;
+    Ok(v)
+}
+
+/// The width of a fixed part, failing the build (as a const) for
+/// variable-width parts, which `#[desc]` cannot invert.
+pub const fn fixed_width_for_desc(fixed: Option<usize>) -> usize {
+    match fixed {
+        Some(n) => n,
+        None => {
+            panic!("#[desc] needs a fixed-width key part; this type's KeyPart::FIXED_LEN is None")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn enc<T: Timestamp>(d: DescTs, ts: T) -> Result<Vec<u8>, EncodeError> {
+        let mut out = vec![0u8; d.len()];
+        let mut w = KeyWriter::new(&mut out, "T");
+        d.put(&mut w, ts)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn golden_matches_java() {
+        // Java: Bytes.toBytes(Long.MAX_VALUE - 0L)
+        assert_eq!(
+            enc(DescTs { text: false }, 0i64).unwrap(),
+            i64::MAX.to_be_bytes()
+        );
+        assert_eq!(enc(DescTs { text: false }, i64::MAX).unwrap(), [0; 8]);
+        assert_eq!(
+            enc(DescTs { text: true }, 1u64).unwrap(),
+            b"9223372036854775806"
+        );
+        assert_eq!(
+            enc(DescTs { text: true }, i64::MAX).unwrap(),
+            b"0000000000000000000"
+        );
+    }
+
+    #[test]
+    fn out_of_range() {
+        for d in [DescTs { text: false }, DescTs { text: true }] {
+            assert_eq!(
+                enc(d, -1i64).unwrap_err().kind(),
+                EncodeErrorKind::TimestampOutOfRange
+            );
+            assert_eq!(
+                enc(d, u64::MAX).unwrap_err().kind(),
+                EncodeErrorKind::TimestampOutOfRange
+            );
+        }
+        let mut r = KeyReader::new(&[0xFF; 8], "T");
+        assert_eq!(
+            DescTs { text: false }
+                .take::<i64>(&mut r)
+                .unwrap_err()
+                .kind(),
+            DecodeErrorKind::TimestampOutOfRange
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn newest_first(a in 0i64..=i64::MAX, b in 0i64..=i64::MAX, text: bool) {
+            let d = DescTs { text };
+            let (ea, eb) = (enc(d, a).unwrap(), enc(d, b).unwrap());
+            prop_assert_eq!(ea.cmp(&eb), b.cmp(&a));
+            let mut r = KeyReader::new(&ea, "T");
+            prop_assert_eq!(d.take::<i64>(&mut r).unwrap(), a);
+            let mut r = KeyReader::new(&ea, "T");
+            prop_assert_eq!(d.take::<u64>(&mut r).unwrap(), a as u64);
+        }
+
+        #[test]
+        fn inverted_parts(a: i32, b: i32) {
+            let enc = |v: i32| {
+                let mut out = [0u8; 4];
+                let mut w = KeyWriter::new(&mut out, "T");
+                put_part(&mut w, &v, true).unwrap();
+                out
+            };
+            let (ea, eb) = (enc(a), enc(b));
+            prop_assert_eq!(ea.cmp(&eb), b.cmp(&a));
+            let mut r = KeyReader::new(&ea, "T");
+            prop_assert_eq!(take_inverted_part::<i32, 4>(&mut r).unwrap(), a);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(b in proptest::collection::vec(any::<u8>(), 0..25), text: bool) {
+            let mut r = KeyReader::new(&b, "T");
+            let _ = DescTs { text }.take::<u64>(&mut r);
+            let mut r = KeyReader::new(&b, "T");
+            let _ = take_inverted_part::<char, 4>(&mut r);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Field codecs: one module per way of writing a value.
+//!
+//! | module | writes | order |
+//! | --- | --- | --- |
+//! | [`int`] | integers big-endian, sign bit flipped | kept |
+//! | [`decimal`] | integers as zero-padded digits (`#[text]`) | kept |
+//! | [`escaped`] | variable bytes, `00`→`00 FF`, terminator `00 01` | kept |
+//! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
+//! | [`reverse`] | characters, digits or segments back to front | none |
+//! | [`desc`] | `i64::MAX - ts`, inverted parts | reversed |
+//! | [`option`] | `None` = `00`, `Some(v)` = `01` + v | kept |
+
+pub mod bytes;
+pub mod decimal;
+pub mod desc;
+pub mod escaped;
+pub mod framing;
+pub mod int;
+pub mod option;
+pub mod reverse;
+
+pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
+pub use decimal::{Digits, TextInt};
+pub use desc::{DescTs, Timestamp};
+pub use framing::{BytesCodec, Framing};
+pub use reverse::Reverse;

@@ -1,0 +1,30 @@
+//! `Option<T>` fields: a tag byte, `0x00` for `None` and `0x01` for
+//! `Some`, then the value. Every `None` sorts before every `Some`.
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+
+/// The tag of `None`.
+pub const NONE_TAG: u8 = 0x00;
+/// The tag of `Some`.
+pub const SOME_TAG: u8 = 0x01;
+
+/// Writes the tag; `desc` inverts it.
+#[inline]
+pub fn put_tag(w: &mut KeyWriter<'_>, some: bool, desc: bool) -> Result<(), EncodeError> {
+    let tag = if some { SOME_TAG } else { NONE_TAG };
+    w.put_byte(if desc { !tag } else { tag })
+}
+
+/// Reads a tag: `true` for `Some`.
+#[inline]
+pub fn take_tag(r: &mut KeyReader<'_>, desc: bool) -> Result<bool, DecodeError> {
+    let at = r.position();
+    let byte = r.take_byte()?;
+    match if desc { !byte } else { byte } {
+        NONE_TAG => Ok(false),
+        SOME_TAG => Ok(true),
+        _ => Err(r.error_at(at, DecodeErrorKind::InvalidTag { byte })),
+    }
+}

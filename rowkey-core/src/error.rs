@@ -1,0 +1,335 @@
+//! The two error types of the crate: [`EncodeError`] and [`DecodeError`].
+//!
+//! Both carry the key struct's name, the field at fault, the byte offset in
+//! the key and a reason, so a failure in a log points at the exact byte.
+//! Neither allocates: they are built on the hot path.
+
+use core::fmt;
+
+/// Which side of a value a pad fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Side {
+    /// Fill bytes before the value (Java's `StringUtils.leftPad`).
+    Left,
+    /// Fill bytes after the value (`StringUtils.rightPad`).
+    Right,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        })
+    }
+}
+
+/// Why a value could not be encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// The output slice is shorter than the key.
+    BufferTooSmall {
+        /// Bytes the whole key needs.
+        needed: usize,
+        /// Bytes the output slice has.
+        available: usize,
+    },
+    /// A text or byte value is longer than its `max_len` or pad `width`.
+    TooLong {
+        /// The value's length in bytes.
+        len: usize,
+        /// The most the layout allows.
+        max: usize,
+    },
+    /// An integer has more decimal digits than its `text(width)`.
+    TooManyDigits {
+        /// Digits the value has.
+        digits: usize,
+        /// The field's width.
+        width: usize,
+    },
+    /// A negative integer in a `#[text]` field: `-` would not sort.
+    NegativeText,
+    /// A value contains the struct's separator byte.
+    ContainsSeparator {
+        /// The separator.
+        separator: u8,
+        /// Index of the separator inside the value.
+        index: usize,
+    },
+    /// A padded value starts (left pad) or ends (right pad) with the fill
+    /// byte, so decoding would strip it and give back a different value.
+    FillAtEdge {
+        /// The fill byte.
+        fill: u8,
+        /// The side the pad fills.
+        side: Side,
+    },
+    /// A `#[desc_ts]` timestamp outside `0..=i64::MAX`.
+    TimestampOutOfRange,
+    /// A hand-written [`KeyPart`](crate::KeyPart) rejected its value.
+    Invalid(&'static str),
+}
+
+/// A value that cannot be written as a key.
+///
+/// ```
+/// use rowkey_core::{EncodeError, EncodeErrorKind};
+/// let e = EncodeError::new("Spend", "user", 6, EncodeErrorKind::TooLong { len: 12, max: 10 });
+/// assert_eq!(e.field(), "user");
+/// assert_eq!(
+///     e.to_string(),
+///     "cannot encode Spend.user at byte 6: value is 12 bytes, the layout allows at most 10"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EncodeError {
+    key: &'static str,
+    field: &'static str,
+    offset: usize,
+    kind: EncodeErrorKind,
+}
+
+impl EncodeError {
+    /// An error in field `field` of key struct `key`, at byte `offset`.
+    pub const fn new(
+        key: &'static str,
+        field: &'static str,
+        offset: usize,
+        kind: EncodeErrorKind,
+    ) -> Self {
+        EncodeError {
+            key,
+            field,
+            offset,
+            kind,
+        }
+    }
+    /// The key struct's name.
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+    /// The field at fault (empty when the error is about the whole key).
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+    /// Byte offset in the key where the field's bytes start or the fault is.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+    /// Why it failed.
+    pub fn kind(&self) -> EncodeErrorKind {
+        self.kind
+    }
+    /// The same error with `needed` replaced, for a too-small buffer once
+    /// the whole key's length is known.
+    #[doc(hidden)]
+    pub fn with_needed(mut self, len: usize) -> Self {
+        if let EncodeErrorKind::BufferTooSmall { needed, .. } = &mut self.kind {
+            *needed = len;
+        }
+        self
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode {}", self.key)?;
+        if !self.field.is_empty() {
+            write!(f, ".{}", self.field)?;
+        }
+        write!(f, " at byte {}: ", self.offset)?;
+        match self.kind {
+            EncodeErrorKind::BufferTooSmall { needed, available } => write!(
+                f,
+                "the key needs {needed} bytes, the output buffer has {available}"
+            ),
+            EncodeErrorKind::TooLong { len, max } => write!(
+                f,
+                "value is {len} bytes, the layout allows at most {max}"
+            ),
+            EncodeErrorKind::TooManyDigits { digits, width } => write!(
+                f,
+                "value has {digits} digits, more than the field's width of {width}"
+            ),
+            EncodeErrorKind::NegativeText => f.write_str(
+                "negative values cannot be written as text digits (they would not sort); \
+                 use the binary encoding",
+            ),
+            EncodeErrorKind::ContainsSeparator { separator, index } => write!(
+                f,
+                "value contains the separator {} at index {index}, which would make the key ambiguous",
+                crate::KeyDisplay(&[separator])
+            ),
+            EncodeErrorKind::FillAtEdge { fill, side } => write!(
+                f,
+                "value {} with the fill byte {}, which decoding would strip",
+                match side {
+                    Side::Left => "starts",
+                    Side::Right => "ends",
+                },
+                crate::KeyDisplay(&[fill])
+            ),
+            EncodeErrorKind::TimestampOutOfRange => {
+                f.write_str("a reversed timestamp must be in 0..=i64::MAX")
+            }
+            EncodeErrorKind::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Why bytes could not be decoded as a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The key ends inside this field.
+    UnexpectedEnd {
+        /// Bytes the field still needed.
+        needed: usize,
+    },
+    /// Bytes follow the last field.
+    TrailingBytes {
+        /// How many.
+        count: usize,
+    },
+    /// A text field is not valid UTF-8.
+    InvalidUtf8,
+    /// A byte that is not an ASCII digit in a `#[text]` field.
+    InvalidDigit {
+        /// The byte found.
+        byte: u8,
+    },
+    /// Digits that do not fit the field's integer type.
+    Overflow,
+    /// The separator was expected here.
+    MissingSeparator {
+        /// The separator.
+        expected: u8,
+        /// The byte found instead.
+        found: u8,
+    },
+    /// An escaped field holds `0x00` followed by a byte other than the
+    /// escape (`0xFF`) or terminator (`0x01`).
+    InvalidEscape {
+        /// The byte after `0x00`.
+        byte: u8,
+    },
+    /// An escaped field has no terminator.
+    Unterminated,
+    /// A tag (Option, bool) or discriminant that no value encodes to.
+    InvalidTag {
+        /// The byte found.
+        byte: u8,
+    },
+    /// A stored reversed timestamp outside `0..=i64::MAX`, or one that does
+    /// not fit the field's type.
+    TimestampOutOfRange,
+    /// A hand-written [`KeyPart`](crate::KeyPart) rejected the bytes.
+    Invalid(&'static str),
+}
+
+/// Bytes that are not a key of the expected struct.
+///
+/// ```
+/// use rowkey_core::{DecodeError, DecodeErrorKind};
+/// let e = DecodeError::new("CallRecord", "time", 12, DecodeErrorKind::InvalidDigit { byte: b'x' });
+/// assert_eq!(e.offset(), 12);
+/// assert_eq!(
+///     e.to_string(),
+///     "cannot decode CallRecord.time at byte 12: byte x is not a decimal digit"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DecodeError {
+    key: &'static str,
+    field: &'static str,
+    offset: usize,
+    kind: DecodeErrorKind,
+}
+
+impl DecodeError {
+    /// An error in field `field` of key struct `key`, at byte `offset`.
+    pub const fn new(
+        key: &'static str,
+        field: &'static str,
+        offset: usize,
+        kind: DecodeErrorKind,
+    ) -> Self {
+        DecodeError {
+            key,
+            field,
+            offset,
+            kind,
+        }
+    }
+    /// The key struct's name.
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+    /// The field being decoded (empty for trailing bytes after the last).
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+    /// Byte offset in the input where the fault is.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+    /// Why it failed.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot decode {}", self.key)?;
+        if !self.field.is_empty() {
+            write!(f, ".{}", self.field)?;
+        }
+        write!(f, " at byte {}: ", self.offset)?;
+        match self.kind {
+            DecodeErrorKind::UnexpectedEnd { needed } => {
+                write!(f, "the key ends {needed} byte(s) too early")
+            }
+            DecodeErrorKind::TrailingBytes { count } => {
+                write!(f, "{count} byte(s) follow the last field")
+            }
+            DecodeErrorKind::InvalidUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::InvalidDigit { byte } => write!(
+                f,
+                "byte {} is not a decimal digit",
+                crate::KeyDisplay(&[byte])
+            ),
+            DecodeErrorKind::Overflow => f.write_str("the digits do not fit the field's type"),
+            DecodeErrorKind::MissingSeparator { expected, found } => write!(
+                f,
+                "expected the separator {} but found {}",
+                crate::KeyDisplay(&[expected]),
+                crate::KeyDisplay(&[found])
+            ),
+            DecodeErrorKind::InvalidEscape { byte } => write!(
+                f,
+                "escape byte \\x00 is followed by {} (expected \\xFF or the terminator \\x01)",
+                crate::KeyDisplay(&[byte])
+            ),
+            DecodeErrorKind::Unterminated => {
+                f.write_str("the field's terminator \\x00\\x01 is missing")
+            }
+            DecodeErrorKind::InvalidTag { byte } => write!(
+                f,
+                "byte {} is not a tag or discriminant this field writes",
+                crate::KeyDisplay(&[byte])
+            ),
+            DecodeErrorKind::TimestampOutOfRange => f.write_str(
+                "the stored reversed timestamp is outside 0..=i64::MAX or the field's type",
+            ),
+            DecodeErrorKind::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}

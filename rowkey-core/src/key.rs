@@ -1,0 +1,92 @@
+//! The [`RowKey`] and [`DecodeKey`] traits that `#[derive(RowKey)]`
+//! implements.
+
+use crate::buf::KeyStorage;
+use crate::error::{DecodeError, EncodeError};
+use crate::layout::Layout;
+
+/// A struct that encodes to an HBase/Bigtable row key.
+///
+/// Implement it with `#[derive(RowKey)]` (from the `rowkey` crate); the
+/// derive checks the layout at compile time and emits calls into the
+/// codecs of this crate.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// #[rowkey(separator = "_")]
+/// struct CallRecord {
+///     #[text(width = 1)] bucket: u8,
+///     #[text(width = 11)] tel: u64,
+///     #[text(width = 14)] time: u64,
+/// }
+///
+/// let rec = CallRecord { bucket: 2, tel: 13812345678, time: 20211201120000 };
+/// let key = rec.to_key().unwrap();
+/// assert_eq!(&*key, b"2_13812345678_20211201120000");
+/// assert_eq!(CallRecord::FIXED_LEN, Some(28));
+/// assert_eq!(CallRecord::decode(&key).unwrap(), rec);
+/// ```
+pub trait RowKey {
+    /// The most bytes any value of the struct encodes to (checked at
+    /// compile time against HBase's 32767-byte limit).
+    const MAX_LEN: usize;
+    /// `Some(n)` when every value encodes to exactly `n` bytes.
+    const FIXED_LEN: Option<usize>;
+    /// The stack buffer [`RowKey::to_key`] returns: `KeyBuf<MAX_LEN>`.
+    type Key: KeyStorage
+        + AsRef<[u8]>
+        + Clone
+        + core::fmt::Debug
+        + core::fmt::Display
+        + Ord
+        + core::hash::Hash
+        + Into<Vec<u8>>;
+
+    /// Bytes this value encodes to (what [`RowKey::encode_into`] needs).
+    fn encoded_len(&self) -> usize;
+
+    /// Writes the key into `out` and returns its length. Allocates
+    /// nothing. A short `out` is [`EncodeErrorKind::BufferTooSmall`]
+    /// with the length needed.
+    ///
+    /// [`EncodeErrorKind::BufferTooSmall`]: crate::EncodeErrorKind::BufferTooSmall
+    fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError>;
+
+    /// The key in a stack buffer of `MAX_LEN` bytes. Allocates nothing.
+    fn to_key(&self) -> Result<Self::Key, EncodeError> {
+        let mut key = Self::Key::empty();
+        let len = self.encode_into(key.storage_mut())?;
+        key.set_len(len);
+        Ok(key)
+    }
+
+    /// The key as an owned `Vec<u8>` (one allocation, of the exact length).
+    fn to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut out = vec![0; self.encoded_len()];
+        let len = self.encode_into(&mut out)?;
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// The layout: fields in key order with offsets, widths and codecs.
+    fn layout() -> &'static Layout;
+}
+
+/// Decoding of a [`RowKey`]; `'de` is the lifetime of the input bytes, so
+/// borrowed fields (`&'de str`, `&'de [u8]`) point into them with no copy.
+///
+/// The derive also gives every key struct an inherent `decode` that calls
+/// this, so `Spend::decode(&bytes)` needs no import.
+pub trait DecodeKey<'de>: RowKey + Sized {
+    /// Decodes a whole key. Any byte string gives a value or an error that
+    /// names the field and the byte offset; trailing bytes are an error;
+    /// nothing panics.
+    fn decode(bytes: &'de [u8]) -> Result<Self, DecodeError>;
+}
+
+/// A key struct that decodes from bytes of any lifetime (no borrowed
+/// fields), like serde's `DeserializeOwned`.
+pub trait DecodeKeyOwned: for<'de> DecodeKey<'de> {}
+impl<T: for<'de> DecodeKey<'de>> DecodeKeyOwned for T {}

@@ -1,0 +1,221 @@
+//! [`Layout`]: the static description of a derived key, for people
+//! ([`Layout::explain`]), tools (serde, behind the `serde` feature) and the
+//! scan and salt planners that build on it.
+
+use crate::codec::{Framing, Reverse};
+use crate::error::Side;
+use core::fmt::{self, Write};
+
+/// How a derived key is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Layout {
+    /// The struct's name.
+    pub name: &'static str,
+    /// The byte between fields, for text keys (`#[rowkey(separator = "_")]`).
+    pub separator: Option<char>,
+    /// The longest key.
+    pub max_len: usize,
+    /// `Some(n)` when every key is `n` bytes.
+    pub fixed_len: Option<usize>,
+    /// The fields in key order.
+    pub fields: &'static [FieldLayout],
+}
+
+/// One field of a [`Layout`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FieldLayout {
+    /// The field's name.
+    pub name: &'static str,
+    /// The field's Rust type, as written.
+    pub rust_type: &'static str,
+    /// How its value is written.
+    pub codec: FieldCodec,
+    /// Byte offset in the key, when every field before it is fixed-width.
+    pub offset: Option<usize>,
+    /// The most bytes it takes (with its separator-free framing).
+    pub max_len: usize,
+    /// `Some(n)` when it always takes `n` bytes.
+    pub fixed_len: Option<usize>,
+    /// How the field's bytes sort relative to its values.
+    pub order: Order,
+    /// An `Option<T>`: one tag byte before the value.
+    pub optional: bool,
+}
+
+/// How a field's value becomes bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum FieldCodec {
+    /// The type's own [`KeyPart`](crate::KeyPart) encoding (integers
+    /// big-endian with the sign bit flipped, bool, char, arrays, enums,
+    /// user types).
+    Binary,
+    /// Zero-padded decimal digits.
+    Text {
+        /// Digits written.
+        width: usize,
+        /// Digits stored back to front.
+        reverse: bool,
+    },
+    /// Text or bytes.
+    Bytes {
+        /// How the value is delimited.
+        framing: Framing,
+        /// The longest value accepted.
+        max_len: usize,
+        /// Reversal applied.
+        reverse: Reverse,
+    },
+    /// `i64::MAX - ts`.
+    DescTimestamp {
+        /// 19 digits instead of 8 bytes.
+        text: bool,
+    },
+}
+
+/// How a field's bytes sort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Order {
+    /// Like the values.
+    Ascending,
+    /// Opposite to the values (`#[desc]`, `#[desc_ts]`: newest first).
+    Descending,
+    /// Not like the values (reversed, left-padded, separator-delimited
+    /// variable text): equality works, ranges over values do not.
+    Unordered,
+}
+
+impl Layout {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&FieldLayout> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// A table a person can read: one line per field with offset, width,
+    /// codec and order.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Op {
+    ///     uid: u64,
+    ///     #[desc_ts] at: i64,
+    /// }
+    /// let text = Op::layout().explain();
+    /// assert!(text.starts_with("Op: 16 bytes (fixed)"));
+    /// assert!(text.contains("i64::MAX - ts"));
+    /// ```
+    pub fn explain(&self) -> String {
+        let mut s = String::new();
+        let _ = self.write_explain(&mut s);
+        s
+    }
+
+    fn write_explain(&self, s: &mut String) -> fmt::Result {
+        match self.fixed_len {
+            Some(n) => write!(s, "{}: {n} bytes (fixed)", self.name)?,
+            None => write!(s, "{}: up to {} bytes", self.name, self.max_len)?,
+        }
+        if let Some(sep) = self.separator {
+            write!(s, ", fields joined by '{sep}'")?;
+        }
+        s.push('\n');
+        let name_w = self
+            .fields
+            .iter()
+            .map(|f| f.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(5);
+        writeln!(
+            s,
+            "  {:<name_w$}  offset  width    order       codec",
+            "field"
+        )?;
+        for f in self.fields {
+            let offset = f.offset.map_or("-".to_string(), |o| o.to_string());
+            let width = match f.fixed_len {
+                Some(n) => n.to_string(),
+                None => format!("<={}", f.max_len),
+            };
+            let order = match f.order {
+                Order::Ascending => "ascending",
+                Order::Descending => "descending",
+                Order::Unordered => "none",
+            };
+            write!(
+                s,
+                "  {:<name_w$}  {offset:<6}  {width:<7}  {order:<10}  ",
+                f.name
+            )?;
+            if f.optional {
+                s.push_str("Option (tag 00 = None, 01 = Some), then ");
+            }
+            describe_codec(s, &f.codec, f.rust_type)?;
+            s.push('\n');
+        }
+        Ok(())
+    }
+}
+
+fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
+    match *codec {
+        FieldCodec::Binary => write!(s, "{ty} as binary (big-endian, sign bit flipped)"),
+        FieldCodec::Text { width, reverse } => {
+            write!(s, "{ty} as {width} zero-padded decimal digits")?;
+            if reverse {
+                s.push_str(", digits reversed");
+            }
+            Ok(())
+        }
+        FieldCodec::Bytes {
+            framing,
+            max_len,
+            reverse,
+        } => {
+            match framing {
+                Framing::Escaped => write!(
+                    s,
+                    "{ty} (<= {max_len} bytes), 00 escaped as 00 FF, ends with 00 01"
+                )?,
+                Framing::Raw => write!(s, "{ty} (<= {max_len} bytes) as is, to the key's end")?,
+                Framing::Delimited => write!(s, "{ty} (<= {max_len} bytes) up to the separator")?,
+                Framing::Padded { width, fill, side } => write!(
+                    s,
+                    "{ty} padded on the {} with {} to {width} bytes",
+                    match side {
+                        Side::Left => "left",
+                        Side::Right => "right",
+                    },
+                    crate::KeyDisplay(&[fill])
+                )?,
+            }
+            match reverse {
+                Reverse::No => Ok(()),
+                Reverse::Chars => s.write_str(", reversed"),
+                Reverse::Segments(sep) => write!(s, ", '{}'-segments reversed", sep as char),
+            }
+        }
+        FieldCodec::DescTimestamp { text } => write!(
+            s,
+            "reversed timestamp i64::MAX - ts as {}",
+            if text {
+                "19 digits"
+            } else {
+                "8 bytes big-endian"
+            }
+        ),
+    }
+}
+
+/// `a + b` for optional lengths (const, for derived layouts).
+#[doc(hidden)]
+pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        _ => None,
+    }
+}

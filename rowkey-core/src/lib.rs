@@ -1,0 +1,50 @@
+//! Runtime of [`rowkey`](https://docs.rs/rowkey): the traits a derived row
+//! key implements, the field codecs that write its bytes, the stack buffer
+//! that holds it and the errors that say precisely what went wrong.
+//!
+//! Most users depend on the `rowkey` crate and `#[derive(RowKey)]`; this
+//! crate is what the generated code calls. Every byte rule lives here and
+//! is unit- and property-tested here.
+//!
+//! Keys sort as HBase and Bigtable sort them: unsigned lexicographic byte
+//! order. Codecs that promise order satisfy `a < b` exactly when
+//! `bytes(a) < bytes(b)`.
+#![warn(missing_docs)]
+
+mod buf;
+pub mod codec;
+mod display;
+mod error;
+mod key;
+pub mod layout;
+mod part;
+mod reader;
+mod writer;
+
+pub use buf::{KeyBuf, KeyStorage};
+pub use display::KeyDisplay;
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Side};
+pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
+pub use layout::{FieldCodec, FieldLayout, Layout, Order};
+pub use part::{DecodePart, KeyPart};
+pub use reader::KeyReader;
+pub use writer::KeyWriter;
+
+/// HBase's hard limit on a row key's length (its length is a signed short).
+pub const HBASE_MAX_KEY_LEN: usize = 32767;
+
+/// What `#[derive(RowKey)]` expands to calls; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::codec::{
+        desc, option, BytesCodec, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes,
+        Reverse, TextInt, Timestamp,
+    };
+    pub use crate::layout::add_fixed;
+    pub use crate::{
+        DecodeError, DecodeKey, DecodePart, EncodeError, FieldCodec, FieldLayout, KeyBuf, KeyPart,
+        KeyReader, KeyWriter, Layout, Order, RowKey, Side, HBASE_MAX_KEY_LEN,
+    };
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+}

@@ -1,0 +1,144 @@
+//! [`KeyReader`]: the cursor every codec reads through.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+
+/// A bounds-checked cursor over the bytes of one key.
+///
+/// Reads borrow from the input (`&'de [u8]`), so borrowed fields decode
+/// without a copy. Running past the end is
+/// [`DecodeErrorKind::UnexpectedEnd`], never a panic.
+///
+/// ```
+/// use rowkey_core::KeyReader;
+/// let mut r = KeyReader::new(b"abc", "Demo");
+/// r.field("a");
+/// assert_eq!(r.take(2).unwrap(), b"ab");
+/// assert!(r.take(2).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct KeyReader<'de> {
+    input: &'de [u8],
+    pos: usize,
+    base: usize,
+    key: &'static str,
+    field: &'static str,
+}
+
+impl<'de> KeyReader<'de> {
+    /// A reader at the start of `input`, for key struct `key`.
+    pub fn new(input: &'de [u8], key: &'static str) -> Self {
+        KeyReader {
+            input,
+            pos: 0,
+            base: 0,
+            key,
+            field: "",
+        }
+    }
+
+    /// A reader over `scratch`, a transformed copy (un-inverted, reversed)
+    /// of this reader's bytes that start at `offset`; its errors report
+    /// offsets in the original key.
+    pub fn nested<'s>(&self, scratch: &'s [u8], offset: usize) -> KeyReader<'s> {
+        KeyReader {
+            input: scratch,
+            pos: 0,
+            base: self.base + offset,
+            key: self.key,
+            field: self.field,
+        }
+    }
+
+    /// Names the field whose bytes come next (for errors).
+    #[inline]
+    pub fn field(&mut self, name: &'static str) {
+        self.field = name;
+    }
+
+    /// Bytes read so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The unread bytes, without consuming them.
+    #[inline]
+    pub fn remaining(&self) -> &'de [u8] {
+        &self.input[self.pos..]
+    }
+
+    /// An error of `kind` at the current position.
+    #[cold]
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        self.error_at(self.pos, kind)
+    }
+
+    /// An error of `kind` at byte `offset` of this reader's input.
+    #[cold]
+    pub fn error_at(&self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.key, self.field, self.base + offset, kind)
+    }
+
+    /// The next `n` bytes.
+    #[inline]
+    pub fn take(&mut self, n: usize) -> Result<&'de [u8], DecodeError> {
+        let rest = self.remaining();
+        if rest.len() < n {
+            return Err(self.error(DecodeErrorKind::UnexpectedEnd {
+                needed: n - rest.len(),
+            }));
+        }
+        self.pos += n;
+        Ok(&rest[..n])
+    }
+
+    /// The next byte.
+    #[inline]
+    pub fn take_byte(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// The next `N` bytes, copied into an array.
+    #[inline]
+    pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+
+    /// Everything left.
+    #[inline]
+    pub fn take_rest(&mut self) -> &'de [u8] {
+        let rest = self.remaining();
+        self.pos = self.input.len();
+        rest
+    }
+
+    /// Consumes `byte` or fails with [`DecodeErrorKind::MissingSeparator`].
+    #[inline]
+    pub fn expect_separator(&mut self, byte: u8) -> Result<(), DecodeError> {
+        match self.remaining().first() {
+            Some(&b) if b == byte => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(&found) => Err(self.error(DecodeErrorKind::MissingSeparator {
+                expected: byte,
+                found,
+            })),
+            None => Err(self.error(DecodeErrorKind::UnexpectedEnd { needed: 1 })),
+        }
+    }
+
+    /// Ends the key: unread bytes are [`DecodeErrorKind::TrailingBytes`].
+    #[inline]
+    pub fn finish(mut self) -> Result<(), DecodeError> {
+        let count = self.remaining().len();
+        if count == 0 {
+            Ok(())
+        } else {
+            self.field = "";
+            Err(self.error(DecodeErrorKind::TrailingBytes { count }))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Per-field snippets shared by encode, decode and layout: the codec
+//! constants each field's calls use.
+
+use crate::model::{Codec, FieldModel, Framing, Reverse};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `Option<u8>` tokens for the struct's separator.
+pub fn separator_tokens(sep: Option<u8>) -> TokenStream {
+    match sep {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+pub fn reverse_tokens(r: Reverse) -> TokenStream {
+    match r {
+        Reverse::No => quote!(__rk::Reverse::No),
+        Reverse::Chars => quote!(__rk::Reverse::Chars),
+        Reverse::Segments(b) => quote!(__rk::Reverse::Segments(#b)),
+    }
+}
+
+pub fn framing_tokens(f: Framing) -> TokenStream {
+    match f {
+        Framing::Escaped => quote!(__rk::Framing::Escaped),
+        Framing::Raw => quote!(__rk::Framing::Raw),
+        Framing::Delimited => quote!(__rk::Framing::Delimited),
+        Framing::Padded { width, fill, left } => {
+            let side = if left {
+                quote!(__rk::Side::Left)
+            } else {
+                quote!(__rk::Side::Right)
+            };
+            quote!(__rk::Framing::Padded { width: #width, fill: #fill, side: #side })
+        }
+    }
+}
+
+/// The `BytesCodec` constant of a text/bytes field.
+pub fn bytes_codec(f: &FieldModel, sep: Option<u8>) -> TokenStream {
+    let Codec::Bytes {
+        framing,
+        max_len,
+        reverse,
+    } = f.codec
+    else {
+        return quote!();
+    };
+    let framing = framing_tokens(framing);
+    let reverse = reverse_tokens(reverse);
+    let desc = f.desc;
+    let sep = separator_tokens(sep);
+    quote! {
+        __rk::BytesCodec {
+            framing: #framing,
+            max_len: #max_len,
+            reverse: #reverse,
+            desc: #desc,
+            separator: #sep,
+        }
+    }
+}
+
+/// The `Digits` constant of a `#[text]` field.
+pub fn digits(width: usize, reverse: bool, desc: bool) -> TokenStream {
+    quote!(__rk::Digits { width: #width, reverse: #reverse, desc: #desc })
+}

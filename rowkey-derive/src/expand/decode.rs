@@ -1,0 +1,132 @@
+//! `impl DecodeKey` and the inherent `decode`.
+
+use super::codec;
+use crate::model::{Codec, FieldModel, KeyModel};
+use crate::ty;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
+    let ident = model.ident;
+    let name = ident.to_string();
+    let (_, ty_generics, where_clause) = model.generics.split_for_impl();
+    let lifetimes: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
+    // `impl<'__de, 'a> DecodeKey<'__de> for S<'a> where '__de: 'a`, as
+    // serde does: borrowed fields point into the input.
+    let mut generics = model.generics.clone();
+    generics.params.insert(0, syn::parse_quote!('__de));
+    {
+        let wc = generics.make_where_clause();
+        for l in &lifetimes {
+            wc.predicates.push(syn::parse_quote!('__de: #l));
+        }
+    }
+    let (impl_generics, _, de_where) = generics.split_for_impl();
+    let sep = model.separator;
+    let locals: Vec<_> = model
+        .fields
+        .iter()
+        .map(|f| format_ident!("__field_{}", f.name()))
+        .collect();
+    let reads = model
+        .fields
+        .iter()
+        .zip(&locals)
+        .enumerate()
+        .map(|(i, (f, local))| {
+            let field_name = f.name();
+            let sep_read = match sep {
+                Some(b) if i > 0 => quote!(__r.expect_separator(#b)?;),
+                _ => quote!(),
+            };
+            let ty = f.ty;
+            let take = with_option(f, take_value(f, sep));
+            quote! {
+                __r.field(#field_name);
+                #sep_read
+                let #local: #ty = #take;
+            }
+        });
+    let idents = model.fields.iter().map(|f| f.ident);
+    let inherent_where = lifetimes.iter().map(|l| quote!('__de: #l));
+    let (plain_impl_generics, _, _) = model.generics.split_for_impl();
+    let _ = where_clause;
+    quote! {
+        impl #impl_generics __rk::DecodeKey<'__de> for #ident #ty_generics #de_where {
+            fn decode(bytes: &'__de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
+                let mut __reader = __rk::KeyReader::new(bytes, #name);
+                let __r = &mut __reader;
+                #(#reads)*
+                __reader.finish()?;
+                ::core::result::Result::Ok(#ident { #(#idents: #locals),* })
+            }
+        }
+
+        impl #plain_impl_generics #ident #ty_generics {
+            /// Decodes a key written by [`RowKey::encode_into`](__rk::RowKey::encode_into);
+            /// see [`DecodeKey::decode`](__rk::DecodeKey::decode).
+            #[allow(dead_code)]
+            pub fn decode<'__de>(bytes: &'__de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            where #(#inherent_where),*
+            {
+                <Self as __rk::DecodeKey<'__de>>::decode(bytes)
+            }
+        }
+    }
+}
+
+fn with_option(f: &FieldModel, take: TokenStream) -> TokenStream {
+    if !f.optional {
+        return take;
+    }
+    let desc = f.desc;
+    quote! {
+        if __rk::option::take_tag(__r, #desc)? {
+            ::core::option::Option::Some(#take)
+        } else {
+            ::core::option::Option::None
+        }
+    }
+}
+
+/// The expression that reads one value.
+fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
+    let ty = f.value_ty;
+    match f.codec {
+        Codec::Part if f.desc => {
+            let static_ty = ty::with_static_lifetimes(ty);
+            quote_spanned! {ty.span()=>
+                __rk::desc::take_inverted_part::<#ty, {
+                    __rk::desc::fixed_width_for_desc(<#static_ty as __rk::KeyPart>::FIXED_LEN)
+                }>(__r)?
+            }
+        }
+        Codec::Part => quote_spanned! {ty.span()=>
+            <#ty as __rk::DecodePart<'__de>>::decode(__r)?
+        },
+        Codec::Text { width, reverse } => {
+            let digits = codec::digits(width, reverse, f.desc);
+            quote_spanned! {ty.span()=>
+                #digits.take::<#ty>(__r)?
+            }
+        }
+        Codec::Bytes { .. } => {
+            let c = codec::bytes_codec(f, sep);
+            let call = if f.borrowable() {
+                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(__r)?)
+            } else {
+                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(__r)?)
+            };
+            quote! {
+                {
+                    const __C: __rk::BytesCodec = #c;
+                    #call
+                }
+            }
+        }
+        Codec::DescTs { text } => quote_spanned! {ty.span()=>
+            __rk::DescTs { text: #text }.take::<#ty>(__r)?
+        },
+    }
+}

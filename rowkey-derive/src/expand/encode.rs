@@ -1,0 +1,151 @@
+//! `impl RowKey`: `encoded_len`, `encode_into`, the consts and `layout`.
+
+use super::codec;
+use crate::model::{Codec, FieldModel, KeyModel};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+pub fn impl_row_key(model: &KeyModel) -> TokenStream {
+    let ident = model.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let sep = model.separator;
+    let writes = model.fields.iter().enumerate().map(|(i, f)| {
+        let field_name = f.name();
+        let sep_write = match sep {
+            Some(b) if i > 0 => quote!(__w.put_byte(#b)?;),
+            _ => quote!(),
+        };
+        let put = with_value(f, |v| put_value(f, v, sep));
+        quote! {
+            #sep_write
+            __w.field(#field_name);
+            #put
+        }
+    });
+    let seps = match sep {
+        Some(_) => model.fields.len() - 1,
+        None => 0,
+    };
+    let lens = model.fields.iter().map(|f| {
+        let len = with_value_len(f, |v| value_len(f, v, sep));
+        quote!(+ #len)
+    });
+    quote! {
+        impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
+            const MAX_LEN: usize = __MAX_LEN;
+            const FIXED_LEN: ::core::option::Option<usize> = __FIXED_LEN;
+            type Key = __rk::KeyBuf<__MAX_LEN>;
+
+            #[inline]
+            fn encoded_len(&self) -> usize {
+                #seps #(#lens)*
+            }
+
+            fn encode_into(&self, out: &mut [u8]) -> ::core::result::Result<usize, __rk::EncodeError> {
+                let mut __writer = __rk::KeyWriter::new(out, #name);
+                let __w = &mut __writer;
+                let __res = (|| -> ::core::result::Result<(), __rk::EncodeError> {
+                    #(#writes)*
+                    ::core::result::Result::Ok(())
+                })();
+                match __res {
+                    ::core::result::Result::Ok(()) => ::core::result::Result::Ok(__writer.finish()),
+                    ::core::result::Result::Err(e) => ::core::result::Result::Err(e.with_needed(self.encoded_len())),
+                }
+            }
+
+            fn layout() -> &'static __rk::Layout {
+                &__LAYOUT
+            }
+        }
+    }
+}
+
+/// Runs `body` on a reference to the field's value, unwrapping `Option`
+/// with a tag byte first.
+fn with_value(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let ident = f.ident;
+    if !f.optional {
+        return body(quote!(&self.#ident));
+    }
+    let desc = f.desc;
+    let some = body(quote!(__v));
+    quote! {
+        match &self.#ident {
+            ::core::option::Option::None => __rk::option::put_tag(__w, false, #desc)?,
+            ::core::option::Option::Some(__v) => {
+                __rk::option::put_tag(__w, true, #desc)?;
+                #some
+            }
+        }
+    }
+}
+
+fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let ident = f.ident;
+    if !f.optional {
+        return body(quote!(&self.#ident));
+    }
+    let some = body(quote!(__v));
+    quote! {
+        (1 + match &self.#ident {
+            ::core::option::Option::None => 0,
+            ::core::option::Option::Some(__v) => #some,
+        })
+    }
+}
+
+/// The call that writes one value (`v: &T`).
+fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
+    let ty = f.value_ty;
+    let desc = f.desc;
+    // Spanned at the field's type, so a missing trait points there.
+    match f.codec {
+        Codec::Part => quote_spanned! {ty.span()=>
+            __rk::desc::put_part::<#ty>(__w, #v, #desc)?;
+        },
+        Codec::Text { width, reverse } => {
+            let digits = codec::digits(width, reverse, desc);
+            quote_spanned! {ty.span()=>
+                #digits.put::<#ty>(__w, *#v)?;
+            }
+        }
+        Codec::Bytes { .. } => {
+            let c = codec::bytes_codec(f, sep);
+            quote_spanned! {ty.span()=>
+                {
+                    const __C: __rk::BytesCodec = #c;
+                    __C.put(__w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)?;
+                }
+            }
+        }
+        Codec::DescTs { text } => quote_spanned! {ty.span()=>
+            __rk::DescTs { text: #text }.put::<#ty>(__w, *#v)?;
+        },
+    }
+}
+
+/// The expression for the bytes one value takes (`v: &T`).
+fn value_len(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
+    let ty = f.value_ty;
+    match f.codec {
+        Codec::Part => quote_spanned! {ty.span()=>
+            <#ty as __rk::KeyPart>::encoded_len(#v)
+        },
+        Codec::Bytes { .. } => {
+            let c = codec::bytes_codec(f, sep);
+            quote_spanned! {ty.span()=>
+                {
+                    const __C: __rk::BytesCodec = #c;
+                    __C.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
+                }
+            }
+        }
+        Codec::Text { .. } | Codec::DescTs { .. } => {
+            let n = f.codec.static_max_len(f.kind).unwrap_or(0);
+            quote!({ let _ = #v; #n })
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! The layout constants: per-field and total `MAX_LEN` / `FIXED_LEN`, the
+//! const assertions on them, and the static `Layout`.
+
+use super::codec;
+use crate::model::{Codec, FieldModel, Framing, KeyModel, Reverse};
+use crate::ty;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+pub fn consts(model: &KeyModel) -> TokenStream {
+    let sep_len = usize::from(model.separator.is_some());
+    let n = model.fields.len();
+    let mut items = Vec::new();
+    let mut field_layouts = Vec::new();
+    for (i, f) in model.fields.iter().enumerate() {
+        let max = format_ident!("__MAX_{}", i);
+        let fixed = format_ident!("__FIXED_{}", i);
+        let off = format_ident!("__OFFSET_{}", i);
+        let max_expr = max_len(f);
+        let fixed_expr = fixed_len(f);
+        let off_expr = if i == 0 {
+            quote!(::core::option::Option::Some(0))
+        } else {
+            let pfixed = format_ident!("__FIXED_{}", i - 1);
+            let poff = format_ident!("__OFFSET_{}", i - 1);
+            quote!(__rk::add_fixed(__rk::add_fixed(#poff, #pfixed), ::core::option::Option::Some(#sep_len)))
+        };
+        items.push(quote! {
+            const #max: usize = #max_expr;
+            const #fixed: ::core::option::Option<usize> = #fixed_expr;
+            const #off: ::core::option::Option<usize> = #off_expr;
+        });
+        field_layouts.push(field_layout(f, &max, &fixed, &off));
+    }
+    let maxes = (0..n).map(|i| format_ident!("__MAX_{}", i));
+    let fixeds = (0..n).map(|i| format_ident!("__FIXED_{}", i));
+    let seps = sep_len * n.saturating_sub(1);
+    let name = model.ident.to_string();
+    let separator = match model.separator {
+        Some(b) => {
+            let c = b as char;
+            quote!(::core::option::Option::Some(#c))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let hbase_msg = format!(
+        "{name}: the layout can exceed HBase's 32767-byte row key limit; lower a max_len or pad width"
+    );
+    let hbase_assert = quote_spanned! {model.ident.span()=>
+        const _: () = ::core::assert!(__MAX_LEN <= __rk::HBASE_MAX_KEY_LEN, #hbase_msg);
+    };
+    let max_assert = model.max_len.map(|m| {
+        let limit = m.value;
+        let msg =
+            format!("{name}: the layout can take more bytes than #[rowkey(max_len = {limit})]");
+        quote_spanned! {m.span=>
+            const _: () = ::core::assert!(__MAX_LEN <= #limit, #msg);
+        }
+    });
+    quote! {
+        #(#items)*
+        const __MAX_LEN: usize = #seps #(+ #maxes)*;
+        const __FIXED_LEN: ::core::option::Option<usize> =
+            { let f = ::core::option::Option::Some(#seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
+        #hbase_assert
+        #max_assert
+        static __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
+        static __LAYOUT: __rk::Layout = __rk::Layout {
+            name: #name,
+            separator: #separator,
+            max_len: __MAX_LEN,
+            fixed_len: __FIXED_LEN,
+            fields: &__FIELDS,
+        };
+    }
+}
+
+fn max_len(f: &FieldModel) -> TokenStream {
+    let tag = usize::from(f.optional);
+    match (f.codec, f.codec.static_max_len(f.kind)) {
+        (Codec::Part, _) => {
+            let ty = ty::with_static_lifetimes(f.value_ty);
+            quote_spanned!(f.value_ty.span()=> #tag + <#ty as __rk::KeyPart>::MAX_LEN)
+        }
+        (_, Some(n)) => quote!(#tag + #n),
+        (_, None) => quote!(#tag),
+    }
+}
+
+fn fixed_len(f: &FieldModel) -> TokenStream {
+    if f.optional {
+        return quote!(::core::option::Option::None);
+    }
+    match f.codec {
+        Codec::Part => {
+            let ty = ty::with_static_lifetimes(f.value_ty);
+            quote_spanned!(f.value_ty.span()=> <#ty as __rk::KeyPart>::FIXED_LEN)
+        }
+        Codec::Bytes {
+            framing: Framing::Padded { width, .. },
+            ..
+        } => quote!(::core::option::Option::Some(#width)),
+        Codec::Bytes { .. } => quote!(::core::option::Option::None),
+        Codec::Text { width, .. } => quote!(::core::option::Option::Some(#width)),
+        Codec::DescTs { .. } => {
+            let n = f.codec.static_max_len(f.kind).unwrap_or(8);
+            quote!(::core::option::Option::Some(#n))
+        }
+    }
+}
+
+/// How the field's bytes sort, as `__rk::Order`.
+fn order(f: &FieldModel) -> TokenStream {
+    let kept = if f.desc {
+        quote!(__rk::Order::Descending)
+    } else {
+        quote!(__rk::Order::Ascending)
+    };
+    let none = quote!(__rk::Order::Unordered);
+    match f.codec {
+        Codec::Part => {
+            let ty = ty::with_static_lifetimes(f.value_ty);
+            quote!(if <#ty as __rk::KeyPart>::ORDERED { #kept } else { #none })
+        }
+        Codec::Text { reverse: true, .. } => none,
+        Codec::Text { .. } => kept,
+        Codec::DescTs { .. } => quote!(__rk::Order::Descending),
+        Codec::Bytes {
+            framing, reverse, ..
+        } => {
+            let ordered = reverse == Reverse::No
+                && match framing {
+                    Framing::Escaped | Framing::Raw => true,
+                    // Right padding keeps order only when the fill is the
+                    // smallest byte; left padding sorts by length first.
+                    Framing::Padded { fill, left, .. } => !left && fill == 0,
+                    Framing::Delimited => false,
+                };
+            if ordered {
+                kept
+            } else {
+                none
+            }
+        }
+    }
+}
+
+fn field_codec(f: &FieldModel) -> TokenStream {
+    match f.codec {
+        Codec::Part => quote!(__rk::FieldCodec::Binary),
+        Codec::Text { width, reverse } => {
+            quote!(__rk::FieldCodec::Text { width: #width, reverse: #reverse })
+        }
+        Codec::Bytes {
+            framing,
+            max_len,
+            reverse,
+        } => {
+            let framing = codec::framing_tokens(framing);
+            let reverse = codec::reverse_tokens(reverse);
+            quote!(__rk::FieldCodec::Bytes { framing: #framing, max_len: #max_len, reverse: #reverse })
+        }
+        Codec::DescTs { text } => quote!(__rk::FieldCodec::DescTimestamp { text: #text }),
+    }
+}
+
+fn field_layout(
+    f: &FieldModel,
+    max: &syn::Ident,
+    fixed: &syn::Ident,
+    off: &syn::Ident,
+) -> TokenStream {
+    let name = f.name();
+    let rust_type = type_string(f.ty);
+    let codec = field_codec(f);
+    let order = order(f);
+    let optional = f.optional;
+    quote! {
+        __rk::FieldLayout {
+            name: #name,
+            rust_type: #rust_type,
+            codec: #codec,
+            offset: #off,
+            max_len: #max,
+            fixed_len: #fixed,
+            order: #order,
+            optional: #optional,
+        }
+    }
+}
+
+/// The type as a person writes it (`&'a str`, not `& 'a str`).
+fn type_string(ty: &syn::Type) -> String {
+    let s = ty.to_token_stream().to_string();
+    s.replace("& '", "&'")
+        .replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace(" ; ", "; ")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
+        .replace(" :: ", "::")
+}

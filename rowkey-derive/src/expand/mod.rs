@@ -1,0 +1,31 @@
+//! Code generation from a checked [`KeyModel`]. The generated code is a
+//! short sequence of calls into `rowkey-core` with the plan's constants
+//! baked in; no byte rule is implemented here.
+
+mod codec;
+mod decode;
+mod encode;
+pub mod key_part;
+mod layout;
+
+use crate::model::KeyModel;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The whole expansion of `#[derive(RowKey)]`.
+pub fn row_key(model: &KeyModel) -> TokenStream {
+    let krate = &model.krate;
+    let consts = layout::consts(model);
+    let encode = encode::impl_row_key(model);
+    let decode = decode::impl_decode_key(model);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
+        const _: () = {
+            use #krate::__private as __rk;
+            #consts
+            #encode
+            #decode
+        };
+    }
+}

@@ -1,0 +1,48 @@
+//! The `#[derive(RowKey)]` and `#[derive(KeyPart)]` macros of
+//! [`rowkey`](https://docs.rs/rowkey). Use them through the `rowkey` crate.
+//!
+//! The pipeline follows serde_derive: `attr` reads attributes into data
+//! with spans, `check` applies every rule (all errors reported at once,
+//! each spanned at the token at fault) and builds the `model`, and
+//! `expand` emits calls into `rowkey-core`. The macro plans; the runtime
+//! does the byte work.
+
+mod attr;
+mod check;
+mod ctxt;
+mod expand;
+mod model;
+mod suggest;
+mod ty;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Derives `rowkey::RowKey` and `rowkey::DecodeKey` for a struct with
+/// named fields. See the `rowkey` crate for the attributes.
+#[proc_macro_derive(RowKey, attributes(rowkey, text, pad, max_len, reverse, desc_ts, desc))]
+pub fn derive_row_key(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let cx = ctxt::Ctxt::default();
+    let model = check::key_model(&cx, &input);
+    match (cx.check(), model) {
+        (Ok(()), Some(model)) => expand::row_key(&model).into(),
+        (Err(errors), _) => errors.into(),
+        (Ok(()), None) => TokenStream::new(),
+    }
+}
+
+/// Derives `rowkey::KeyPart` and `rowkey::DecodePart` for a unit-only enum
+/// (stored as the variant's index: declared order is sort order) or a
+/// newtype struct (stored as its inner value).
+#[proc_macro_derive(KeyPart)]
+pub fn derive_key_part(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let cx = ctxt::Ctxt::default();
+    let out = expand::key_part::key_part(&cx, &input);
+    match (cx.check(), out) {
+        (Ok(()), Some(tokens)) => tokens.into(),
+        (Err(errors), _) => errors.into(),
+        (Ok(()), None) => TokenStream::new(),
+    }
+}

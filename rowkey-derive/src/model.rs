@@ -1,0 +1,111 @@
+//! The validated plan of a key: fields in key order, each with the codec
+//! the checks chose. Expansion reads only this.
+
+use crate::attr::Spanned;
+use crate::ty::TypeKind;
+use syn::{Generics, Ident, Path, Type};
+
+/// A checked `#[derive(RowKey)]` struct.
+pub struct KeyModel<'a> {
+    pub ident: &'a Ident,
+    pub generics: &'a Generics,
+    /// Path to the `rowkey` facade (`#[rowkey(crate = "..")]`).
+    pub krate: Path,
+    pub separator: Option<u8>,
+    /// `#[rowkey(max_len = N)]`.
+    pub max_len: Option<Spanned<usize>>,
+    pub fields: Vec<FieldModel<'a>>,
+}
+
+/// One field and how it is written.
+pub struct FieldModel<'a> {
+    pub ident: &'a Ident,
+    /// The declared type.
+    pub ty: &'a Type,
+    /// The declared type, or `T` of `Option<T>`.
+    pub value_ty: &'a Type,
+    pub optional: bool,
+    pub kind: TypeKind,
+    pub codec: Codec,
+    /// Bytes inverted (`#[desc]`).
+    pub desc: bool,
+}
+
+/// How a field's value becomes bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// The type's `KeyPart` encoding.
+    Part,
+    /// Zero-padded digits.
+    Text { width: usize, reverse: bool },
+    /// Text or bytes with a framing.
+    Bytes {
+        framing: Framing,
+        max_len: usize,
+        reverse: Reverse,
+    },
+    /// `i64::MAX - ts`.
+    DescTs { text: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    Escaped,
+    Raw,
+    Padded { width: usize, fill: u8, left: bool },
+    Delimited,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reverse {
+    No,
+    Chars,
+    Segments(u8),
+}
+
+/// Digits of `i64::MAX`.
+pub const DESC_TS_DIGITS: usize = 19;
+
+impl Codec {
+    /// The most bytes of the value (without an `Option` tag), when the
+    /// derive can tell without asking the type's `KeyPart`.
+    pub fn static_max_len(&self, kind: TypeKind) -> Option<usize> {
+        match *self {
+            Codec::Part => kind.binary_len(),
+            Codec::Text { width, .. } => Some(width),
+            Codec::Bytes {
+                framing, max_len, ..
+            } => Some(match framing {
+                Framing::Escaped => 2 * max_len + 2,
+                Framing::Raw | Framing::Delimited => max_len,
+                Framing::Padded { width, .. } => width,
+            }),
+            Codec::DescTs { text } => Some(if text { DESC_TS_DIGITS } else { 8 }),
+        }
+    }
+}
+
+impl FieldModel<'_> {
+    /// Whether a text/bytes field's stored bytes are the value itself, so
+    /// borrowed types can point into the key.
+    pub fn borrowable(&self) -> bool {
+        match self.codec {
+            Codec::Bytes {
+                framing, reverse, ..
+            } => !self.desc && reverse == Reverse::No && framing != Framing::Escaped,
+            _ => true,
+        }
+    }
+
+    /// `static_max_len` plus the `Option` tag.
+    pub fn static_max_len(&self) -> Option<usize> {
+        self.codec
+            .static_max_len(self.kind)
+            .map(|n| n + usize::from(self.optional))
+    }
+
+    /// The field's name as written.
+    pub fn name(&self) -> String {
+        syn::ext::IdentExt::unraw(self.ident).to_string()
+    }
+}

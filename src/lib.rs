@@ -1,0 +1,44 @@
+//! Derive correct, fast HBase/Bigtable row keys from plain Rust structs.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Spend<'a> {
+//!     #[text(width = 6)]
+//!     month: u32, // 202112: enumerable, first
+//!     #[pad(width = 10, fill = 0x01, align = left)]
+//!     user: &'a str,
+//!     #[desc_ts]
+//!     at_ms: i64, // newest first
+//! }
+//!
+//! let spend = Spend { month: 202112, user: "zhangsan", at_ms: 1_638_316_800_000 };
+//! let key = spend.to_key()?; // a stack buffer: no allocation
+//! assert_eq!(&key[..16], b"202112\x01\x01zhangsan");
+//! assert_eq!(Spend::FIXED_LEN, Some(24));
+//! // Decoding borrows `user` from the key's bytes.
+//! assert_eq!(Spend::decode(&key)?, spend);
+//! println!("{key}"); // 202112\x01\x01zhangsan\x7F\xFF...: paste into the HBase shell
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Field attributes
+//!
+//! | attribute | on | stores |
+//! | --- | --- | --- |
+//! | (none) | integers, `bool`, `char`, `[u8; N]`, `#[derive(KeyPart)]` enums, your `KeyPart` types | binary: big-endian, sign bit flipped |
+//! | `#[text]`, `#[text(width = N)]` | integers | zero-padded decimal digits; more digits than `N` is an error |
+//! | `#[pad(width = N, fill = B, align = left\|right)]` | text, bytes | exactly `N` bytes; `align = left` fills before the value (leftPad) |
+//! | `#[max_len(N)]` | text, bytes | up to `N` bytes, escaped (`00`→`00 FF`, ends `00 01`); the last field raw |
+//! | `#[reverse]`, `#[reverse(segments = ".")]` | text, bytes, `#[text]` integers | characters/digits or segments back to front (no order) |
+//! | `#[desc_ts]` (+ `#[text]`) | `i64`, `u64` | `i64::MAX - ts`: newest first |
+//! | `#[desc]` | any ordered field | inverted bytes: descending |
+//!
+//! `Option<T>` fields get a tag byte (`None` sorts first). On the struct,
+//! `#[rowkey(separator = "_")]` joins text fields with a separator and
+//! `#[rowkey(max_len = N)]` fails the build if a key could exceed `N` bytes.
+#![warn(missing_docs)]
+
+pub use rowkey_core::*;
+pub use rowkey_derive::{KeyPart, RowKey};
