@@ -42,7 +42,7 @@ pub mod __private {
     };
     pub use crate::layout::add_fixed;
     pub use crate::{
-        DecodeError, DecodeKey, DecodePart, EncodeError, FieldCodec, FieldLayout, KeyBuf, KeyPart,
+        DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind, FieldCodec, FieldLayout, KeyBuf, KeyPart,
         KeyReader, KeyWriter, Layout, Order, RowKey, Side, HBASE_MAX_KEY_LEN,
     };
     pub use core::option::Option::{self, None, Some};

@@ -69,9 +69,21 @@ impl TypeKind {
     }
 }
 
+/// The type inside invisible groups (a `$ty` passed through
+/// `macro_rules!`) and parentheses.
+fn ungroup(mut ty: &Type) -> &Type {
+    loop {
+        match ty {
+            Type::Group(g) => ty = &g.elem,
+            Type::Paren(p) => ty = &p.elem,
+            _ => return ty,
+        }
+    }
+}
+
 /// `T` of `Option<T>`, if the type is written as an `Option`.
 pub fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else { return None };
+    let Type::Path(p) = ungroup(ty) else { return None };
     if p.qself.is_some() {
         return None;
     }
@@ -98,8 +110,8 @@ fn single_type_arg(args: &PathArguments) -> Option<&Type> {
 
 /// Classifies a (non-`Option`) type.
 pub fn kind(ty: &Type) -> TypeKind {
-    match ty {
-        Type::Reference(r) => match &*r.elem {
+    match ungroup(ty) {
+        Type::Reference(r) => match ungroup(&r.elem) {
             Type::Path(p) if p.path.is_ident("str") => TypeKind::Text { borrowed: true },
             Type::Slice(s) if is_u8(&s.elem) => TypeKind::Bytes { borrowed: true },
             _ => TypeKind::Other,
@@ -135,7 +147,7 @@ pub fn kind(ty: &Type) -> TypeKind {
                 "Vec" if single_type_arg(&seg.arguments).is_some_and(is_u8) => {
                     TypeKind::Bytes { borrowed: false }
                 }
-                "Box" | "Cow" => match single_type_arg(&seg.arguments) {
+                "Box" | "Cow" => match single_type_arg(&seg.arguments).map(ungroup) {
                     Some(Type::Path(t)) if t.path.is_ident("str") => {
                         TypeKind::Text { borrowed: false }
                     }
@@ -150,7 +162,7 @@ pub fn kind(ty: &Type) -> TypeKind {
 }
 
 fn is_u8(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.path.is_ident("u8"))
+    matches!(ungroup(ty), Type::Path(p) if p.path.is_ident("u8"))
 }
 
 /// The type with every lifetime replaced by `'static`, for use in consts

@@ -93,30 +93,35 @@ fn with_option(f: &FieldModel, take: TokenStream) -> TokenStream {
 /// The expression that reads one value.
 fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
     let ty = f.value_ty;
+    // Locals and the impl's lifetime are interpolated with call-site spans:
+    // a span taken from the type may carry a `macro_rules!` hygiene context
+    // that cannot see them.
+    let r = quote!(__r);
+    let de = quote!('__de);
     match f.codec {
         Codec::Part if f.desc => {
             let static_ty = ty::with_static_lifetimes(ty);
             quote_spanned! {ty.span()=>
                 __rk::desc::take_inverted_part::<#ty, {
                     __rk::desc::fixed_width_for_desc(<#static_ty as __rk::KeyPart>::FIXED_LEN)
-                }>(__r)?
+                }>(#r)?
             }
         }
         Codec::Part => quote_spanned! {ty.span()=>
-            <#ty as __rk::DecodePart<'__de>>::decode(__r)?
+            <#ty as __rk::DecodePart<#de>>::decode(#r)?
         },
         Codec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, f.desc);
             quote_spanned! {ty.span()=>
-                #digits.take::<#ty>(__r)?
+                #digits.take::<#ty>(#r)?
             }
         }
         Codec::Bytes { .. } => {
             let c = codec::bytes_codec(f, sep);
             let call = if f.borrowable() {
-                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(__r)?)
+                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(#r)?)
             } else {
-                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(__r)?)
+                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(#r)?)
             };
             quote! {
                 {
@@ -126,7 +131,7 @@ fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.take::<#ty>(__r)?
+            __rk::DescTs { text: #text }.take::<#ty>(#r)?
         },
     }
 }

@@ -100,16 +100,19 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
 /// The call that writes one value (`v: &T`).
 fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
     let ty = f.value_ty;
+    // Locals are interpolated with call-site spans: a span taken from the
+    // type may carry a `macro_rules!` hygiene context that cannot see them.
+    let w = quote!(__w);
     let desc = f.desc;
     // Spanned at the field's type, so a missing trait points there.
     match f.codec {
         Codec::Part => quote_spanned! {ty.span()=>
-            __rk::desc::put_part::<#ty>(__w, #v, #desc)?;
+            __rk::desc::put_part::<#ty>(#w, #v, #desc)?;
         },
         Codec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, desc);
             quote_spanned! {ty.span()=>
-                #digits.put::<#ty>(__w, *#v)?;
+                #digits.put::<#ty>(#w, *#v)?;
             }
         }
         Codec::Bytes { .. } => {
@@ -117,12 +120,12 @@ fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
             quote_spanned! {ty.span()=>
                 {
                     const __C: __rk::BytesCodec = #c;
-                    __C.put(__w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)?;
+                    __C.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)?;
                 }
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.put::<#ty>(__w, *#v)?;
+            __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)?;
         },
     }
 }

@@ -1,0 +1,123 @@
+//! Proof that encoding and borrowed decoding allocate nothing: a global
+//! allocator counts allocations made by the current thread.
+
+use rowkey::{KeyDisplay, RowKey};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        System.realloc(ptr, layout, new)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = ALLOCS.with(Cell::get);
+    let r = f();
+    (r, ALLOCS.with(Cell::get) - before)
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Spend<'a> {
+    #[text(width = 6)]
+    month: u32,
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: &'a str,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(separator = "_")]
+struct CallRecord {
+    #[text(width = 1)]
+    bucket: u8,
+    #[text(width = 11)]
+    tel: u64,
+    #[text(width = 14)]
+    time: u64,
+}
+
+/// Escaped, reversed and descending fields: encoding still writes in place.
+#[derive(RowKey, Debug, PartialEq)]
+struct Site<'a> {
+    #[max_len(32)]
+    #[reverse(segments = ".")]
+    host: String,
+    #[desc]
+    #[max_len(8)]
+    tag: String,
+    #[desc]
+    n: Option<i32>,
+    #[max_len(64)]
+    path: &'a str,
+}
+
+#[test]
+fn encode_and_borrowed_decode_allocate_nothing() {
+    let spend = Spend {
+        month: 202112,
+        user: "zhangsan",
+        at_ms: 1_638_316_800_000,
+    };
+    let call = CallRecord {
+        bucket: 2,
+        tel: 13812345678,
+        time: 20211201120000,
+    };
+    let site = Site {
+        host: "www.iteblog.com".to_string(),
+        tag: "a\0b".to_string(),
+        path: "/2021/12/index.html",
+        n: Some(-5),
+    };
+    let mut out = [0u8; 256];
+
+    let (n, count) = allocations(|| spend.encode_into(&mut out).unwrap());
+    assert_eq!((n, count), (24, 0), "Spend::encode_into");
+    let (key, count) = allocations(|| spend.to_key().unwrap());
+    assert_eq!(count, 0, "Spend::to_key");
+    let (back, count) = allocations(|| Spend::decode(&key).unwrap());
+    assert_eq!(count, 0, "Spend::decode borrows");
+    assert_eq!(back, spend);
+
+    let (key, count) = allocations(|| call.to_key().unwrap());
+    assert_eq!(count, 0, "CallRecord::to_key");
+    let (back, count) = allocations(|| CallRecord::decode(&key).unwrap());
+    assert_eq!(count, 0, "CallRecord::decode");
+    assert_eq!(back, call);
+
+    let (key, count) = allocations(|| site.to_key().unwrap());
+    assert_eq!(count, 0, "Site::to_key (escaped, reversed, desc)");
+    let (_, count) = allocations(|| site.encoded_len());
+    assert_eq!(count, 0, "Site::encoded_len");
+    assert_eq!(Site::decode(&key).unwrap(), site);
+
+    // Errors are built without allocating too.
+    let long = Spend {
+        user: "far_too_long_for_ten",
+        ..spend
+    };
+    let (err, count) = allocations(|| long.encode_into(&mut out).unwrap_err());
+    assert_eq!(count, 0, "EncodeError");
+    let (err2, count) = allocations(|| Spend::decode(&key[..3]).unwrap_err());
+    assert_eq!(count, 0, "DecodeError");
+    let _ = (err, err2, KeyDisplay(&key));
+}
