@@ -72,7 +72,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("zhangsan", 1_638_403_200_000),
         ("lisi", 1_638_316_800_000),
     ] {
-        rows.push(Spend { month: 202112, user, at_ms }.to_key()?);
+        rows.push(
+            Spend {
+                month: 202112,
+                user,
+                at_ms,
+            }
+            .to_key()?,
+        );
     }
     rows.sort();
     for key in &rows {

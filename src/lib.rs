@@ -42,3 +42,8 @@
 
 pub use rowkey_core::*;
 pub use rowkey_derive::{KeyPart, RowKey};
+
+// The README's examples run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

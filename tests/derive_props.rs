@@ -93,12 +93,7 @@ struct Optional {
 }
 
 fn optional_order(o: &Optional) -> impl Ord {
-    (
-        o.a.clone(),
-        o.p.clone(),
-        o.t.map(Reverse),
-        o.z.clone(),
-    )
+    (o.a.clone(), o.p.clone(), o.t.map(Reverse), o.z.clone())
 }
 
 /// Text keys joined by a separator (the call-record style).
@@ -151,13 +146,19 @@ struct Borrowed<'a> {
 fn bytes(max: usize) -> impl Strategy<Value = Vec<u8>> {
     // Few distinct bytes, the dangerous ones included, so that prefixes,
     // escapes and near-collisions come up often.
-    prop::collection::vec(prop::sample::select(vec![0u8, 1, 2, b'a', 0xFE, 0xFF]), 0..=max)
+    prop::collection::vec(
+        prop::sample::select(vec![0u8, 1, 2, b'a', 0xFE, 0xFF]),
+        0..=max,
+    )
 }
 
 fn text(max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(vec!['\0', 'a', 'b', 'é', '中', '.', '|']), 0..=max)
-        .prop_map(|v| v.into_iter().collect())
-        .prop_filter("fits max bytes", move |s: &String| s.len() <= max)
+    prop::collection::vec(
+        prop::sample::select(vec!['\0', 'a', 'b', 'é', '中', '.', '|']),
+        0..=max,
+    )
+    .prop_map(|v| v.into_iter().collect())
+    .prop_filter("fits max bytes", move |s: &String| s.len() <= max)
 }
 
 fn mixed() -> impl Strategy<Value = Mixed> {

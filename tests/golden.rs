@@ -177,33 +177,114 @@ fn keys() -> Vec<(&'static str, String)> {
     key!("text(5) desc 7", TextDesc { v: 7 });
     key!("desc i32 0", DescPart { v: 0 });
     key!("desc_ts 0", DescTsBin { v: 0 });
-    key!("desc_ts 2021-12-01", DescTsBin { v: 1_638_316_800_000 });
-    key!("desc_ts text 2021-12-01", DescTsText { v: 1_638_316_800_000 });
+    key!(
+        "desc_ts 2021-12-01",
+        DescTsBin {
+            v: 1_638_316_800_000
+        }
+    );
+    key!(
+        "desc_ts text 2021-12-01",
+        DescTsText {
+            v: 1_638_316_800_000
+        }
+    );
     key!("raw last", RawLast { v: "a\0b".into() });
     key!("desc last (escaped, inverted)", DescLast { v: "ab".into() });
-    key!("pad left 0x01", PadLeft { v: "zhangsan".into() });
+    key!(
+        "pad left 0x01",
+        PadLeft {
+            v: "zhangsan".into()
+        }
+    );
     key!("pad right 0x00", PadRight { v: b"ab".to_vec() });
-    key!("reverse chars", RevChars { v: "www.iteblog.com".into() });
-    key!("reverse segments", RevSegments { v: "www.iteblog.com".into() });
+    key!(
+        "reverse chars",
+        RevChars {
+            v: "www.iteblog.com".into()
+        }
+    );
+    key!(
+        "reverse segments",
+        RevSegments {
+            v: "www.iteblog.com".into()
+        }
+    );
     key!("Option<String> None", OptText { v: None });
-    key!("Option<String> Some", OptText { v: Some("x".into()) });
-    key!("escaped a\\0 + b", Escaped { a: b"a\0".to_vec(), b: "b".into() });
-    key!("escaped empty + empty", Escaped { a: vec![], b: String::new() });
-    key!("delimited", Delimited { a: "ab".into(), n: 7, b: "cd".into() });
-    key!("call record", CallRecord { bucket: 2, tel: 13812345678, time: 20211201120000 });
+    key!(
+        "Option<String> Some",
+        OptText {
+            v: Some("x".into())
+        }
+    );
+    key!(
+        "escaped a\\0 + b",
+        Escaped {
+            a: b"a\0".to_vec(),
+            b: "b".into()
+        }
+    );
+    key!(
+        "escaped empty + empty",
+        Escaped {
+            a: vec![],
+            b: String::new()
+        }
+    );
+    key!(
+        "delimited",
+        Delimited {
+            a: "ab".into(),
+            n: 7,
+            b: "cd".into()
+        }
+    );
+    key!(
+        "call record",
+        CallRecord {
+            bucket: 2,
+            tel: 13812345678,
+            time: 20211201120000
+        }
+    );
     key!(
         "spending ledger",
-        Spend { bucket: 119, month: 202112, user: "zhangsan", at_ms: 1_638_316_800_000 }
+        Spend {
+            bucket: 119,
+            month: 202112,
+            user: "zhangsan",
+            at_ms: 1_638_316_800_000
+        }
     );
-    key!("order status", OrderStatus { user_id: 13812345678, ts: 1_638_316_800_000 });
+    key!(
+        "order status",
+        OrderStatus {
+            user_id: 13812345678,
+            ts: 1_638_316_800_000
+        }
+    );
     key!(
         "url by site",
-        SitePage { host: "www.iteblog.com".into(), path: "/archives/2021".into() }
+        SitePage {
+            host: "www.iteblog.com".into(),
+            path: "/archives/2021".into()
+        }
     );
-    key!("latest user op", UserOp { uid: 42, at: 1_638_316_800_000 });
+    key!(
+        "latest user op",
+        UserOp {
+            uid: 42,
+            at: 1_638_316_800_000
+        }
+    );
     key!(
         "seller trade",
-        Trade { salt: 7, seller_id: 1001, ts: 1_638_316_800_000, order_id: 55 }
+        Trade {
+            salt: 7,
+            seller_id: 1001,
+            ts: 1_638_316_800_000,
+            order_id: 55
+        }
     );
     v
 }

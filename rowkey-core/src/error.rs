@@ -7,6 +7,10 @@
 use core::fmt;
 
 /// Which side of a value a pad fills.
+///
+/// ```
+/// assert_eq!(rowkey::Side::Left.to_string(), "left");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Side {
@@ -26,6 +30,17 @@ impl fmt::Display for Side {
 }
 
 /// Why a value could not be encoded.
+///
+/// ```
+/// use rowkey::{EncodeErrorKind, RowKey};
+/// #[derive(RowKey)]
+/// struct Tel {
+///     #[text(width = 11)]
+///     tel: u64,
+/// }
+/// let err = Tel { tel: 123_456_789_012 }.to_key().unwrap_err();
+/// assert_eq!(err.kind(), EncodeErrorKind::TooManyDigits { digits: 12, width: 11 });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
@@ -183,6 +198,18 @@ impl fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {}
 
 /// Why bytes could not be decoded as a key.
+///
+/// ```
+/// use rowkey::{DecodeErrorKind, RowKey};
+/// #[derive(RowKey, Debug)]
+/// struct Flag {
+///     on: bool,
+/// }
+/// let err = Flag::decode(&[7]).unwrap_err();
+/// assert_eq!(err.kind(), DecodeErrorKind::InvalidTag { byte: 7 });
+/// let err = Flag::decode(&[1, 0]).unwrap_err();
+/// assert_eq!(err.kind(), DecodeErrorKind::TrailingBytes { count: 1 });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {

@@ -79,6 +79,26 @@ pub trait RowKey {
 ///
 /// The derive also gives every key struct an inherent `decode` that calls
 /// this, so `Spend::decode(&bytes)` needs no import.
+///
+/// ```
+/// use rowkey::{DecodeErrorKind, DecodeKey, RowKey};
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Op<'a> {
+///     #[pad(width = 8)]
+///     user: &'a str,
+///     #[desc_ts]
+///     at: i64,
+/// }
+///
+/// let key = Op { user: "ann", at: 5 }.to_key().unwrap();
+/// let op = <Op as DecodeKey>::decode(&key).unwrap();
+/// assert_eq!(op.user, "ann"); // points into `key`
+///
+/// let err = Op::decode(&key[..10]).unwrap_err();
+/// assert_eq!((err.field(), err.offset()), ("at", 8));
+/// assert_eq!(err.kind(), DecodeErrorKind::UnexpectedEnd { needed: 6 });
+/// ```
 pub trait DecodeKey<'de>: RowKey + Sized {
     /// Decodes a whole key. Any byte string gives a value or an error that
     /// names the field and the byte offset; trailing bytes are an error;
@@ -88,5 +108,20 @@ pub trait DecodeKey<'de>: RowKey + Sized {
 
 /// A key struct that decodes from bytes of any lifetime (no borrowed
 /// fields), like serde's `DeserializeOwned`.
+///
+/// ```
+/// use rowkey::{DecodeKeyOwned, RowKey};
+///
+/// fn first_key<K: DecodeKeyOwned>(rows: &[Vec<u8>]) -> Option<K> {
+///     K::decode(rows.first()?).ok()
+/// }
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Id {
+///     id: u64,
+/// }
+/// let rows = vec![Id { id: 9 }.to_vec().unwrap()];
+/// assert_eq!(first_key::<Id>(&rows), Some(Id { id: 9 }));
+/// ```
 pub trait DecodeKeyOwned: for<'de> DecodeKey<'de> {}
 impl<T: for<'de> DecodeKey<'de>> DecodeKeyOwned for T {}

@@ -23,6 +23,28 @@ pub struct Layout {
 }
 
 /// One field of a [`Layout`].
+///
+/// ```
+/// use rowkey::{FieldCodec, Order, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Spend<'a> {
+///     #[text(width = 6)]
+///     month: u32,
+///     #[pad(width = 10, fill = 0x01, align = left)]
+///     user: &'a str,
+///     #[desc_ts]
+///     at_ms: i64,
+/// }
+///
+/// let at = Spend::layout().field("at_ms").unwrap();
+/// assert_eq!(at.offset, Some(16));
+/// assert_eq!(at.fixed_len, Some(8));
+/// assert_eq!(at.order, Order::Descending);
+/// assert_eq!(at.codec, FieldCodec::DescTimestamp { text: false });
+/// // Left padding sorts by length first, so the layout promises no order.
+/// assert_eq!(Spend::layout().fields[1].order, Order::Unordered);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FieldLayout {

@@ -42,8 +42,9 @@ pub mod __private {
     };
     pub use crate::layout::add_fixed;
     pub use crate::{
-        DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind, FieldCodec, FieldLayout, KeyBuf, KeyPart,
-        KeyReader, KeyWriter, Layout, Order, RowKey, Side, HBASE_MAX_KEY_LEN,
+        DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
+        FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyReader, KeyWriter, Layout, Order, RowKey,
+        Side, HBASE_MAX_KEY_LEN,
     };
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};

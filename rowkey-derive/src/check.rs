@@ -64,7 +64,7 @@ fn struct_fields<'a>(
         },
         Data::Enum(e) => {
             cx.error_spanned_by(
-                &e.enum_token,
+                e.enum_token,
                 "#[derive(RowKey)] is for structs; to use an enum as one field of a key, \
                  give it unit variants and #[derive(KeyPart)]",
             );
@@ -72,7 +72,7 @@ fn struct_fields<'a>(
         }
         Data::Union(u) => {
             cx.error_spanned_by(
-                &u.union_token,
+                u.union_token,
                 "#[derive(RowKey)] does not support unions: a key is made of all its fields",
             );
             None

@@ -83,7 +83,9 @@ fn ungroup(mut ty: &Type) -> &Type {
 
 /// `T` of `Option<T>`, if the type is written as an `Option`.
 pub fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ungroup(ty) else { return None };
+    let Type::Path(p) = ungroup(ty) else {
+        return None;
+    };
     if p.qself.is_some() {
         return None;
     }

@@ -50,7 +50,7 @@ macro_rules! key_bytes {
     )*};
 }
 key_bytes!(true, |s| s.as_bytes() => str, String, Box<str>, Cow<'_, str>);
-key_bytes!(false, |s| &s[..] => [u8], Vec<u8>, Box<[u8]>, Cow<'_, [u8]>);
+key_bytes!(false, |s| s => [u8], Vec<u8>, Box<[u8]>, Cow<'_, [u8]>);
 
 impl<T: KeyBytes + ?Sized> KeyBytes for &T {
     const IS_TEXT: bool = T::IS_TEXT;

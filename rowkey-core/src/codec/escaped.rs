@@ -8,6 +8,19 @@
 //! `0x00` (`00 FF`) beats the terminator (`00 01`). So `("a", "bc")` and
 //! `("ab", "c")` differ, and inverting every byte (`#[desc]`) gives exactly
 //! the reverse order, because no encoding is a prefix of another.
+//!
+//! ```
+//! use rowkey::codec::escaped;
+//! use rowkey::{KeyReader, KeyWriter};
+//! let mut out = [0u8; 16];
+//! let mut w = KeyWriter::new(&mut out, "Demo");
+//! escaped::put(&mut w, b"a\0b").unwrap();
+//! let n = w.finish();
+//! assert_eq!(&out[..n], b"a\x00\xFFb\x00\x01");
+//! assert_eq!(n, escaped::escaped_len(b"a\0b"));
+//! let mut r = KeyReader::new(&out[..n], "Demo");
+//! assert_eq!(escaped::take(&mut r, 0).unwrap(), b"a\0b");
+//! ```
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::KeyReader;

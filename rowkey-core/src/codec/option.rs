@@ -1,5 +1,18 @@
 //! `Option<T>` fields: a tag byte, `0x00` for `None` and `0x01` for
 //! `Some`, then the value. Every `None` sorts before every `Some`.
+//!
+//! ```
+//! use rowkey::codec::option::{put_tag, take_tag};
+//! use rowkey::{KeyReader, KeyWriter};
+//! let mut out = [0u8; 2];
+//! let mut w = KeyWriter::new(&mut out, "Demo");
+//! put_tag(&mut w, false, false).unwrap();
+//! put_tag(&mut w, true, true).unwrap(); // inverted for #[desc]
+//! assert_eq!(out, [0x00, 0xFE]);
+//! let mut r = KeyReader::new(&out, "Demo");
+//! assert!(!take_tag(&mut r, false).unwrap());
+//! assert!(take_tag(&mut r, true).unwrap());
+//! ```
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::KeyReader;

@@ -26,7 +26,7 @@ pub fn key_part(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
             }
         },
         Data::Union(u) => {
-            cx.error_spanned_by(&u.union_token, "#[derive(KeyPart)] does not support unions");
+            cx.error_spanned_by(u.union_token, "#[derive(KeyPart)] does not support unions");
             None
         }
     }
