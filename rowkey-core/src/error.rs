@@ -225,6 +225,14 @@ pub enum DecodeErrorKind {
     },
     /// A text field is not valid UTF-8.
     InvalidUtf8,
+    /// A text or byte value longer than the layout allows (the encoder
+    /// never writes one).
+    TooLong {
+        /// The value's length in bytes.
+        len: usize,
+        /// The most the layout allows.
+        max: usize,
+    },
     /// A byte that is not an ASCII digit in a `#[text]` field.
     InvalidDigit {
         /// The byte found.
@@ -326,6 +334,9 @@ impl fmt::Display for DecodeError {
                 write!(f, "{count} byte(s) follow the last field")
             }
             DecodeErrorKind::InvalidUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::TooLong { len, max } => {
+                write!(f, "value is {len} bytes, the layout allows at most {max}")
+            }
             DecodeErrorKind::InvalidDigit { byte } => write!(
                 f,
                 "byte {} is not a decimal digit",

@@ -237,7 +237,7 @@ fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
 #[doc(hidden)]
 pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
-        (Some(a), Some(b)) => Some(a + b),
+        (Some(a), Some(b)) => Some(a.saturating_add(b)),
         _ => None,
     }
 }

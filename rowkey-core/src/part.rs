@@ -162,7 +162,7 @@ impl DecodePart<'_> for () {
 /// `None` is the tag byte `0x00`, `Some(v)` is `0x01` then `v`: every `None`
 /// sorts before every `Some`.
 impl<T: KeyPart> KeyPart for Option<T> {
-    const MAX_LEN: usize = 1 + T::MAX_LEN;
+    const MAX_LEN: usize = T::MAX_LEN.saturating_add(1);
     const FIXED_LEN: Option<usize> = None;
     const ORDERED: bool = T::ORDERED;
     fn encoded_len(&self) -> usize {

@@ -52,8 +52,8 @@ pub struct ReverseAttr {
     pub segments: Option<Spanned<u8>>,
 }
 
-/// Everything written on one field; each attribute with the span of the
-/// whole `#[..]`.
+/// Everything written on one field; each attribute with the span of its
+/// name (`pad` in `#[pad(..)]`).
 #[derive(Default)]
 pub struct FieldAttrs {
     pub text: Option<Spanned<TextAttr>>,
@@ -62,6 +62,9 @@ pub struct FieldAttrs {
     pub reverse: Option<Spanned<ReverseAttr>>,
     pub desc_ts: Option<Span>,
     pub desc: Option<Span>,
+    /// One of our attributes (or a near miss of one) was rejected; its
+    /// error is reported, and checks that would only repeat it are skipped.
+    pub malformed: bool,
 }
 
 /// Reads `#[rowkey(..)]`.
@@ -117,7 +120,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         let Some(ident) = attr.path().get_ident().map(|i| i.to_string()) else {
             continue;
         };
-        let span = attr.span();
+        // The attribute's name: a span of several tokens cannot be made on
+        // stable, and `#` alone says nothing.
+        let span = attr.path().span();
         let res = match ident.as_str() {
             "text" => parse_text(attr).map(|t| set_attr(cx, &mut out.text, t, attr)),
             "pad" => parse_pad(attr).map(|p| set_attr(cx, &mut out.pad, p, attr)),
@@ -125,14 +130,15 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "reverse" => parse_reverse(attr).map(|r| set_attr(cx, &mut out.reverse, r, attr)),
             "desc_ts" => flag(attr).map(|()| set_attr(cx, &mut out.desc_ts, span, attr)),
             "desc" => flag(attr).map(|()| set_attr(cx, &mut out.desc, span, attr)),
-            "rowkey" => Err(syn::Error::new(
-                span,
+            "rowkey" => Err(syn::Error::new_spanned(
+                attr,
                 "#[rowkey(..)] goes on the struct; fields take #[text], #[pad], #[max_len], \
                  #[reverse], #[desc_ts] or #[desc]",
             )),
             other => {
                 // Not ours; but a near miss of ours is almost surely a typo.
                 if let Some(near) = suggest::nearest(other, FIELD_ATTRS) {
+                    out.malformed = true;
                     cx.error_at(
                         attr.path().span(),
                         format!("unknown field attribute `{other}`; did you mean `#[{near}]`?"),
@@ -142,6 +148,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
         };
         if let Err(e) = res {
+            out.malformed = true;
             cx.syn_error(e);
         }
     }
@@ -189,7 +196,7 @@ impl AttrSlot<Span> for Option<Span> {
 }
 
 fn set_attr<T, S: AttrSlot<T>>(cx: &Ctxt, slot: &mut S, value: T, attr: &Attribute) {
-    if !slot.store(value, attr.span()) {
+    if !slot.store(value, attr.path().span()) {
         let name = attr
             .path()
             .get_ident()

@@ -35,7 +35,7 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 /// Derives `rowkey::KeyPart` and `rowkey::DecodePart` for a unit-only enum
 /// (stored as the variant's index: declared order is sort order) or a
 /// newtype struct (stored as its inner value).
-#[proc_macro_derive(KeyPart)]
+#[proc_macro_derive(KeyPart, attributes(rowkey))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::default();

@@ -167,6 +167,19 @@ fn is_u8(ty: &Type) -> bool {
     matches!(ungroup(ty), Type::Path(p) if p.path.is_ident("u8"))
 }
 
+/// Whether the type names the `'static` lifetime.
+pub fn mentions_static(ty: &Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            self.0 |= l.ident == "static";
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
 /// The type with every lifetime replaced by `'static`, for use in consts
 /// (which cannot name the struct's lifetimes).
 pub fn with_static_lifetimes(ty: &Type) -> Type {

@@ -76,7 +76,9 @@ impl DescTs {
     /// Writes `i64::MAX - ts`.
     #[inline]
     pub fn put<T: Timestamp>(&self, w: &mut KeyWriter<'_>, ts: T) -> Result<(), EncodeError> {
-        let Some(ts) = ts.to_ts() else {
+        // A hand-written `Timestamp` may hand back a negative value: check
+        // here, or `i64::MAX - ts` would overflow.
+        let Some(ts) = ts.to_ts().filter(|&t| t >= 0) else {
             return Err(w.error(EncodeErrorKind::TimestampOutOfRange));
         };
         let stored = i64::MAX - ts;

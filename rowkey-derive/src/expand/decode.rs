@@ -12,15 +12,22 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     let name = ident.to_string();
     let (_, ty_generics, where_clause) = model.generics.split_for_impl();
     let lifetimes: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    // `impl<'__de, 'a> DecodeKey<'__de> for S<'a> where '__de: 'a`, as
+    // `impl<'__rowkey_de, 'a> DecodeKey<'__rowkey_de> for S<'a> where '__rowkey_de: 'a`, as
     // serde does: borrowed fields point into the input.
     let mut generics = model.generics.clone();
-    generics.params.insert(0, syn::parse_quote!('__de));
+    generics.params.insert(0, syn::parse_quote!('__rowkey_de));
     {
         let wc = generics.make_where_clause();
         for l in &lifetimes {
-            wc.predicates.push(syn::parse_quote!('__de: #l));
+            wc.predicates.push(syn::parse_quote!('__rowkey_de: #l));
         }
+    }
+    if model.fields.iter().any(|f| ty::mentions_static(f.ty)) {
+        // A borrowed `&'static str` field can only come from 'static input.
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!('__rowkey_de: 'static));
     }
     let (impl_generics, _, de_where) = generics.split_for_impl();
     let sep = model.separator;
@@ -49,13 +56,17 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             }
         });
     let idents = model.fields.iter().map(|f| f.ident);
-    let inherent_where = lifetimes.iter().map(|l| quote!('__de: #l));
+    let mut inherent_where: Vec<TokenStream> =
+        lifetimes.iter().map(|l| quote!('__rowkey_de: #l)).collect();
+    if model.fields.iter().any(|f| ty::mentions_static(f.ty)) {
+        inherent_where.push(quote!('__rowkey_de: 'static));
+    }
     let (plain_impl_generics, _, _) = model.generics.split_for_impl();
     let _ = where_clause;
     quote! {
-        impl #impl_generics __rk::DecodeKey<'__de> for #ident #ty_generics #de_where {
-            fn decode(bytes: &'__de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
-                let mut __reader = __rk::KeyReader::new(bytes, #name);
+        impl #impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #de_where {
+            fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
+                let mut __reader = __rk::KeyReader::new(__bytes, #name);
                 let __r = &mut __reader;
                 #(#reads)*
                 __reader.finish()?;
@@ -67,10 +78,10 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             /// Decodes a key written by [`RowKey::encode_into`](__rk::RowKey::encode_into);
             /// see [`DecodeKey::decode`](__rk::DecodeKey::decode).
             #[allow(dead_code)]
-            pub fn decode<'__de>(bytes: &'__de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            pub fn decode<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
             where #(#inherent_where),*
             {
-                <Self as __rk::DecodeKey<'__de>>::decode(bytes)
+                <Self as __rk::DecodeKey<'__rowkey_de>>::decode(__bytes)
             }
         }
     }
@@ -97,7 +108,7 @@ fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
     // a span taken from the type may carry a `macro_rules!` hygiene context
     // that cannot see them.
     let r = quote!(__r);
-    let de = quote!('__de);
+    let de = quote!('__rowkey_de);
     match f.codec {
         Codec::Part if f.desc => {
             let static_ty = ty::with_static_lifetimes(ty);

@@ -43,8 +43,8 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 #seps #(#lens)*
             }
 
-            fn encode_into(&self, out: &mut [u8]) -> ::core::result::Result<usize, __rk::EncodeError> {
-                let mut __writer = __rk::KeyWriter::new(out, #name);
+            fn encode_into(&self, __out: &mut [u8]) -> ::core::result::Result<usize, __rk::EncodeError> {
+                let mut __writer = __rk::KeyWriter::new(__out, #name);
                 let __w = &mut __writer;
                 let __res = (|| -> ::core::result::Result<(), __rk::EncodeError> {
                     #(#writes)*

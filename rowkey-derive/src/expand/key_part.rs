@@ -1,21 +1,32 @@
-//! `#[derive(KeyPart)]`: unit-only enums (one byte per variant index, in
-//! declared order, so declared order is sort order) and single-field
-//! newtype structs (the inner type's encoding).
+//! `#[derive(KeyPart)]`: unit-only enums (one byte, the variant's position
+//! in declared order, so declared order is sort order) and single-field
+//! newtype structs (the inner type's encoding, order and bounds).
 
+use crate::attr;
 use crate::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{Data, DeriveInput, Fields};
+use syn::{Data, DeriveInput, Expr, ExprLit, ExprUnary, Fields, Lit, Path, UnOp};
 
 pub fn key_part(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
+    let attrs = attr::struct_attrs(cx, &input.attrs);
+    if let Some(s) = &attrs.separator {
+        cx.error_at(s.span, "#[derive(KeyPart)] takes only `crate = \"..\"`; a separator belongs on a #[derive(RowKey)] struct");
+    }
+    if let Some(m) = &attrs.max_len {
+        cx.error_at(m.span, "#[derive(KeyPart)] takes only `crate = \"..\"`; the bound of a key part comes from its encoding");
+    }
+    let krate = attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey));
     if let Some(p) = input.generics.params.first() {
         cx.error_spanned_by(p, "#[derive(KeyPart)] does not support generic parameters");
         return None;
     }
     match &input.data {
-        Data::Enum(e) => unit_enum(cx, input, e),
+        Data::Enum(e) => unit_enum(cx, input, e, &krate),
         Data::Struct(s) => match &s.fields {
-            Fields::Unnamed(u) if u.unnamed.len() == 1 => Some(newtype(input, &u.unnamed[0].ty)),
+            Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+                Some(newtype(input, &u.unnamed[0].ty, &krate))
+            }
             _ => {
                 cx.error_spanned_by(
                     &input.ident,
@@ -32,19 +43,25 @@ pub fn key_part(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
     }
 }
 
-fn unit_enum(cx: &Ctxt, input: &DeriveInput, e: &syn::DataEnum) -> Option<TokenStream> {
+fn unit_enum(
+    cx: &Ctxt,
+    input: &DeriveInput,
+    e: &syn::DataEnum,
+    krate: &Path,
+) -> Option<TokenStream> {
     for v in &e.variants {
         if !matches!(v.fields, Fields::Unit) {
             cx.error_spanned_by(
                 v,
                 format!(
                     "variant `{}` carries data; a KeyPart enum needs unit variants only \
-                     (each is stored as its index, so declared order is sort order)",
+                     (each is stored as its position, so declared order is sort order)",
                     v.ident
                 ),
             );
         }
     }
+    check_discriminants(cx, e);
     if e.variants.is_empty() {
         cx.error_spanned_by(
             &input.ident,
@@ -54,7 +71,7 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, e: &syn::DataEnum) -> Option<TokenS
     if e.variants.len() > 256 {
         cx.error_spanned_by(
             &input.ident,
-            "a KeyPart enum has at most 256 variants (one byte)",
+            "a KeyPart enum has at most 256 variants (it is stored in one byte)",
         );
     }
     if cx.has_errors() {
@@ -64,24 +81,29 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, e: &syn::DataEnum) -> Option<TokenS
     let name = ident.to_string();
     let variants: Vec<_> = e.variants.iter().map(|v| &v.ident).collect();
     let indices: Vec<u8> = (0..variants.len()).map(|i| i as u8).collect();
-    let msg = format!("no variant of {name} has this index");
+    let msg = format!("no variant of {name} is stored as this byte");
     Some(quote! {
         const _: () = {
-            use ::rowkey::__private as __rk;
+            use #krate::__private as __rk;
+            #[automatically_derived]
             impl __rk::KeyPart for #ident {
                 const MAX_LEN: usize = 1;
                 const FIXED_LEN: ::core::option::Option<usize> = ::core::option::Option::Some(1);
                 fn encoded_len(&self) -> usize { 1 }
-                fn encode(&self, w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
-                    w.put_byte(match self { #(#ident::#variants => #indices,)* })
+                fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
+                    __w.put_byte(match self { #(#ident::#variants => #indices,)* })
                 }
             }
-            impl<'de> __rk::DecodePart<'de> for #ident {
-                fn decode(r: &mut __rk::KeyReader<'de>) -> ::core::result::Result<Self, __rk::DecodeError> {
-                    let at = r.position();
-                    match r.take_byte()? {
+            #[automatically_derived]
+            impl<'__rowkey_de> __rk::DecodePart<'__rowkey_de> for #ident {
+                fn decode(__r: &mut __rk::KeyReader<'__rowkey_de>) -> ::core::result::Result<Self, __rk::DecodeError> {
+                    let __at = __r.position();
+                    // With 256 variants every byte is a variant and the
+                    // fallback arm is unreachable.
+                    #[allow(unreachable_patterns)]
+                    match __r.take_byte()? {
                         #(#indices => ::core::result::Result::Ok(#ident::#variants),)*
-                        _ => ::core::result::Result::Err(r.error_at(at, __rk::DecodeErrorKind::Invalid(#msg))),
+                        _ => ::core::result::Result::Err(__r.error_at(__at, __rk::DecodeErrorKind::Invalid(#msg))),
                     }
                 }
             }
@@ -89,23 +111,90 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, e: &syn::DataEnum) -> Option<TokenS
     })
 }
 
-fn newtype(input: &DeriveInput, inner: &syn::Type) -> TokenStream {
+/// The key stores each variant's position, and `#[derive(PartialOrd)]`
+/// compares discriminants: the two orders must agree, so explicit
+/// discriminants have to increase in declared order.
+fn check_discriminants(cx: &Ctxt, e: &syn::DataEnum) {
+    let mut prev: Option<(i128, &syn::Ident)> = None;
+    for v in &e.variants {
+        let value = match &v.discriminant {
+            None => prev.map_or(Some(0), |(p, _)| p.checked_add(1)),
+            Some((_, expr)) => match literal_value(expr) {
+                Some(n) => Some(n),
+                None => {
+                    cx.error_spanned_by(
+                        expr,
+                        format!(
+                            "the discriminant of `{}` must be an integer literal, so the derive \
+                             can check that declared order (the key's sort order) agrees with \
+                             discriminant order (what PartialOrd compares)",
+                            v.ident
+                        ),
+                    );
+                    return;
+                }
+            },
+        };
+        let Some(value) = value else { return };
+        if let Some((p, p_ident)) = prev {
+            if value <= p {
+                let at = v
+                    .discriminant
+                    .as_ref()
+                    .map_or_else(|| quote!(#v), |(_, expr)| quote!(#expr));
+                cx.error_spanned_by(
+                    at,
+                    format!(
+                        "`{}` = {value} is declared after `{p_ident}` = {p}: the key sorts \
+                         variants in declared order, and PartialOrd by discriminant, so the \
+                         two would disagree; declare variants in increasing discriminant order",
+                        v.ident
+                    ),
+                );
+                return;
+            }
+        }
+        prev = Some((value, &v.ident));
+    }
+}
+
+fn literal_value(expr: &Expr) -> Option<i128> {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i.base10_parse().ok(),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => literal_value(expr).map(|n| -n),
+        Expr::Group(g) => literal_value(&g.expr),
+        Expr::Paren(p) => literal_value(&p.expr),
+        _ => None,
+    }
+}
+
+/// A newtype is stored exactly as its inner value, so it inherits the
+/// inner type's bounds and whether its bytes keep order (`ORDERED`).
+fn newtype(input: &DeriveInput, inner: &syn::Type, krate: &Path) -> TokenStream {
     let ident = &input.ident;
     quote! {
         const _: () = {
-            use ::rowkey::__private as __rk;
+            use #krate::__private as __rk;
+            #[automatically_derived]
             impl __rk::KeyPart for #ident {
                 const MAX_LEN: usize = <#inner as __rk::KeyPart>::MAX_LEN;
                 const FIXED_LEN: ::core::option::Option<usize> = <#inner as __rk::KeyPart>::FIXED_LEN;
                 const ORDERED: bool = <#inner as __rk::KeyPart>::ORDERED;
                 fn encoded_len(&self) -> usize { __rk::KeyPart::encoded_len(&self.0) }
-                fn encode(&self, w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
-                    __rk::KeyPart::encode(&self.0, w)
+                fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
+                    __rk::KeyPart::encode(&self.0, __w)
                 }
             }
-            impl<'de> __rk::DecodePart<'de> for #ident {
-                fn decode(r: &mut __rk::KeyReader<'de>) -> ::core::result::Result<Self, __rk::DecodeError> {
-                    <#inner as __rk::DecodePart<'de>>::decode(r).map(#ident)
+            #[automatically_derived]
+            impl<'__rowkey_de> __rk::DecodePart<'__rowkey_de> for #ident {
+                fn decode(__r: &mut __rk::KeyReader<'__rowkey_de>) -> ::core::result::Result<Self, __rk::DecodeError> {
+                    <#inner as __rk::DecodePart<'__rowkey_de>>::decode(__r).map(#ident)
                 }
             }
         };

@@ -60,7 +60,9 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     });
     quote! {
         #(#items)*
-        const __MAX_LEN: usize = #seps #(+ #maxes)*;
+        // Saturating: a hand-written KeyPart may claim a huge MAX_LEN, which
+        // the HBase assertion below then reports instead of an overflow.
+        const __MAX_LEN: usize = #seps #(.saturating_add(#maxes))*;
         const __FIXED_LEN: ::core::option::Option<usize> =
             { let f = ::core::option::Option::Some(#seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
         #hbase_assert
@@ -81,9 +83,12 @@ fn max_len(f: &FieldModel) -> TokenStream {
     match (f.codec, f.codec.static_max_len(f.kind)) {
         (Codec::Part, _) => {
             let ty = ty::with_static_lifetimes(f.value_ty);
-            quote_spanned!(f.value_ty.span()=> #tag + <#ty as __rk::KeyPart>::MAX_LEN)
+            quote_spanned!(f.value_ty.span()=> <#ty as __rk::KeyPart>::MAX_LEN.saturating_add(#tag))
         }
-        (_, Some(n)) => quote!(#tag + #n),
+        (_, Some(n)) => {
+            let n = n + tag;
+            quote!(#n)
+        }
         (_, None) => quote!(#tag),
     }
 }

@@ -1,161 +1,37 @@
-//! Every rule of a key layout, each error spanned at the attribute or
-//! field at fault. Builds the [`KeyModel`] that expansion reads; reports
-//! all problems of a struct, not just the first.
+//! The codec of one field: which attribute picks it, and whether the
+//! attributes agree with each other and with the field's type.
 
+use super::HBASE_MAX_KEY_LEN;
 use crate::attr::{self, FieldAttrs, Spanned, StructAttrs};
 use crate::ctxt::Ctxt;
-use crate::model::{Codec, FieldModel, Framing, KeyModel, Reverse, DESC_TS_DIGITS};
-use crate::ty::{self, TypeKind};
+use crate::model::{Codec, Framing, Reverse, DESC_TS_DIGITS};
+use crate::ty::TypeKind;
 use proc_macro2::Span;
-use syn::spanned::Spanned as _;
-use syn::{Data, DeriveInput, Field, Fields, GenericParam};
+use syn::Type;
 
-/// HBase's row key limit.
-const HBASE_MAX_KEY_LEN: usize = 32767;
-
-/// Checks a `#[derive(RowKey)]` input; `None` when it has errors (all of
-/// them reported to `cx`).
-pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> {
-    let fields = struct_fields(cx, input)?;
-    check_generics(cx, input);
-    let attrs = attr::struct_attrs(cx, &input.attrs);
-    if fields.is_empty() {
-        cx.error_spanned_by(&input.ident, "a row key needs at least one field");
-    }
-    let separator = attrs.separator.map(|s| s.value);
-    let count = fields.len();
-    let models: Vec<FieldModel> = fields
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| field_model(cx, f, i + 1 == count, &attrs))
-        .collect();
-    if models.len() == count {
-        check_total_len(cx, input, &attrs, &models);
-    }
-    let krate = attrs
-        .krate
-        .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::rowkey));
-    (!cx.has_errors()).then(|| KeyModel {
-        ident: &input.ident,
-        generics: &input.generics,
-        krate,
-        separator,
-        max_len: attrs.max_len,
-        fields: models,
-    })
-}
-
-fn struct_fields<'a>(
-    cx: &Ctxt,
-    input: &'a DeriveInput,
-) -> Option<&'a syn::punctuated::Punctuated<Field, syn::Token![,]>> {
-    match &input.data {
-        Data::Struct(s) => match &s.fields {
-            Fields::Named(named) => Some(&named.named),
-            Fields::Unnamed(_) | Fields::Unit => {
-                cx.error_spanned_by(
-                    &input.ident,
-                    "#[derive(RowKey)] needs a struct with named fields: the names appear in \
-                     errors, the layout and the scan builders",
-                );
-                None
-            }
-        },
-        Data::Enum(e) => {
-            cx.error_spanned_by(
-                e.enum_token,
-                "#[derive(RowKey)] is for structs; to use an enum as one field of a key, \
-                 give it unit variants and #[derive(KeyPart)]",
-            );
-            None
-        }
-        Data::Union(u) => {
-            cx.error_spanned_by(
-                u.union_token,
-                "#[derive(RowKey)] does not support unions: a key is made of all its fields",
-            );
-            None
-        }
-    }
-}
-
-fn check_generics(cx: &Ctxt, input: &DeriveInput) {
-    for param in &input.generics.params {
-        match param {
-            GenericParam::Type(t) => cx.error_spanned_by(
-                t,
-                "generic type parameters are not supported: a key's MAX_LEN and layout must be \
-                 known at compile time; use a concrete type (lifetimes are fine)",
-            ),
-            GenericParam::Const(c) => cx.error_spanned_by(
-                c,
-                "const generic parameters are not supported: a key's MAX_LEN must be known at \
-                 compile time",
-            ),
-            GenericParam::Lifetime(_) => {}
-        }
-    }
-}
-
-fn field_model<'a>(
-    cx: &Ctxt,
-    field: &'a Field,
-    last: bool,
-    st: &StructAttrs,
-) -> Option<FieldModel<'a>> {
-    let ident = field.ident.as_ref()?;
-    let attrs = attr::field_attrs(cx, &field.attrs);
-    let (value_ty, optional) = match ty::option_inner(&field.ty) {
-        Some(inner) => (inner, true),
-        None => (&field.ty, false),
-    };
-    let kind = ty::kind(value_ty);
-    let f = FieldCheck {
-        cx,
-        name: ident.to_string(),
-        ty_span: field.ty.span(),
-        kind,
-        attrs: &attrs,
-    };
-    let codec = f.codec(last, st)?;
-    let desc = attrs.desc.is_some();
-    f.check_desc_and_reverse(&codec);
-    if let Some(sep) = &st.separator {
-        f.check_separator(&codec, sep);
-    }
-    let model = FieldModel {
-        ident,
-        ty: &field.ty,
-        value_ty,
-        optional,
-        kind,
-        codec,
-        desc,
-    };
-    f.check_borrow(&model);
-    Some(model)
-}
+/// Digits of `u128::MAX`, the widest integer `#[text]` can write.
+const MAX_TEXT_DIGITS: usize = 39;
 
 /// The checks of one field, with what they need to word their errors.
-struct FieldCheck<'c> {
-    cx: &'c Ctxt,
-    name: String,
-    ty_span: Span,
-    kind: TypeKind,
-    attrs: &'c FieldAttrs,
+pub(super) struct FieldCheck<'c> {
+    pub(super) cx: &'c Ctxt,
+    pub(super) name: String,
+    /// The declared type: errors about it span all of it (`&'a str`).
+    pub(super) ty: &'c Type,
+    pub(super) kind: TypeKind,
+    pub(super) attrs: &'c FieldAttrs,
 }
 
 impl FieldCheck<'_> {
     /// Picks the codec from the attributes and the type; errors on
     /// attributes that contradict each other or the type.
-    fn codec(&self, last: bool, st: &StructAttrs) -> Option<Codec> {
+    pub(super) fn codec(&self, last: bool, st: &StructAttrs) -> Option<Codec> {
         let a = self.attrs;
         let name = &self.name;
         match self.kind {
             TypeKind::PlatformInt => {
-                self.cx.error_at(
-                    self.ty_span,
+                self.cx.error_spanned_by(
+                    self.ty,
                     format!(
                         "field `{name}`: usize/isize change width with the platform, so the \
                          stored key would too; use u64/i64 (or u32/i32)"
@@ -164,8 +40,8 @@ impl FieldCheck<'_> {
                 return None;
             }
             TypeKind::Float => {
-                self.cx.error_at(
-                    self.ty_span,
+                self.cx.error_spanned_by(
+                    self.ty,
                     format!(
                         "field `{name}`: floats are not key parts (NaN and -0.0 have no single \
                          sort position); store a scaled integer or implement KeyPart for a \
@@ -175,6 +51,11 @@ impl FieldCheck<'_> {
                 return None;
             }
             _ => {}
+        }
+        if a.malformed {
+            // Its error is reported; a guess at the codec would only add
+            // follow-on errors ("no length bound" under a broken #[pad]).
+            return None;
         }
         if let Some(ts) = a.desc_ts {
             return self.desc_ts_codec(ts);
@@ -196,8 +77,8 @@ impl FieldCheck<'_> {
             return self.max_len_codec(max, last, st);
         }
         if self.kind.is_bytes() {
-            self.cx.error_at(
-                self.ty_span,
+            self.cx.error_spanned_by(
+                self.ty,
                 format!(
                     "field `{name}` has no length bound, so the key would have no MAX_LEN; add \
                      #[max_len(N)] (up to N bytes) or #[pad(width = N)] (always N bytes)"
@@ -217,13 +98,16 @@ impl FieldCheck<'_> {
         Some(Codec::Part)
     }
 
-    fn not_with(&self, span: Span, what: &str, other: Option<Span>, other_name: &str, why: &str) {
+    /// `#[other_name]`, when present, contradicts `#[what]`: an error at it.
+    fn not_with(&self, what: &str, other: Option<Span>, other_name: &str, why: &str) {
         if let Some(o) = other {
             self.cx.error_at(
                 o,
-                format!("#[{other_name}] conflicts with #[{what}] on one field: {why}"),
+                format!(
+                    "#[{other_name}] conflicts with #[{what}] on one field: {why}; remove \
+                     #[{other_name}]"
+                ),
             );
-            let _ = span;
         }
     }
 
@@ -240,28 +124,24 @@ impl FieldCheck<'_> {
             );
         }
         self.not_with(
-            ts,
             "desc_ts",
             a.desc,
             "desc",
             "#[desc_ts] already sorts newest first",
         );
         self.not_with(
-            ts,
             "desc_ts",
             a.pad.as_ref().map(|p| p.span),
             "pad",
             "a timestamp is not padded text",
         );
         self.not_with(
-            ts,
             "desc_ts",
             a.max_len.as_ref().map(|m| m.span),
             "max_len",
             "a timestamp has a fixed width",
         );
         self.not_with(
-            ts,
             "desc_ts",
             a.reverse.as_ref().map(|r| r.span),
             "reverse",
@@ -305,14 +185,12 @@ impl FieldCheck<'_> {
             }
         }
         self.not_with(
-            text.span,
             "text",
             a.pad.as_ref().map(|p| p.span),
             "pad",
             "#[text(width = N)] already zero-pads digits to N",
         );
         self.not_with(
-            text.span,
             "text",
             a.max_len.as_ref().map(|m| m.span),
             "max_len",
@@ -331,6 +209,17 @@ impl FieldCheck<'_> {
                     format!(
                         "width {} is more digits than field `{name}`'s type ever has ({max}); \
                          use #[text(width = {max})] or less",
+                        w.value
+                    ),
+                );
+                return None;
+            }
+            (Some(w), None) if w.value > MAX_TEXT_DIGITS => {
+                self.cx.error_at(
+                    w.span,
+                    format!(
+                        "width {} is more digits than any integer type has ({MAX_TEXT_DIGITS}, \
+                         u128); use #[text(width = {MAX_TEXT_DIGITS})] or less",
                         w.value
                     ),
                 );
@@ -480,124 +369,5 @@ impl FieldCheck<'_> {
             max_len: n.value,
             reverse: self.reverse(),
         })
-    }
-
-    fn check_desc_and_reverse(&self, codec: &Codec) {
-        let (Some(desc), Some(rev)) = (self.attrs.desc, &self.attrs.reverse) else {
-            return;
-        };
-        let _ = codec;
-        self.cx.error_at(
-            desc,
-            format!(
-                "#[desc] conflicts with #[reverse] on field `{}`: a reversed field keeps no \
-                 order, so there is no order to invert; keep one",
-                self.name
-            ),
-        );
-        let _ = rev;
-    }
-
-    fn check_separator(&self, codec: &Codec, sep: &Spanned<u8>) {
-        let name = &self.name;
-        let s = sep.value as char;
-        if let Some(d) = self.attrs.desc {
-            self.cx.error_at(
-                d,
-                format!(
-                    "#[desc] inverts bytes, which can then equal the separator '{s}'; \
-                     separator-joined keys cannot hold descending fields"
-                ),
-            );
-        }
-        match codec {
-            Codec::Part => self.cx.error_at(
-                self.ty_span,
-                match self.kind {
-                    TypeKind::Int { .. } => format!(
-                        "field `{name}` is a binary integer, whose bytes can include the \
-                         separator '{s}'; write it as digits with #[text(width = N)]"
-                    ),
-                    _ => format!(
-                        "field `{name}` is written as binary, whose bytes can include the \
-                         separator '{s}'; a separator-joined key needs text fields"
-                    ),
-                },
-            ),
-            Codec::Text { .. } if sep.value.is_ascii_digit() => self.cx.error_at(
-                sep.span,
-                format!("the separator '{s}' is a digit, which field `{name}` (#[text]) writes"),
-            ),
-            Codec::DescTs { text: false } => self.cx.error_at(
-                self.attrs.desc_ts.unwrap_or(self.ty_span),
-                format!(
-                    "field `{name}` is an 8-byte binary timestamp, whose bytes can include the \
-                     separator '{s}'; add #[text] to write it as 19 digits"
-                ),
-            ),
-            Codec::DescTs { text: true } if sep.value.is_ascii_digit() => self.cx.error_at(
-                sep.span,
-                format!("the separator '{s}' is a digit, which field `{name}` writes"),
-            ),
-            _ => {}
-        }
-    }
-
-    fn check_borrow(&self, model: &FieldModel) {
-        if !self.kind.is_borrowed() || model.borrowable() {
-            return;
-        }
-        let why = if self.attrs.reverse.is_some() {
-            "it is stored reversed"
-        } else if self.attrs.desc.is_some() {
-            "it is stored inverted (#[desc])"
-        } else {
-            "it is escaped (it is not the last field and has no #[pad])"
-        };
-        self.cx.error_at(
-            self.ty_span,
-            format!(
-                "field `{}` cannot borrow from the key because {why}; use an owned type \
-                 (String, Vec<u8>) or Cow<'a, str> / Cow<'a, [u8]>",
-                self.name
-            ),
-        );
-    }
-}
-
-fn check_total_len(cx: &Ctxt, input: &DeriveInput, attrs: &StructAttrs, fields: &[FieldModel]) {
-    let seps = if attrs.separator.is_some() {
-        fields.len().saturating_sub(1)
-    } else {
-        0
-    };
-    let Some(total) = fields
-        .iter()
-        .map(FieldModel::static_max_len)
-        .try_fold(seps, |acc, n| n.map(|n| acc + n))
-    else {
-        // Some part's size is only known to the compiler: checked by a
-        // const assertion in the expansion instead.
-        return;
-    };
-    if let Some(max) = &attrs.max_len {
-        if total > max.value {
-            cx.error_at(
-                max.span,
-                format!(
-                    "this layout can take up to {total} bytes, more than max_len = {}; shorten \
-                     a field's width or max_len, or raise the limit",
-                    max.value
-                ),
-            );
-        }
-    } else if total > HBASE_MAX_KEY_LEN {
-        cx.error_spanned_by(
-            &input.ident,
-            format!(
-                "this layout can take up to {total} bytes, more than HBase's \
-                 {HBASE_MAX_KEY_LEN}-byte row key limit"
-            ),
-        );
     }
 }

@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Hash<const N: usize> {
+    bytes: [u8; N],
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Score {
+    #[desc]
+    #[desc]
+    points: u32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+#[rowkey(separator = "_", separator = "|")]
+struct Call {
+    #[text(width = 11)]
+    tel: u64,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Nothing {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+enum Event {
+    Click { at: i64 },
+    View(u32),
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use rowkey::RowKey;
+
+struct Region {
+    code: u16,
+}
+
+#[derive(RowKey)]
+struct Shop {
+    region: Region,
+    id: u32,
+}
+
+fn main() {}

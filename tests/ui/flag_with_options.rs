@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Score {
+    #[desc(true)]
+    points: u32,
+}
+
+fn main() {}

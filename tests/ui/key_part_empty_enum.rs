@@ -1,0 +1,6 @@
+use rowkey::KeyPart;
+
+#[derive(KeyPart)]
+enum Never {}
+
+fn main() {}

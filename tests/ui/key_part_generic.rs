@@ -1,0 +1,6 @@
+use rowkey::KeyPart;
+
+#[derive(KeyPart)]
+struct Id<T>(T);
+
+fn main() {}

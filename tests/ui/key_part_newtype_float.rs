@@ -1,0 +1,6 @@
+use rowkey::KeyPart;
+
+#[derive(KeyPart)]
+struct Ratio(f64);
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct User {
+    #[max_len = 16]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Host {
+    #[max_len(64)]
+    #[reverse(segments = "::")]
+    path: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct User {
+    #[rowkey(max_len = 16)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct User {
+    #[text]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Row {
+    index: usize,
+}
+
+fn main() {}
