@@ -84,6 +84,8 @@ pub enum EncodeErrorKind {
     },
     /// A `#[desc_ts]` timestamp outside `0..=i64::MAX`.
     TimestampOutOfRange,
+    /// A salt's `group_by` field has a value outside its declared groups.
+    GroupOutOfRange,
     /// A hand-written [`KeyPart`](crate::KeyPart) rejected its value.
     Invalid(&'static str),
 }
@@ -190,6 +192,9 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TimestampOutOfRange => {
                 f.write_str("a reversed timestamp must be in 0..=i64::MAX")
             }
+            EncodeErrorKind::GroupOutOfRange => f.write_str(
+                "value is outside the salt's bucket groups (its declared range or group count)",
+            ),
             EncodeErrorKind::Invalid(why) => f.write_str(why),
         }
     }
@@ -263,6 +268,25 @@ pub enum DecodeErrorKind {
     /// A stored reversed timestamp outside `0..=i64::MAX`, or one that does
     /// not fit the field's type.
     TimestampOutOfRange,
+    /// A salt bucket outside `0..buckets`.
+    BucketOutOfRange {
+        /// The stored bucket.
+        bucket: u32,
+        /// The salt's bucket count.
+        buckets: u32,
+    },
+    /// The stored salt bucket is not the one the key's fields hash to: the
+    /// key is corrupt or belongs to another layout.
+    SaltMismatch {
+        /// The bucket in the key.
+        stored: u32,
+        /// The bucket its fields hash to.
+        computed: u32,
+    },
+    /// A salt's `group_by` field holds a value outside its groups.
+    GroupOutOfRange,
+    /// The stored hash prefix is not the hash of its field.
+    HashPrefixMismatch,
     /// A hand-written [`KeyPart`](crate::KeyPart) rejected the bytes.
     Invalid(&'static str),
 }
@@ -364,6 +388,20 @@ impl fmt::Display for DecodeError {
             ),
             DecodeErrorKind::TimestampOutOfRange => f.write_str(
                 "the stored reversed timestamp is outside 0..=i64::MAX or the field's type",
+            ),
+            DecodeErrorKind::BucketOutOfRange { bucket, buckets } => {
+                write!(f, "salt bucket {bucket} is outside 0..{buckets}")
+            }
+            DecodeErrorKind::SaltMismatch { stored, computed } => write!(
+                f,
+                "stored salt bucket {stored} but the key's fields hash to bucket {computed} \
+                 (corrupt key, or a key of another layout)"
+            ),
+            DecodeErrorKind::GroupOutOfRange => {
+                f.write_str("value is outside the salt's bucket groups")
+            }
+            DecodeErrorKind::HashPrefixMismatch => f.write_str(
+                "the hash prefix is not the hash of its field (corrupt key, or a key of another layout)",
             ),
             DecodeErrorKind::Invalid(why) => f.write_str(why),
         }

@@ -4,6 +4,7 @@
 use crate::buf::KeyStorage;
 use crate::error::{DecodeError, EncodeError};
 use crate::layout::Layout;
+use crate::split::SplitKeys;
 
 /// A struct that encodes to an HBase/Bigtable row key.
 ///
@@ -72,6 +73,29 @@ pub trait RowKey {
 
     /// The layout: fields in key order with offsets, widths and codecs.
     fn layout() -> &'static Layout;
+
+    /// The keys that pre-split a table into one region per salt bucket
+    /// (`N - 1` keys; none for an unsalted key). See
+    /// [`Layout::split_keys`].
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// #[rowkey(separator = "_")]
+    /// struct Call {
+    ///     #[salt(buckets = 6)]
+    ///     #[text(width = 11)]
+    ///     tel: u64,
+    /// }
+    /// let splits = Call::split_keys();
+    /// assert_eq!(splits.to_string(), "0|\n1|\n2|\n3|\n4|\n");
+    /// ```
+    fn split_keys() -> SplitKeys
+    where
+        Self: Sized,
+    {
+        Self::layout().split_keys()
+    }
 }
 
 /// Decoding of a [`RowKey`]; `'de` is the lifetime of the input bytes, so

@@ -4,6 +4,8 @@
 
 use crate::codec::{Framing, Reverse};
 use crate::error::Side;
+use crate::salt::{BucketFormat, HashPrefixPlan, SaltHash, SaltPlan};
+use crate::split::SplitKeys;
 use core::fmt::{self, Write};
 
 /// How a derived key is laid out.
@@ -18,8 +20,37 @@ pub struct Layout {
     pub max_len: usize,
     /// `Some(n)` when every key is `n` bytes.
     pub fixed_len: Option<usize>,
+    /// What comes before the first field: a salt bucket or a hash prefix.
+    pub prefix: Option<KeyPrefix>,
     /// The fields in key order.
     pub fields: &'static [FieldLayout],
+}
+
+/// Bytes a key starts with that are not a field: computed from fields to
+/// spread sequential keys over regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum KeyPrefix {
+    /// `#[salt(..)]`: a bucket number.
+    Salt(SaltPlan),
+    /// `#[hash_prefix(..)]`: the start of a hash of one field.
+    HashPrefix(HashPrefixPlan),
+}
+
+impl KeyPrefix {
+    /// Bytes before the first field.
+    pub const fn len(&self) -> usize {
+        match self {
+            KeyPrefix::Salt(s) => s.prefix_len(),
+            KeyPrefix::HashPrefix(h) => h.prefix_len(),
+        }
+    }
+
+    /// Never true: a prefix has at least one byte (for clippy's `len`
+    /// convention).
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
 }
 
 /// One field of a [`Layout`].
@@ -116,6 +147,25 @@ impl Layout {
         self.fields.iter().find(|f| f.name == name)
     }
 
+    /// The salt, if the key has one.
+    pub fn salt(&self) -> Option<&SaltPlan> {
+        match &self.prefix {
+            Some(KeyPrefix::Salt(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The keys that pre-split a table of these keys into one region per
+    /// salt bucket; none (one region) for an unsalted key. For a hash
+    /// prefix, pick a region count and use [`SplitKeys::hex_string`] (hex
+    /// prefixes) or [`SplitKeys::uniform`] (binary ones).
+    pub fn split_keys(&self) -> SplitKeys {
+        match self.salt() {
+            Some(s) => SplitKeys::new(s.split_keys()),
+            None => SplitKeys::default(),
+        }
+    }
+
     /// A table a person can read: one line per field with offset, width,
     /// codec and order.
     ///
@@ -145,6 +195,11 @@ impl Layout {
             write!(s, ", fields joined by '{sep}'")?;
         }
         s.push('\n');
+        match &self.prefix {
+            Some(KeyPrefix::Salt(p)) => describe_salt(s, p)?,
+            Some(KeyPrefix::HashPrefix(p)) => describe_hash_prefix(s, p)?,
+            None => {}
+        }
         let name_w = self
             .fields
             .iter()
@@ -181,6 +236,45 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+fn describe_salt(s: &mut String, p: &SaltPlan) -> fmt::Result {
+    write!(s, "  salt: {} buckets as ", p.buckets)?;
+    match p.format {
+        BucketFormat::Text => write!(s, "{} digits", p.width())?,
+        BucketFormat::Binary => write!(s, "{} binary byte(s)", p.width())?,
+    }
+    let hash = match p.hash {
+        SaltHash::Default => "rowkey's default hash".to_string(),
+        SaltHash::Java => "Java String.hashCode, Math.abs, %".to_string(),
+        SaltHash::Phoenix => "Apache Phoenix's salt hash of the rest of the key".to_string(),
+        SaltHash::Md5 => "md5".to_string(),
+        SaltHash::Custom(f) => format!("{f}(&key)"),
+    };
+    write!(s, ", bucket = {hash}")?;
+    if !p.inputs.is_empty() && p.hash != SaltHash::Phoenix {
+        write!(s, " of {}", p.inputs.join(" + "))?;
+    }
+    if let Some(g) = p.groups {
+        write!(
+            s,
+            "; {} groups of {} buckets chosen by {}",
+            g.groups, g.per_group, g.field
+        )?;
+    }
+    s.push('\n');
+    Ok(())
+}
+
+fn describe_hash_prefix(s: &mut String, p: &HashPrefixPlan) -> fmt::Result {
+    writeln!(
+        s,
+        "  hash prefix: first {} {} of {:?} of {}",
+        p.len,
+        if p.binary { "bytes" } else { "hex characters" },
+        p.hash,
+        p.field
+    )
 }
 
 fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {

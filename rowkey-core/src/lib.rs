@@ -15,17 +15,20 @@ mod buf;
 pub mod codec;
 mod display;
 mod error;
+pub mod hotspot;
 mod key;
 pub mod layout;
 mod part;
 mod reader;
+pub mod salt;
+pub mod split;
 mod writer;
 
 pub use buf::{KeyBuf, KeyStorage};
 pub use display::KeyDisplay;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Side};
 pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
-pub use layout::{FieldCodec, FieldLayout, Layout, Order};
+pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order};
 pub use part::{DecodePart, KeyPart};
 pub use reader::KeyReader;
 pub use writer::KeyWriter;
@@ -41,10 +44,13 @@ pub mod __private {
         Reverse, TextInt, Timestamp,
     };
     pub use crate::layout::add_fixed;
+    pub use crate::salt::{
+        self, BucketFormat, BucketGroups, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash, SaltPlan,
+    };
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
-        FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyReader, KeyWriter, Layout, Order, RowKey,
-        Side, HBASE_MAX_KEY_LEN,
+        FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,
+        RowKey, Side, HBASE_MAX_KEY_LEN,
     };
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};

@@ -20,7 +20,10 @@ use syn::{parse_macro_input, DeriveInput};
 
 /// Derives `rowkey::RowKey` and `rowkey::DecodeKey` for a struct with
 /// named fields. See the `rowkey` crate for the attributes.
-#[proc_macro_derive(RowKey, attributes(rowkey, text, pad, max_len, reverse, desc_ts, desc))]
+#[proc_macro_derive(
+    RowKey,
+    attributes(rowkey, text, pad, max_len, reverse, desc_ts, desc, salt, hash_prefix)
+)]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::default();

@@ -1,8 +1,9 @@
 //! The validated plan of a key: fields in key order, each with the codec
 //! the checks chose. Expansion reads only this.
 
-use crate::attr::Spanned;
+use crate::attr::{HashChoice, PrefixAlgo, Spanned};
 use crate::ty::TypeKind;
+use proc_macro2::Span;
 use syn::{Generics, Ident, Path, Type};
 
 /// A checked `#[derive(RowKey)]` struct.
@@ -15,6 +16,100 @@ pub struct KeyModel<'a> {
     /// `#[rowkey(max_len = N)]`.
     pub max_len: Option<Spanned<usize>>,
     pub fields: Vec<FieldModel<'a>>,
+    /// A salt bucket or hash prefix before the fields.
+    pub prefix: Option<PrefixModel>,
+}
+
+/// What a key starts with before its fields.
+pub enum PrefixModel {
+    Salt(SaltModel),
+    HashPrefix(HashPrefixModel),
+}
+
+/// A checked `#[salt(..)]`.
+pub struct SaltModel {
+    pub buckets: u32,
+    pub binary: bool,
+    pub hash: HashChoice,
+    /// Indices of the salted fields, in key order.
+    pub inputs: Vec<usize>,
+    pub groups: Option<GroupModel>,
+    /// The `#[salt(..)]` that carries the options: where const checks point.
+    pub span: Span,
+}
+
+/// Bucket groups chosen by a field.
+pub struct GroupModel {
+    /// Index of the `group_by` field.
+    pub field: usize,
+    pub per_group: u32,
+    pub kind: GroupKind,
+}
+
+/// How the `group_by` field's value becomes a group index.
+pub enum GroupKind {
+    /// A `KeyGroup` type (a `#[derive(KeyPart)]` enum): its variant index.
+    Enum,
+    /// An integer in `lo..=hi`: `value - lo`.
+    Range { lo: i128, hi: i128 },
+    /// A user function of the field, with the group count.
+    Func { path: syn::Path, groups: u32 },
+}
+
+impl GroupKind {
+    /// The group count, when the derive knows it.
+    pub fn groups(&self) -> Option<u32> {
+        match *self {
+            GroupKind::Enum => None,
+            GroupKind::Range { lo, hi } => u32::try_from(hi - lo + 1).ok(),
+            GroupKind::Func { groups, .. } => Some(groups),
+        }
+    }
+}
+
+/// A checked `#[hash_prefix(..)]`.
+pub struct HashPrefixModel {
+    /// Index of the hashed field.
+    pub field: usize,
+    pub len: usize,
+    pub binary: bool,
+    pub algo: PrefixAlgo,
+}
+
+impl SaltModel {
+    /// Digits (text) or bytes (binary) of the bucket.
+    pub fn width(&self) -> usize {
+        if self.binary {
+            if self.buckets > 256 {
+                2
+            } else {
+                1
+            }
+        } else {
+            self.buckets.saturating_sub(1).max(1).ilog10() as usize + 1
+        }
+    }
+}
+
+impl PrefixModel {
+    /// Bytes before the first field: the prefix, and the separator after
+    /// a text prefix of a separator-joined key.
+    pub fn len(&self, separated: bool) -> usize {
+        let sep = usize::from(separated);
+        match self {
+            PrefixModel::Salt(s) => s.width() + if s.binary { 0 } else { sep },
+            PrefixModel::HashPrefix(h) => h.len + sep,
+        }
+    }
+}
+
+impl KeyModel<'_> {
+    /// Bytes before the first field.
+    pub fn prefix_len(&self) -> usize {
+        self.prefix
+            .as_ref()
+            .map_or(0, |p| p.len(self.separator.is_some()))
+    }
 }
 
 /// One field and how it is written.

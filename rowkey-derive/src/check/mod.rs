@@ -3,9 +3,10 @@
 //! all problems of a struct, not just the first.
 
 mod combine;
+mod dispersion;
 mod field;
 
-use crate::attr::{self, StructAttrs};
+use crate::attr::{self, FieldAttrs, StructAttrs};
 use crate::ctxt::Ctxt;
 use crate::model::{FieldModel, KeyModel};
 use crate::ty;
@@ -21,6 +22,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
     let fields = struct_fields(cx, input)?;
     check_generics(cx, input);
     check_repr(cx, input);
+    check_misplaced(cx, input);
     let attrs = attr::struct_attrs(cx, &input.attrs);
     if let Some(max) = &attrs.max_len {
         if max.value > HBASE_MAX_KEY_LEN {
@@ -39,13 +41,21 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
     }
     let separator = attrs.separator.map(|s| s.value);
     let count = fields.len();
+    let field_attrs: Vec<FieldAttrs> = fields
+        .iter()
+        .map(|f| attr::field_attrs(cx, &f.attrs))
+        .collect();
     let models: Vec<FieldModel> = fields
         .iter()
+        .zip(&field_attrs)
         .enumerate()
-        .filter_map(|(i, f)| field_model(cx, f, i + 1 == count, &attrs))
+        .filter_map(|(i, (f, a))| field_model(cx, f, a, i + 1 == count, &attrs))
         .collect();
+    let field_refs: Vec<&Field> = fields.iter().collect();
+    let prefix = dispersion::prefix_model(cx, &field_refs, &field_attrs, &attrs);
     if models.len() == count {
-        check_total_len(cx, input, &attrs, &models);
+        let prefix_len = prefix.as_ref().map_or(0, |p| p.len(separator.is_some()));
+        check_total_len(cx, input, &attrs, &models, prefix_len);
     }
     let krate = attrs
         .krate
@@ -58,6 +68,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         separator,
         max_len: attrs.max_len,
         fields: models,
+        prefix,
     })
 }
 
@@ -113,6 +124,30 @@ fn check_generics(cx: &Ctxt, input: &DeriveInput) {
     }
 }
 
+/// Field attributes are derive helpers, so the compiler accepts them on
+/// the struct too, where they would silently do nothing.
+fn check_misplaced(cx: &Ctxt, input: &DeriveInput) {
+    for a in &input.attrs {
+        let Some(name) = a.path().get_ident().map(ToString::to_string) else {
+            continue;
+        };
+        if attr::FIELD_ATTRS.contains(&name.as_str()) {
+            let hint = match name.as_str() {
+                "salt" => " it marks the fields the bucket is hashed from",
+                "hash_prefix" => " it marks the field whose hash starts the key",
+                _ => "",
+            };
+            cx.error_spanned_by(
+                a,
+                format!(
+                    "#[{name}] goes on a field, not on the struct:{hint}; struct options are \
+                     #[rowkey(separator = .., max_len = ..)]"
+                ),
+            );
+        }
+    }
+}
+
 /// The generated code borrows every field (`&self.field`), which a packed
 /// struct forbids (E0793); say so at the attribute instead.
 fn check_repr(cx: &Ctxt, input: &DeriveInput) {
@@ -141,11 +176,11 @@ fn check_repr(cx: &Ctxt, input: &DeriveInput) {
 fn field_model<'a>(
     cx: &Ctxt,
     field: &'a Field,
+    attrs: &FieldAttrs,
     last: bool,
     st: &StructAttrs,
 ) -> Option<FieldModel<'a>> {
     let ident = field.ident.as_ref()?;
-    let attrs = attr::field_attrs(cx, &field.attrs);
     let (value_ty, optional) = match ty::option_inner(&field.ty) {
         Some(inner) => (inner, true),
         None => (&field.ty, false),
@@ -156,7 +191,7 @@ fn field_model<'a>(
         name: ident.to_string(),
         ty: &field.ty,
         kind,
-        attrs: &attrs,
+        attrs,
     };
     let codec = f.codec(last, st)?;
     let desc = attrs.desc.is_some();
@@ -177,12 +212,19 @@ fn field_model<'a>(
     Some(model)
 }
 
-fn check_total_len(cx: &Ctxt, input: &DeriveInput, attrs: &StructAttrs, fields: &[FieldModel]) {
-    let seps = if attrs.separator.is_some() {
-        fields.len().saturating_sub(1)
-    } else {
-        0
-    };
+fn check_total_len(
+    cx: &Ctxt,
+    input: &DeriveInput,
+    attrs: &StructAttrs,
+    fields: &[FieldModel],
+    prefix_len: usize,
+) {
+    let seps = prefix_len
+        + if attrs.separator.is_some() {
+            fields.len().saturating_sub(1)
+        } else {
+            0
+        };
     let Some(total) = fields
         .iter()
         .map(FieldModel::static_max_len)

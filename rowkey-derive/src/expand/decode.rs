@@ -1,6 +1,6 @@
 //! `impl DecodeKey` and the inherent `decode`.
 
-use super::codec;
+use super::{codec, prefix};
 use crate::model::{Codec, FieldModel, KeyModel};
 use crate::ty;
 use proc_macro2::TokenStream;
@@ -49,10 +49,14 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             };
             let ty = f.ty;
             let take = with_option(f, take_value(f, sep));
+            let start = prefix::decode_field_start(model, i);
+            let end = prefix::decode_field_end(model, i);
             quote! {
                 __r.field(#field_name);
                 #sep_read
+                #start
                 let #local: #ty = #take;
+                #end
             }
         });
     let idents = model.fields.iter().map(|f| f.ident);
@@ -62,15 +66,20 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
         inherent_where.push(quote!('__rowkey_de: 'static));
     }
     let (plain_impl_generics, _, _) = model.generics.split_for_impl();
+    let begin = prefix::decode_begin(model);
+    let verify = prefix::decode_verify(model);
     let _ = where_clause;
     quote! {
         impl #impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #de_where {
             fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
                 let mut __reader = __rk::KeyReader::new(__bytes, #name);
                 let __r = &mut __reader;
+                #begin
                 #(#reads)*
                 __reader.finish()?;
-                ::core::result::Result::Ok(#ident { #(#idents: #locals),* })
+                let __value = #ident { #(#idents: #locals),* };
+                #verify
+                ::core::result::Result::Ok(__value)
             }
         }
 

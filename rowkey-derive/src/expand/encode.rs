@@ -1,6 +1,6 @@
 //! `impl RowKey`: `encoded_len`, `encode_into`, the consts and `layout`.
 
-use super::codec;
+use super::{codec, prefix};
 use crate::model::{Codec, FieldModel, KeyModel};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -18,10 +18,14 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
             _ => quote!(),
         };
         let put = with_value(f, |v| put_value(f, v, sep));
+        let start = prefix::encode_field_start(model, i);
+        let end = prefix::encode_field_end(model, i);
         quote! {
             #sep_write
             __w.field(#field_name);
+            #start
             #put
+            #end
         }
     });
     let seps = match sep {
@@ -32,6 +36,8 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
         let len = with_value_len(f, |v| value_len(f, v, sep));
         quote!(+ #len)
     });
+    let begin = prefix::encode_begin(model);
+    let end = prefix::encode_end(model);
     quote! {
         impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
             const MAX_LEN: usize = __MAX_LEN;
@@ -40,14 +46,16 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
 
             #[inline]
             fn encoded_len(&self) -> usize {
-                #seps #(#lens)*
+                __PREFIX_LEN + #seps #(#lens)*
             }
 
             fn encode_into(&self, __out: &mut [u8]) -> ::core::result::Result<usize, __rk::EncodeError> {
                 let mut __writer = __rk::KeyWriter::new(__out, #name);
                 let __w = &mut __writer;
                 let __res = (|| -> ::core::result::Result<(), __rk::EncodeError> {
+                    #begin
                     #(#writes)*
+                    #end
                     ::core::result::Result::Ok(())
                 })();
                 match __res {

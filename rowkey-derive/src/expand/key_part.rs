@@ -1,6 +1,7 @@
 //! `#[derive(KeyPart)]`: unit-only enums (one byte, the variant's position
 //! in declared order, so declared order is sort order) and single-field
-//! newtype structs (the inner type's encoding, order and bounds).
+//! newtype structs (the inner type's encoding, order and bounds). Enums
+//! are also salt bucket groups (`KeyGroup`): one group per variant.
 
 use crate::attr;
 use crate::ctxt::Ctxt;
@@ -82,6 +83,7 @@ fn unit_enum(
     let variants: Vec<_> = e.variants.iter().map(|v| &v.ident).collect();
     let indices: Vec<u8> = (0..variants.len()).map(|i| i as u8).collect();
     let msg = format!("no variant of {name} is stored as this byte");
+    let count = variants.len() as u32;
     Some(quote! {
         const _: () = {
             use #krate::__private as __rk;
@@ -92,6 +94,13 @@ fn unit_enum(
                 fn encoded_len(&self) -> usize { 1 }
                 fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
                     __w.put_byte(match self { #(#ident::#variants => #indices,)* })
+                }
+            }
+            #[automatically_derived]
+            impl __rk::KeyGroup for #ident {
+                const GROUPS: u32 = #count;
+                fn group(&self) -> u32 {
+                    match self { #(#ident::#variants => #indices as u32,)* }
                 }
             }
             #[automatically_derived]

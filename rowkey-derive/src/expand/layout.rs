@@ -20,7 +20,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
         let max_expr = max_len(f);
         let fixed_expr = fixed_len(f);
         let off_expr = if i == 0 {
-            quote!(::core::option::Option::Some(0))
+            quote!(::core::option::Option::Some(__PREFIX_LEN))
         } else {
             let pfixed = format_ident!("__FIXED_{}", i - 1);
             let poff = format_ident!("__OFFSET_{}", i - 1);
@@ -58,13 +58,16 @@ pub fn consts(model: &KeyModel) -> TokenStream {
             const _: () = ::core::assert!(__MAX_LEN <= #limit, #msg);
         }
     });
+    let prefix_consts = super::prefix::consts(model);
+    let layout_prefix = super::prefix::layout_prefix(model);
     quote! {
         #(#items)*
         // Saturating: a hand-written KeyPart may claim a huge MAX_LEN, which
         // the HBase assertion below then reports instead of an overflow.
-        const __MAX_LEN: usize = #seps #(.saturating_add(#maxes))*;
+        #prefix_consts
+        const __MAX_LEN: usize = (__PREFIX_LEN + #seps) #(.saturating_add(#maxes))*;
         const __FIXED_LEN: ::core::option::Option<usize> =
-            { let f = ::core::option::Option::Some(#seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
+            { let f = ::core::option::Option::Some(__PREFIX_LEN + #seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
         #hbase_assert
         #max_assert
         static __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
@@ -73,6 +76,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
             separator: #separator,
             max_len: __MAX_LEN,
             fixed_len: __FIXED_LEN,
+            prefix: #layout_prefix,
             fields: &__FIELDS,
         };
     }

@@ -7,6 +7,7 @@ mod decode;
 mod encode;
 pub mod key_part;
 mod layout;
+mod prefix;
 
 use crate::model::KeyModel;
 use proc_macro2::TokenStream;

@@ -4,6 +4,10 @@
 //! point at the exact token at fault. No rule about combinations lives
 //! here: that is `check.rs`.
 
+mod dispersion;
+
+pub use dispersion::{HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
+
 use crate::ctxt::Ctxt;
 use crate::suggest;
 use proc_macro2::Span;
@@ -12,7 +16,16 @@ use syn::spanned::Spanned as _;
 use syn::{Attribute, Lit, LitInt, Path};
 
 /// The field attributes this derive owns.
-pub const FIELD_ATTRS: &[&str] = &["text", "pad", "max_len", "reverse", "desc_ts", "desc"];
+pub const FIELD_ATTRS: &[&str] = &[
+    "text",
+    "pad",
+    "max_len",
+    "reverse",
+    "desc_ts",
+    "desc",
+    "salt",
+    "hash_prefix",
+];
 
 /// A value and where it was written.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +75,8 @@ pub struct FieldAttrs {
     pub reverse: Option<Spanned<ReverseAttr>>,
     pub desc_ts: Option<Span>,
     pub desc: Option<Span>,
+    pub salt: Option<Spanned<SaltAttr>>,
+    pub hash_prefix: Option<Spanned<HashPrefixAttr>>,
     /// One of our attributes (or a near miss of one) was rejected; its
     /// error is reported, and checks that would only repeat it are skipped.
     pub malformed: bool,
@@ -130,10 +145,13 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "reverse" => parse_reverse(attr).map(|r| set_attr(cx, &mut out.reverse, r, attr)),
             "desc_ts" => flag(attr).map(|()| set_attr(cx, &mut out.desc_ts, span, attr)),
             "desc" => flag(attr).map(|()| set_attr(cx, &mut out.desc, span, attr)),
+            "salt" => dispersion::parse_salt(attr).map(|s| set_attr(cx, &mut out.salt, s, attr)),
+            "hash_prefix" => dispersion::parse_hash_prefix(attr)
+                .map(|h| set_attr(cx, &mut out.hash_prefix, h, attr)),
             "rowkey" => Err(syn::Error::new_spanned(
                 attr,
                 "#[rowkey(..)] goes on the struct; fields take #[text], #[pad], #[max_len], \
-                 #[reverse], #[desc_ts] or #[desc]",
+                 #[reverse], #[desc_ts], #[desc], #[salt] or #[hash_prefix]",
             )),
             other => {
                 // Not ours; but a near miss of ours is almost surely a typo.

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Profile {
+    #[hash_prefix(len = 0)]
+    #[max_len(32)]
+    uid: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Event {
+    #[salt(buckets = 0)]
+    id: u64,
+}
+
+fn main() {}
