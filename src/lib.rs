@@ -35,6 +35,9 @@
 //! | `#[desc_ts]` (+ `#[text]`) | `i64`, `u64` | `i64::MAX - ts`: newest first |
 //! | `#[desc]` | any ordered field | inverted bytes: descending |
 //!
+//! | `#[salt(buckets = N, ..)]` | one or more fields | a bucket `0..N` hashed from them in front of the key (see [`salt`]) |
+//! | `#[hash_prefix(len = N)]` | one field | the first `N` hex characters of its md5 in front of the key |
+//!
 //! `Option<T>` fields get a tag byte (`None` sorts first). On the struct,
 //! `#[rowkey(separator = "_")]` joins text fields with a separator and
 //! `#[rowkey(max_len = N)]` fails the build if a key could exceed `N` bytes.

@@ -142,6 +142,93 @@ struct Trade {
     order_id: u64,
 }
 
+// Salts and hash prefixes: every hash is part of the stored format.
+
+macro_rules! salted {
+    ($name:ident, $($salt:tt)*) => {
+        #[derive(RowKey, Debug, PartialEq)]
+        struct $name {
+            #[salt($($salt)*)]
+            #[max_len(16)]
+            id: String,
+        }
+    };
+}
+salted!(SaltDefault, buckets = 16);
+salted!(SaltDefaultBinary, buckets = 1000, binary);
+salted!(SaltJava, buckets = 120, hash = java);
+salted!(SaltPhoenix, buckets = 8, hash = phoenix);
+salted!(SaltMd5, buckets = 6, hash = md5);
+
+#[derive(RowKey, Debug, PartialEq)]
+struct SaltGrouped {
+    #[salt(buckets = 120, group_by = month, range = 1..=12, per_group = 10)]
+    #[max_len(16)]
+    user: String,
+    #[text(width = 2)]
+    month: u8,
+}
+
+macro_rules! hash_prefixed {
+    ($name:ident, $($opt:tt)*) => {
+        #[derive(RowKey, Debug, PartialEq)]
+        struct $name {
+            #[hash_prefix($($opt)*)]
+            #[max_len(16)]
+            id: String,
+        }
+    };
+}
+hash_prefixed!(PrefixMd5, len = 6);
+hash_prefixed!(PrefixMd5Binary, len = 2, binary);
+hash_prefixed!(PrefixDefault, len = 8, algo = default);
+
+fn salted_keys(v: &mut Vec<(&'static str, String)>) {
+    for id in ["", "foo0001", "zhangsan", "用户"] {
+        v.push((
+            "salt default 16",
+            hex(&SaltDefault { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "salt default 1000 binary",
+            hex(&SaltDefaultBinary { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "salt java 120",
+            hex(&SaltJava { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "salt phoenix 8",
+            hex(&SaltPhoenix { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "salt md5 6",
+            hex(&SaltMd5 { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "hash prefix md5 6",
+            hex(&PrefixMd5 { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "hash prefix md5 2 binary",
+            hex(&PrefixMd5Binary { id: id.into() }.to_key().unwrap()),
+        ));
+        v.push((
+            "hash prefix default 8",
+            hex(&PrefixDefault { id: id.into() }.to_key().unwrap()),
+        ));
+    }
+    for month in [1, 12] {
+        let key = SaltGrouped {
+            user: "zhangsan".into(),
+            month,
+        }
+        .to_key()
+        .unwrap();
+        v.push(("salt groups month", hex(&key)));
+    }
+}
+
 fn hex(key: &[u8]) -> String {
     KeyDisplay(key).to_string()
 }
@@ -286,6 +373,7 @@ fn keys() -> Vec<(&'static str, String)> {
             order_id: 55
         }
     );
+    salted_keys(&mut v);
     v
 }
 
