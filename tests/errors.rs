@@ -1,17 +1,10 @@
 //! Bad input gets a precise error: which key, which field, which byte
 //! offset and why; never a panic, a truncation or a different value.
 
-use rowkey::{DecodeErrorKind, EncodeErrorKind, KeyPart, RowKey, Side};
+mod common;
 
-#[derive(RowKey, Debug, PartialEq)]
-struct Spend<'a> {
-    #[text(width = 6)]
-    month: u32,
-    #[pad(width = 10, fill = 0x01, align = left)]
-    user: &'a str,
-    #[desc_ts]
-    at_ms: i64,
-}
+use common::Spend;
+use rowkey::{DecodeErrorKind, EncodeErrorKind, KeyPart, RowKey, Side};
 
 #[derive(RowKey, Debug, PartialEq)]
 struct Tail {

@@ -11,7 +11,10 @@
 //! Java is installed on every machine this project builds on; without it
 //! this test fails, loudly, rather than skip.
 
-use rowkey::salt::{java_abs_mod, java_hash_code, phoenix_bucket, phoenix_hash};
+mod common;
+
+use common::{call_bucket, SaltedCall as CallRecord};
+use rowkey::salt::{java_hash_code, phoenix_bucket, phoenix_hash};
 use rowkey::RowKey;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,25 +35,6 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
-}
-
-fn call_bucket(r: &CallRecord) -> u32 {
-    let (tel, time) = (r.tel.to_string(), r.time.to_string());
-    java_abs_mod(
-        java_hash_code(&tel[tel.len() - 4..]) ^ java_hash_code(&time[..6]),
-        6,
-    )
-}
-
-#[derive(RowKey, Debug, PartialEq)]
-#[rowkey(separator = "_")]
-struct CallRecord {
-    #[salt(buckets = 6, hash = call_bucket)]
-    #[text(width = 11)]
-    tel: u64,
-    #[salt]
-    #[text(width = 14)]
-    time: u64,
 }
 
 macro_rules! phoenix_key {

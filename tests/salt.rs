@@ -1,39 +1,14 @@
 //! Salted and hash-prefixed keys: the seed call records byte for byte,
 //! every hash, bucket groups, decode verification and split keys.
 
-use rowkey::salt::{java_abs_mod, java_hash_code};
+mod common;
+
+use common::{java_call_records, SaltedCall as CallRecord};
 use rowkey::{DecodeErrorKind, KeyPart, RowKey};
-
-/// The seed's Java formula (rowkey-techniques.md 3.2):
-/// `Math.abs(last4(tel).hashCode() ^ yyyyMM(time).hashCode()) % 6`.
-fn call_bucket(r: &CallRecord) -> u32 {
-    let tel = r.tel.to_string();
-    let time = r.time.to_string();
-    let h = java_hash_code(&tel[tel.len() - 4..]) ^ java_hash_code(&time[..6]);
-    java_abs_mod(h, 6)
-}
-
-#[derive(RowKey, Debug, PartialEq, Clone)]
-#[rowkey(separator = "_")]
-struct CallRecord {
-    #[salt(buckets = 6, hash = call_bucket)]
-    #[text(width = 11)]
-    tel: u64,
-    #[salt]
-    #[text(width = 14)]
-    time: u64,
-}
 
 #[test]
 fn call_record_matches_java_vectors() {
-    let json: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/vectors/java_call_records.json"
-        ))
-        .expect("shared vectors are beside the repo"),
-    )
-    .unwrap();
+    let json = java_call_records();
     for case in json["cases"].as_array().unwrap() {
         let rec = CallRecord {
             tel: case["tel"].as_str().unwrap().parse().unwrap(),

@@ -1,38 +1,13 @@
 //! The seed layouts of the issue, byte for byte.
 
+mod common;
+
+use common::{java_call_records, BucketedCall as CallRecord, Spend};
 use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
-
-#[derive(RowKey, Debug, PartialEq, Clone)]
-#[rowkey(separator = "_")]
-struct CallRecord {
-    #[text(width = 1)]
-    bucket: u8,
-    #[text(width = 11)]
-    tel: u64,
-    #[text(width = 14)]
-    time: u64,
-}
-
-#[derive(RowKey, Debug, PartialEq, Clone)]
-struct Spend<'a> {
-    #[text(width = 6)]
-    month: u32,
-    #[pad(width = 10, fill = 0x01, align = left)]
-    user: &'a str,
-    #[desc_ts]
-    at_ms: i64,
-}
 
 #[test]
 fn call_record_matches_java_vectors() {
-    let json: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/vectors/java_call_records.json"
-        ))
-        .expect("shared vectors are beside the repo"),
-    )
-    .unwrap();
+    let json = java_call_records();
     let cases = json["cases"].as_array().unwrap();
     assert!(!cases.is_empty());
     for case in cases {

@@ -1,7 +1,10 @@
 //! Proof that encoding and borrowed decoding allocate nothing: a global
 //! allocator counts allocations made by the current thread.
 
-use rowkey::{KeyDisplay, RowKey};
+mod common;
+
+use common::{BucketedCall as CallRecord, Spend};
+use rowkey::{KeyDisplay, KeyPart, RowKey};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -34,27 +37,6 @@ fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
     (r, ALLOCS.with(Cell::get) - before)
 }
 
-#[derive(RowKey, Debug, PartialEq)]
-struct Spend<'a> {
-    #[text(width = 6)]
-    month: u32,
-    #[pad(width = 10, fill = 0x01, align = left)]
-    user: &'a str,
-    #[desc_ts]
-    at_ms: i64,
-}
-
-#[derive(RowKey, Debug, PartialEq)]
-#[rowkey(separator = "_")]
-struct CallRecord {
-    #[text(width = 1)]
-    bucket: u8,
-    #[text(width = 11)]
-    tel: u64,
-    #[text(width = 14)]
-    time: u64,
-}
-
 /// Escaped, reversed and descending fields: encoding still writes in place.
 #[derive(RowKey, Debug, PartialEq)]
 struct Site<'a> {
@@ -68,6 +50,80 @@ struct Site<'a> {
     n: Option<i32>,
     #[max_len(64)]
     path: &'a str,
+}
+
+#[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
+enum Quarter {
+    Q1,
+    Q2,
+    Q3,
+    Q4,
+}
+
+/// Salted with groups: the bucket is hashed and written in place.
+#[derive(RowKey, Debug, PartialEq)]
+struct Ledger<'a> {
+    #[salt(buckets = 8, group_by = quarter, per_group = 2)]
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: &'a str,
+    quarter: Quarter,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+/// An md5 hash prefix and Java/Phoenix salts.
+#[derive(RowKey, Debug, PartialEq)]
+struct Profile<'a> {
+    #[hash_prefix(len = 6)]
+    #[max_len(32)]
+    uid: &'a str,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct JavaSalted<'a> {
+    #[salt(buckets = 16, hash = java)]
+    #[max_len(32)]
+    uid: &'a str,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct PhoenixSalted<'a> {
+    #[salt(buckets = 16, hash = phoenix)]
+    #[max_len(32)]
+    uid: &'a str,
+}
+
+#[test]
+fn salted_and_prefixed_keys_allocate_nothing() {
+    let ledger = Ledger {
+        user: "zhangsan",
+        quarter: Quarter::Q4,
+        at_ms: 5,
+    };
+    let (key, count) = allocations(|| ledger.to_key().unwrap());
+    assert_eq!(count, 0, "Ledger::to_key");
+    let (back, count) = allocations(|| Ledger::decode(&key).unwrap());
+    assert_eq!(
+        (back, count),
+        (ledger, 0),
+        "Ledger::decode verifies the bucket"
+    );
+
+    let p = Profile { uid: "foo0001" };
+    let (key, count) = allocations(|| p.to_key().unwrap());
+    assert_eq!(count, 0, "Profile::to_key (md5 prefix)");
+    let (back, count) = allocations(|| Profile::decode(&key).unwrap());
+    assert_eq!((back, count), (p, 0), "Profile::decode verifies the prefix");
+
+    let j = JavaSalted { uid: "张三" };
+    let (key, count) = allocations(|| j.to_key().unwrap());
+    assert_eq!(count, 0, "JavaSalted::to_key");
+    assert_eq!(allocations(|| JavaSalted::decode(&key).unwrap()).1, 0);
+
+    let ph = PhoenixSalted { uid: "foo" };
+    let (key, count) = allocations(|| ph.to_key().unwrap());
+    assert_eq!(count, 0, "PhoenixSalted::to_key");
+    assert_eq!(allocations(|| PhoenixSalted::decode(&key).unwrap()).1, 0);
 }
 
 #[test]

@@ -125,8 +125,12 @@ fn range_bounds(range: &ExprRange) -> syn::Result<(i128, i128)> {
             "write the group range with integer literals, such as range = 1..=12",
         )
     };
-    let lo = range.start.as_deref().and_then(literal).ok_or_else(err)?;
-    let hi = range.end.as_deref().and_then(literal).ok_or_else(err)?;
+    let lo = range
+        .start
+        .as_deref()
+        .and_then(int_literal)
+        .ok_or_else(err)?;
+    let hi = range.end.as_deref().and_then(int_literal).ok_or_else(err)?;
     let hi = match range.limits {
         RangeLimits::Closed(_) => hi,
         RangeLimits::HalfOpen(_) => hi - 1,
@@ -140,7 +144,9 @@ fn range_bounds(range: &ExprRange) -> syn::Result<(i128, i128)> {
     Ok((lo, hi))
 }
 
-fn literal(expr: &Expr) -> Option<i128> {
+/// An integer literal, possibly negated or parenthesised (`3`, `-1`,
+/// `(2)`), as written in ranges and enum discriminants.
+pub fn int_literal(expr: &Expr) -> Option<i128> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Int(i), ..
@@ -149,7 +155,9 @@ fn literal(expr: &Expr) -> Option<i128> {
             op: UnOp::Neg(_),
             expr,
             ..
-        }) => literal(expr).map(|n: i128| -n),
+        }) => int_literal(expr).map(|n: i128| -n),
+        Expr::Group(g) => int_literal(&g.expr),
+        Expr::Paren(p) => int_literal(&p.expr),
         _ => None,
     }
 }

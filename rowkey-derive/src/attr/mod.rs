@@ -6,7 +6,7 @@
 
 mod dispersion;
 
-pub use dispersion::{HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
+pub use dispersion::{int_literal, HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
 
 use crate::ctxt::Ctxt;
 use crate::suggest;

@@ -7,7 +7,7 @@ use crate::attr;
 use crate::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{Data, DeriveInput, Expr, ExprLit, ExprUnary, Fields, Lit, Path, UnOp};
+use syn::{Data, DeriveInput, Fields, Path};
 
 pub fn key_part(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
     let attrs = attr::struct_attrs(cx, &input.attrs);
@@ -128,7 +128,7 @@ fn check_discriminants(cx: &Ctxt, e: &syn::DataEnum) {
     for v in &e.variants {
         let value = match &v.discriminant {
             None => prev.map_or(Some(0), |(p, _)| p.checked_add(1)),
-            Some((_, expr)) => match literal_value(expr) {
+            Some((_, expr)) => match attr::int_literal(expr) {
                 Some(n) => Some(n),
                 None => {
                     cx.error_spanned_by(
@@ -164,22 +164,6 @@ fn check_discriminants(cx: &Ctxt, e: &syn::DataEnum) {
             }
         }
         prev = Some((value, &v.ident));
-    }
-}
-
-fn literal_value(expr: &Expr) -> Option<i128> {
-    match expr {
-        Expr::Lit(ExprLit {
-            lit: Lit::Int(i), ..
-        }) => i.base10_parse().ok(),
-        Expr::Unary(ExprUnary {
-            op: UnOp::Neg(_),
-            expr,
-            ..
-        }) => literal_value(expr).map(|n| -n),
-        Expr::Group(g) => literal_value(&g.expr),
-        Expr::Paren(p) => literal_value(&p.expr),
-        _ => None,
     }
 }
 
