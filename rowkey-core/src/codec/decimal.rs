@@ -48,17 +48,16 @@ macro_rules! text_int {
                 if self < 0 as $t {
                     return Err(DigitsError::Negative);
                 }
+                // Every position gets a digit (leading ones are zeros once
+                // `v` runs out): no bounds checks, no separate fill.
                 let mut v = self as $u;
-                let mut i = out.len();
-                while v != 0 {
-                    if i == 0 {
-                        return Err(DigitsError::TooMany { digits: count_digits(self as $u as u128) });
-                    }
-                    i -= 1;
-                    out[i] = b'0' + (v % 10) as u8;
+                for b in out.iter_mut().rev() {
+                    *b = b'0' + (v % 10) as u8;
                     v /= 10;
                 }
-                out[..i].fill(b'0');
+                if v != 0 {
+                    return Err(DigitsError::TooMany { digits: count_digits(self as $u as u128) });
+                }
                 Ok(())
             }
             #[inline]

@@ -97,6 +97,7 @@ impl BytesCodec {
     }
 
     /// Writes `value`; `text` says it is UTF-8 (reversal keeps characters).
+    #[inline]
     pub fn put(&self, w: &mut KeyWriter<'_>, value: &[u8], text: bool) -> Result<(), EncodeError> {
         let start = w.position();
         if value.len() > self.max_len {
@@ -124,21 +125,24 @@ impl BytesCodec {
                         max: width,
                     }));
                 };
-                if side == Side::Left {
-                    w.put_repeated(fill, pad)?;
+                // Fill the whole (constant) width, then place the value:
+                // cheaper than a variable-length fill call for the pad.
+                let out = w.reserve(width)?;
+                out.fill(fill);
+                let stored = match side {
+                    Side::Left => &mut out[pad..],
+                    Side::Right => &mut out[..value.len()],
+                };
+                stored.copy_from_slice(value);
+                if self.reverse != Reverse::No {
+                    reverse_in_place(stored, self.reverse, text);
                 }
-                let at = w.position();
-                self.put_reversed(w, value, text)?;
-                let stored = w.written_since(at);
                 let edge = match side {
                     Side::Left => stored.first(),
                     Side::Right => stored.last(),
                 };
                 if edge == Some(&fill) {
                     return Err(w.error_at(start, EncodeErrorKind::FillAtEdge { fill, side }));
-                }
-                if side == Side::Right {
-                    w.put_repeated(fill, pad)?;
                 }
             }
         }
@@ -148,6 +152,7 @@ impl BytesCodec {
         Ok(())
     }
 
+    #[inline]
     fn put_reversed(
         &self,
         w: &mut KeyWriter<'_>,
@@ -156,7 +161,9 @@ impl BytesCodec {
     ) -> Result<(), EncodeError> {
         let at = w.position();
         w.put(value)?;
-        reverse_in_place(w.written_since(at), self.reverse, text);
+        if self.reverse != Reverse::No {
+            reverse_in_place(w.written_since(at), self.reverse, text);
+        }
         Ok(())
     }
 
@@ -169,6 +176,7 @@ impl BytesCodec {
     }
 
     /// The stored bytes of the field, still framed (escapes, fill, inversion).
+    #[inline]
     fn take_stored<'de>(&self, r: &mut KeyReader<'de>) -> Result<&'de [u8], DecodeError> {
         match self.framing {
             // Escaped fields are not borrowable and are read by `take_vec`.
@@ -191,6 +199,7 @@ impl BytesCodec {
     }
 
     /// Strips the fill from a padded field's (un-inverted) bytes.
+    #[inline]
     fn unpad<'a>(&self, stored: &'a [u8]) -> &'a [u8] {
         match self.framing {
             Framing::Padded {
@@ -216,6 +225,7 @@ impl BytesCodec {
     /// What the encoder guarantees of every value it writes: no longer
     /// than `max_len`, no separator inside. Checked on decode so that only
     /// keys the encoder could have written decode.
+    #[inline]
     fn check_value(&self, r: &KeyReader<'_>, at: usize, value: &[u8]) -> Result<(), DecodeError> {
         if value.len() > self.max_len {
             return Err(r.error_at(
@@ -238,6 +248,7 @@ impl BytesCodec {
     /// Reads the field into a type that borrows from the key. Only for
     /// codecs where [`BytesCodec::can_borrow`] holds; others are read by
     /// [`BytesCodec::take_owned`].
+    #[inline]
     pub fn take_borrowed<'de, T: DecodeBytes<'de>>(
         &self,
         r: &mut KeyReader<'de>,
@@ -254,12 +265,14 @@ impl BytesCodec {
         self.wrap(r, at, T::from_borrowed(value).ok())
     }
 
+    #[inline]
     fn wrap<T>(&self, r: &KeyReader<'_>, at: usize, v: Option<T>) -> Result<T, DecodeError> {
         v.ok_or_else(|| r.error_at(at, DecodeErrorKind::InvalidUtf8))
     }
 
     /// Reads the field into an owned value (copying and undoing escapes,
     /// inversion and reversal).
+    #[inline]
     pub fn take_owned<T: DecodeBytesOwned>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
         let at = r.position();
         let v = self.take_vec(r, T::IS_TEXT)?;

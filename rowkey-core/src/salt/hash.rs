@@ -20,6 +20,7 @@ use md5::{Digest, Md5};
 /// use rowkey_core::salt::default_hash;
 /// assert_eq!(default_hash(&[b"foo0001"]), default_hash(&[b"foo", b"0001"]));
 /// ```
+#[inline]
 pub fn default_hash(parts: &[&[u8]]) -> u32 {
     let mut h: u32 = 0x811C_9DC5;
     for part in parts {
@@ -50,6 +51,7 @@ const fn fmix32(mut h: u32) -> u32 {
 /// assert_eq!(java_string_hash(&[b"5678"]), 1632578);
 /// assert_eq!(java_string_hash(&[b"polygenelubricants"]), i32::MIN);
 /// ```
+#[inline]
 pub fn java_string_hash(parts: &[&[u8]]) -> i32 {
     let mut h: i32 = 0;
     let mut units = [0u16; 2];
@@ -77,6 +79,7 @@ pub fn java_string_hash(parts: &[&[u8]]) -> i32 {
 /// let h = java_hash_code("5678") ^ java_hash_code("202112");
 /// assert_eq!(java_abs_mod(h, 6), 2);
 /// ```
+#[inline]
 pub fn java_hash_code(s: &str) -> i32 {
     java_string_hash(&[s.as_bytes()])
 }
@@ -92,6 +95,7 @@ pub fn java_hash_code(s: &str) -> i32 {
 /// assert_eq!(java_abs_mod(-7, 6), 1);
 /// assert_eq!(java_abs_mod(i32::MIN, 6), 2); // Java's Math.abs(h) % 6 is -2
 /// ```
+#[inline]
 pub const fn java_abs_mod(h: i32, n: u32) -> u32 {
     // |h| as u32 is exact for every i32, MIN included (2^31).
     h.unsigned_abs() % n
@@ -100,6 +104,7 @@ pub const fn java_abs_mod(h: i32, n: u32) -> u32 {
 /// Apache Phoenix's salt hash (`SaltingUtil.calculateSaltingByte`): over
 /// every key byte after the salt byte, `h = 1; h = 31 * h + (byte as i8)`
 /// (wrapping `int`, bytes signed as Java's are).
+#[inline]
 pub fn phoenix_hash(bytes: &[u8]) -> i32 {
     bytes.iter().fold(1i32, |h, &b| {
         h.wrapping_mul(31).wrapping_add(i32::from(b as i8))
@@ -115,6 +120,7 @@ pub fn phoenix_hash(bytes: &[u8]) -> i32 {
 /// assert_eq!(phoenix_hash(b""), 1);
 /// assert_eq!(phoenix_bucket(phoenix_hash(b"a"), 16), (31 + 97) % 16);
 /// ```
+#[inline]
 pub const fn phoenix_bucket(h: i32, n: u32) -> u32 {
     // Java's `%` truncates toward zero, as Rust's does; |h % n| < n.
     (h % n as i32).unsigned_abs()
@@ -131,6 +137,7 @@ pub fn md5_digest(parts: &[&[u8]]) -> [u8; 16] {
 
 /// The salt value of the `md5` hash: the digest's first four bytes as a
 /// big-endian `u32`.
+#[inline]
 pub fn md5_hash(parts: &[&[u8]]) -> u32 {
     let d = md5_digest(parts);
     u32::from_be_bytes([d[0], d[1], d[2], d[3]])

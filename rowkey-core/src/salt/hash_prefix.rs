@@ -74,11 +74,13 @@ pub struct HashPrefixPlan {
 
 impl HashPrefixPlan {
     /// Bytes before the first field.
+    #[inline]
     pub const fn prefix_len(&self) -> usize {
         self.len + if self.separator.is_some() { 1 } else { 0 }
     }
 
     /// The prefix of a field whose key bytes are `bytes`.
+    #[inline]
     pub fn render(&self, bytes: &[u8], out: &mut [u8]) {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let d = self.hash.digest(bytes);
@@ -93,6 +95,7 @@ impl HashPrefixPlan {
     }
 
     /// Writes a placeholder prefix and the separator.
+    #[inline]
     pub fn reserve(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
         w.field(HASH_PREFIX_FIELD);
         w.reserve(self.len)?;
@@ -103,6 +106,7 @@ impl HashPrefixPlan {
     }
 
     /// Fills in the prefix once the field at `start..end` is written.
+    #[inline]
     pub fn write(&self, w: &mut KeyWriter<'_>, start: usize, end: usize) {
         let mut digest_out = [0u8; 32];
         self.render(&w.written_since(start)[..end - start], &mut digest_out);
@@ -110,6 +114,7 @@ impl HashPrefixPlan {
     }
 
     /// Reads the prefix and its separator.
+    #[inline]
     pub fn take<'de>(&self, r: &mut KeyReader<'de>) -> Result<&'de [u8], DecodeError> {
         r.field(HASH_PREFIX_FIELD);
         let p = r.take(self.len)?;
@@ -120,6 +125,7 @@ impl HashPrefixPlan {
     }
 
     /// Checks a stored prefix against the field's bytes.
+    #[inline]
     pub fn verify(
         &self,
         key: &'static str,

@@ -111,6 +111,7 @@ pub struct SaltPlan {
 
 impl SaltPlan {
     /// Bytes of the bucket itself.
+    #[inline]
     pub const fn width(&self) -> usize {
         match self.format {
             BucketFormat::Binary if self.buckets > 256 => 2,
@@ -128,10 +129,12 @@ impl SaltPlan {
     }
 
     /// Bytes before the first field: the bucket and its separator.
+    #[inline]
     pub const fn prefix_len(&self) -> usize {
         self.width() + self.separator_len()
     }
 
+    #[inline]
     const fn separator_len(&self) -> usize {
         match (self.format, self.separator) {
             (BucketFormat::Text, Some(_)) => 1,
@@ -140,6 +143,7 @@ impl SaltPlan {
     }
 
     /// The bucket's bytes: digits or big-endian binary, `width()` long.
+    #[inline]
     pub fn render(&self, bucket: u32, out: &mut [u8]) {
         let w = self.width();
         let out = &mut out[..w];
@@ -168,6 +172,7 @@ impl SaltPlan {
     }
 
     /// The bucket for a raw hash value: `raw % N`, or within `group`.
+    #[inline]
     pub fn bucket_of_raw(&self, raw: u32, group: Option<u32>) -> u32 {
         match (group, self.groups) {
             (Some(g), Some(gs)) => g * gs.per_group + raw % gs.per_group,
@@ -176,6 +181,7 @@ impl SaltPlan {
     }
 
     /// Slots the hash chooses among: `N`, or `per_group` with groups.
+    #[inline]
     fn slots(&self) -> u32 {
         self.groups.map_or(self.buckets, |g| g.per_group)
     }
@@ -185,6 +191,7 @@ impl SaltPlan {
     /// bucket). `group` is the group index when the plan has groups.
     /// A [`SaltHash::Custom`] plan takes its hash from
     /// [`bucket_of_raw`](Self::bucket_of_raw) instead.
+    #[inline]
     pub fn bucket(&self, parts: &[&[u8]], group: Option<u32>) -> u32 {
         let slots = self.slots();
         let slot = match self.hash {
@@ -206,6 +213,7 @@ impl SaltPlan {
     /// fills the bucket in once the fields are written.
     ///
     /// [`write_bucket`]: Self::write_bucket
+    #[inline]
     pub fn reserve(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
         w.field(SALT_FIELD);
         w.reserve(self.width())?;
@@ -216,11 +224,13 @@ impl SaltPlan {
     }
 
     /// Writes `bucket` into the placeholder at the key's start.
+    #[inline]
     pub fn write_bucket(&self, w: &mut KeyWriter<'_>, bucket: u32) {
         self.render(bucket, w.written_since(0));
     }
 
     /// Reads the bucket and its separator, rejecting a bucket outside `0..N`.
+    #[inline]
     pub fn take(&self, r: &mut KeyReader<'_>) -> Result<u32, DecodeError> {
         r.field(SALT_FIELD);
         let at = r.position();
@@ -296,6 +306,7 @@ impl SaltPlan {
 
 /// The group of an integer field declared with `range = LO..=HI`: its
 /// offset from `LO`, or `None` outside the range.
+#[inline]
 pub fn group_in_range(value: i128, lo: i128, hi: i128) -> Option<u32> {
     if (lo..=hi).contains(&value) {
         u32::try_from(value - lo).ok()
@@ -305,6 +316,7 @@ pub fn group_in_range(value: i128, lo: i128, hi: i128) -> Option<u32> {
 }
 
 /// A group computed by a user function, if it is below the group count.
+#[inline]
 pub fn checked_group(group: u32, groups: u32) -> Option<u32> {
     (group < groups).then_some(group)
 }
