@@ -55,6 +55,39 @@ impl<const N: usize> KeyBuf<N> {
     pub const fn capacity(&self) -> usize {
         N
     }
+
+    /// Appends `bytes`; `false` (and no change) when they do not fit.
+    pub(crate) fn extend_from_slice(&mut self, bytes: &[u8]) -> bool {
+        match self.bytes.get_mut(self.len..self.len + bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.len += bytes.len();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The whole buffer and the length in use, for writers that append.
+    pub(crate) fn parts_mut(&mut self) -> (&mut [u8; N], &mut usize) {
+        (&mut self.bytes, &mut self.len)
+    }
+
+    /// Increments the key to the first key that does not start with it:
+    /// the last byte that is not `0xFF` goes up by one and what follows
+    /// it is dropped. `false` when every byte is `0xFF` (or there are
+    /// none): no key follows all keys with this prefix.
+    pub(crate) fn advance_past_prefix(&mut self) -> bool {
+        while let Some(&last) = self.as_bytes().last() {
+            if last == 0xFF {
+                self.len -= 1;
+            } else {
+                self.bytes[self.len - 1] = last + 1;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Filled by [`crate::RowKey::to_key`]; not meant to be called by users.

@@ -20,7 +20,9 @@ mod key;
 pub mod layout;
 mod part;
 mod reader;
+mod render;
 pub mod salt;
+pub mod scan;
 pub mod split;
 mod writer;
 
@@ -47,6 +49,7 @@ pub mod __private {
     pub use crate::salt::{
         self, BucketFormat, BucketGroups, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash, SaltPlan,
     };
+    pub use crate::scan::{self, ScanBuilder, ScanPlan};
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
         FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,

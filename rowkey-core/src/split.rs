@@ -3,6 +3,7 @@
 //! `RegionSplitter`'s algorithms, and their renderings for the HBase shell,
 //! `cbt` and plain lists.
 
+use crate::render::{ansi_c_body, hbase_string};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -125,15 +126,7 @@ impl SplitKeys {
     /// double quotes so the shell (JRuby) reads `\xNN` back as bytes; `"`
     /// and `#` are escaped for Ruby.
     pub fn hbase_shell(&self, table: &str, family: &str) -> String {
-        let keys: Vec<String> = self
-            .keys
-            .iter()
-            .map(|k| {
-                let shown = KeyDisplay(k).to_string();
-                let escaped = shown.replace('"', "\\\"").replace('#', "\\#");
-                format!("\"{escaped}\"")
-            })
-            .collect();
+        let keys: Vec<String> = self.keys.iter().map(|k| hbase_string(k)).collect();
         format!(
             "create '{table}', '{family}', SPLITS => [{}]",
             keys.join(", ")
@@ -154,16 +147,7 @@ impl SplitKeys {
             if i > 0 {
                 arg.push(',');
             }
-            for &b in k {
-                match b {
-                    b'\'' | b'\\' => {
-                        arg.push('\\');
-                        arg.push(b as char);
-                    }
-                    b' '..=b'~' => arg.push(b as char),
-                    _ => arg.push_str(&format!("\\x{b:02X}")),
-                }
-            }
+            ansi_c_body(k, &mut arg);
         }
         Ok(format!(
             "cbt createtable {table} families={family} $'{arg}'"

@@ -38,6 +38,18 @@ impl<'b> KeyWriter<'b> {
         }
     }
 
+    /// A writer that continues at byte `pos` of `out` (bytes before it are
+    /// already written): scan builders append one field at a time, and
+    /// error offsets stay offsets in the whole key.
+    pub fn resume(out: &'b mut [u8], key: &'static str, pos: usize) -> Self {
+        KeyWriter {
+            pos: pos.min(out.len()),
+            out,
+            key,
+            field: "",
+        }
+    }
+
     /// Names the field whose bytes come next (for errors).
     #[inline]
     pub fn field(&mut self, name: &'static str) {

@@ -9,6 +9,8 @@ use syn::{Generics, Ident, Path, Type};
 /// A checked `#[derive(RowKey)]` struct.
 pub struct KeyModel<'a> {
     pub ident: &'a Ident,
+    /// The struct's visibility: its scan builder gets the same.
+    pub vis: &'a syn::Visibility,
     pub generics: &'a Generics,
     /// Path to the `rowkey` facade (`#[rowkey(crate = "..")]`).
     pub krate: Path,

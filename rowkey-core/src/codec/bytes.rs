@@ -14,6 +14,9 @@ use std::borrow::Cow;
 pub trait KeyBytes {
     /// Text (UTF-8) rather than raw bytes; reversal keeps characters whole.
     const IS_TEXT: bool;
+    /// What a scan builder takes for this field: `str` for text types,
+    /// `[u8]` for byte types.
+    type Borrowed: KeyBytes + ?Sized;
     /// The bytes stored in the key.
     fn key_bytes(&self) -> &[u8];
 }
@@ -38,9 +41,10 @@ pub trait DecodeBytesOwned: KeyBytes + Sized {
 }
 
 macro_rules! key_bytes {
-    ($text:expr, |$s:ident| $bytes:expr => $($t:ty),*) => {$(
+    ($text:expr, $borrowed:ty, |$s:ident| $bytes:expr => $($t:ty),*) => {$(
         impl KeyBytes for $t {
             const IS_TEXT: bool = $text;
+            type Borrowed = $borrowed;
             #[inline]
             fn key_bytes(&self) -> &[u8] {
                 let $s = self;
@@ -49,11 +53,12 @@ macro_rules! key_bytes {
         }
     )*};
 }
-key_bytes!(true, |s| s.as_bytes() => str, String, Box<str>, Cow<'_, str>);
-key_bytes!(false, |s| s => [u8], Vec<u8>, Box<[u8]>, Cow<'_, [u8]>);
+key_bytes!(true, str, |s| s.as_bytes() => str, String, Box<str>, Cow<'_, str>);
+key_bytes!(false, [u8], |s| s => [u8], Vec<u8>, Box<[u8]>, Cow<'_, [u8]>);
 
 impl<T: KeyBytes + ?Sized> KeyBytes for &T {
     const IS_TEXT: bool = T::IS_TEXT;
+    type Borrowed = T::Borrowed;
     #[inline]
     fn key_bytes(&self) -> &[u8] {
         (**self).key_bytes()

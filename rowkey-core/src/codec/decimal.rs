@@ -140,6 +140,32 @@ impl Digits {
         })
     }
 
+    /// Writes the leading digits `prefix` of a value (a scan for keys whose
+    /// digits start with it): ASCII digits, at most `width` of them.
+    pub fn put_prefix(&self, w: &mut KeyWriter<'_>, prefix: &str) -> Result<(), EncodeError> {
+        let at = w.position();
+        if prefix.len() > self.width {
+            return Err(w.error_at(
+                at,
+                EncodeErrorKind::TooManyDigits {
+                    digits: prefix.len(),
+                    width: self.width,
+                },
+            ));
+        }
+        if let Some(i) = prefix.bytes().position(|b| !b.is_ascii_digit()) {
+            return Err(w.error_at(
+                at + i,
+                EncodeErrorKind::Invalid("a #[text] prefix is decimal digits"),
+            ));
+        }
+        w.put(prefix.as_bytes())?;
+        if self.desc {
+            w.invert_since(at);
+        }
+        Ok(())
+    }
+
     /// Reads a value.
     #[inline]
     pub fn take<T: TextInt>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {

@@ -17,6 +17,8 @@ pub const DESC_TS_DIGITS: usize = 19;
     note = "#[desc_ts] stores i64::MAX - ts (Java's Long.MAX_VALUE - ts) so the newest row sorts first"
 )]
 pub trait Timestamp: Copy {
+    /// The value as an `i128`, in range or not (for clamping query bounds).
+    fn as_i128(self) -> i128;
     /// The value as a non-negative `i64`, or `None` outside `0..=i64::MAX`.
     fn to_ts(self) -> Option<i64>;
     /// Back from a non-negative `i64`.
@@ -24,6 +26,9 @@ pub trait Timestamp: Copy {
 }
 
 impl Timestamp for i64 {
+    fn as_i128(self) -> i128 {
+        i128::from(self)
+    }
     fn to_ts(self) -> Option<i64> {
         (self >= 0).then_some(self)
     }
@@ -33,6 +38,9 @@ impl Timestamp for i64 {
 }
 
 impl Timestamp for u64 {
+    fn as_i128(self) -> i128 {
+        i128::from(self)
+    }
     fn to_ts(self) -> Option<i64> {
         i64::try_from(self).ok()
     }

@@ -45,6 +45,14 @@ pub const fn max_escaped_len(max: usize) -> usize {
 /// Writes `value` escaped and terminated.
 #[inline]
 pub fn put(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
+    put_unterminated(w, value)?;
+    w.put(&TERMINATOR)
+}
+
+/// Writes `value` escaped, without the terminator: what every escaped
+/// value that starts with `value` starts with.
+#[inline]
+pub fn put_unterminated(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
     let mut chunks = value.split(|&b| b == 0);
     if let Some(first) = chunks.next() {
         w.put(first)?;
@@ -53,7 +61,7 @@ pub fn put(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
         w.put(&ESCAPED_ZERO)?;
         w.put(chunk)?;
     }
-    w.put(&TERMINATOR)
+    Ok(())
 }
 
 /// Escapes, in place, the raw bytes written since `start` and terminates

@@ -152,6 +152,32 @@ impl BytesCodec {
         Ok(())
     }
 
+    /// Writes what every stored value starting with `prefix` starts with
+    /// (for prefix scans): the bytes, escaped for escaped fields but with
+    /// no terminator, no padding.
+    pub fn put_prefix(&self, w: &mut KeyWriter<'_>, prefix: &[u8]) -> Result<(), EncodeError> {
+        let start = w.position();
+        if prefix.len() > self.max_len {
+            return Err(w.error(EncodeErrorKind::TooLong {
+                len: prefix.len(),
+                max: self.max_len,
+            }));
+        }
+        if let Some(separator) = self.separator {
+            if let Some(index) = prefix.iter().position(|&b| b == separator) {
+                return Err(w.error(EncodeErrorKind::ContainsSeparator { separator, index }));
+            }
+        }
+        match self.framing {
+            Framing::Escaped => escaped::put_unterminated(w, prefix)?,
+            _ => w.put(prefix)?,
+        }
+        if self.desc {
+            w.invert_since(start);
+        }
+        Ok(())
+    }
+
     #[inline]
     fn put_reversed(
         &self,

@@ -161,13 +161,20 @@ impl SaltPlan {
         }
     }
 
+    /// Writes the bucket's prefix (bucket and separator) into the first
+    /// [`prefix_len`](Self::prefix_len) bytes of `out`.
+    #[inline]
+    pub fn write_prefix(&self, bucket: u32, out: &mut [u8]) {
+        self.render(bucket, out);
+        if let (BucketFormat::Text, Some(sep)) = (self.format, self.separator) {
+            out[self.width()] = sep;
+        }
+    }
+
     /// The bucket's prefix bytes (bucket and separator) as a `Vec`.
     pub fn prefix(&self, bucket: u32) -> Vec<u8> {
         let mut v = vec![0; self.prefix_len()];
-        self.render(bucket, &mut v);
-        if let (BucketFormat::Text, Some(sep)) = (self.format, self.separator) {
-            v[self.width()] = sep;
-        }
+        self.write_prefix(bucket, &mut v);
         v
     }
 

@@ -63,6 +63,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         .unwrap_or_else(|| syn::parse_quote!(::rowkey));
     (!cx.has_errors()).then(|| KeyModel {
         ident: &input.ident,
+        vis: &input.vis,
         generics: &input.generics,
         krate,
         separator,

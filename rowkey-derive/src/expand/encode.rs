@@ -75,13 +75,22 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
 /// with a tag byte first.
 fn with_value(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
     let ident = f.ident;
+    with_value_at(f, quote!(&self.#ident), body)
+}
+
+/// [`with_value`] for a value at `place` (a `&T`, or `&Option<T>`).
+pub(super) fn with_value_at(
+    f: &FieldModel,
+    place: TokenStream,
+    body: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     if !f.optional {
-        return body(quote!(&self.#ident));
+        return body(place);
     }
     let desc = f.desc;
     let some = body(quote!(__v));
     quote! {
-        match &self.#ident {
+        match #place {
             ::core::option::Option::None => __rk::option::put_tag(__w, false, #desc)?,
             ::core::option::Option::Some(__v) => {
                 __rk::option::put_tag(__w, true, #desc)?;
@@ -106,7 +115,7 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
 }
 
 /// The call that writes one value (`v: &T`).
-fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
+pub(super) fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
     let ty = f.value_ty;
     // Locals are interpolated with call-site spans: a span taken from the
     // type may carry a `macro_rules!` hygiene context that cannot see them.

@@ -8,6 +8,7 @@ mod encode;
 pub mod key_part;
 mod layout;
 mod prefix;
+mod scan;
 
 use crate::model::KeyModel;
 use proc_macro2::TokenStream;
@@ -19,7 +20,10 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let consts = layout::consts(model);
     let encode = encode::impl_row_key(model);
     let decode = decode::impl_decode_key(model);
+    let scan_struct = scan::scan_struct(model);
+    let scan_impls = scan::scan_impls(model);
     quote! {
+        #scan_struct
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
         const _: () = {
@@ -27,6 +31,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
             #consts
             #encode
             #decode
+            #scan_impls
         };
     }
 }

@@ -188,7 +188,7 @@ pub fn encode_field_start(model: &KeyModel, i: usize) -> TokenStream {
 }
 
 /// The group of the value `v: &T`, as `Option<u32>`.
-fn group_expr(kind: &GroupKind, v: TokenStream, ty: &syn::Type) -> TokenStream {
+pub(super) fn group_expr(kind: &GroupKind, v: TokenStream, ty: &syn::Type) -> TokenStream {
     match kind {
         // Spanned at the field's type, where a missing KeyGroup points.
         GroupKind::Enum => quote_spanned! {syn::spanned::Spanned::span(ty)=>

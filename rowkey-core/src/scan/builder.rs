@@ -1,0 +1,282 @@
+//! [`ScanBuilder`]: the engine behind the typed `Key::scan()` builders the
+//! derive generates. The generated code only encodes field values into it,
+//! in key order; this turns the bytes into a [`ScanPlan`].
+
+use super::ScanPlan;
+use crate::buf::KeyBuf;
+use crate::codec::{DescTs, Timestamp};
+use crate::salt::{HashPrefixPlan, SaltPlan};
+use crate::{EncodeError, KeyWriter};
+use core::ops::Bound;
+
+/// The key prefix a query fixes so far, with what is known of its salt
+/// bucket. Not called by users: `Key::scan()` wraps it in a typed builder.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct ScanBuilder<const N: usize> {
+    key: &'static str,
+    buf: KeyBuf<N>,
+    /// Bytes of every key that the plan leaves out: the salt prefix.
+    strip: usize,
+    /// A hash prefix not yet computed (its field is not set yet).
+    pending_prefix: bool,
+    salt: Option<SaltPlan>,
+    bucket: Option<u32>,
+    group: Option<u32>,
+    error: Option<EncodeError>,
+}
+
+impl<const N: usize> ScanBuilder<N> {
+    /// A builder for key struct `key`, whose keys start with `prefix_len`
+    /// bytes of salt (`salt`) or hash prefix (`hashed`), left as zeros
+    /// here until known.
+    pub fn new(key: &'static str, prefix_len: usize, salt: Option<SaltPlan>, hashed: bool) -> Self {
+        let mut buf = KeyBuf::new();
+        let _ = buf.extend_from_slice(&[0u8; 64][..prefix_len.min(64)]);
+        ScanBuilder {
+            key,
+            buf,
+            strip: if salt.is_some() { prefix_len } else { 0 },
+            pending_prefix: hashed,
+            salt,
+            bucket: None,
+            group: None,
+            error: None,
+        }
+    }
+
+    /// Appends bytes written by `f` (a field's encoding). After an error
+    /// the builder keeps the first error and ignores further writes.
+    pub fn write(&mut self, f: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>) {
+        if self.error.is_some() {
+            return;
+        }
+        let (bytes, len) = self.buf.parts_mut();
+        let mut w = KeyWriter::resume(bytes, self.key, *len);
+        match f(&mut w) {
+            Ok(()) => *len = w.finish(),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Records an error found outside a write.
+    pub fn fail(&mut self, e: EncodeError) {
+        self.error.get_or_insert(e);
+    }
+
+    /// Bytes written so far, the zeroed prefix included.
+    pub fn bytes(&self) -> &[u8] {
+        self.buf.as_bytes()
+    }
+
+    /// The position the next write starts at.
+    pub fn position(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The query fixes every salt input: its keys are in this bucket.
+    pub fn set_bucket(&mut self, bucket: u32) {
+        self.bucket = Some(bucket);
+    }
+
+    /// The hashed field is set (bytes `start..end`): its hash prefix
+    /// starts every key the query matches.
+    pub fn set_hash_prefix(&mut self, plan: &HashPrefixPlan, start: usize, end: usize) {
+        let mut prefix = [0u8; 64];
+        let fields = self.buf.as_bytes();
+        plan.render(&fields[start..end], &mut prefix);
+        let (bytes, _) = self.buf.parts_mut();
+        bytes[..plan.len].copy_from_slice(&prefix[..plan.len]);
+        if let Some(sep) = plan.separator {
+            bytes[plan.len] = sep;
+        }
+        self.pending_prefix = false;
+    }
+
+    /// The group fixed so far.
+    pub fn group(&self) -> Option<u32> {
+        self.group
+    }
+
+    /// The query fixes the bucket group.
+    pub fn set_group(&mut self, group: u32) {
+        self.group = Some(group);
+    }
+
+    fn checked(&self) -> Result<(), EncodeError> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn buckets(&self) -> core::ops::Range<u32> {
+        match (self.salt, self.bucket, self.group) {
+            (None, ..) => 0..1,
+            (Some(_), Some(b), _) => b..b + 1,
+            (Some(s), None, Some(g)) => match s.groups {
+                Some(gs) => g * gs.per_group..(g + 1) * gs.per_group,
+                None => 0..s.buckets,
+            },
+            (Some(s), None, None) => 0..s.buckets,
+        }
+    }
+
+    /// `key` without the salt prefix: the plan adds each bucket's.
+    fn suffix(&self, key: &KeyBuf<N>) -> KeyBuf<N> {
+        KeyBuf::from_slice(key.as_bytes().get(self.strip..).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Before a hash prefix is known, nothing narrows the scan: every row.
+    fn whole_table(&self) -> Option<ScanPlan<N>> {
+        self.pending_prefix
+            .then(|| ScanPlan::new(None, 0..1, KeyBuf::new(), None))
+    }
+
+    fn plan(&self, start: KeyBuf<N>, stop: Option<KeyBuf<N>>) -> ScanPlan<N> {
+        let start = self.suffix(&start);
+        let stop = stop.map(|s| self.suffix(&s));
+        ScanPlan::new(self.salt, self.buckets(), start, stop)
+    }
+
+    /// Every key that starts with the fields fixed so far.
+    pub fn prefix(&self) -> Result<ScanPlan<N>, EncodeError> {
+        self.checked()?;
+        if let Some(all) = self.whole_table() {
+            return Ok(all);
+        }
+        Ok(self.plan(self.buf, self.successor_of_written()))
+    }
+
+    /// The end of what starts with the bytes written; `None` when that is
+    /// the end of the bucket (nothing written after the salt) or table.
+    fn successor_of_written(&self) -> Option<KeyBuf<N>> {
+        let mut stop = self.buf;
+        (self.buf.len() > self.strip && stop.advance_past_prefix() && stop.len() > self.strip)
+            .then_some(stop)
+    }
+
+    /// Exactly the key written (every field fixed).
+    pub fn point(&self) -> Result<ScanPlan<N>, EncodeError> {
+        self.checked()?;
+        if let Some(all) = self.whole_table() {
+            return Ok(all);
+        }
+        let mut stop = self.buf;
+        if !stop.extend_from_slice(&[0]) {
+            return Err(EncodeError::new(
+                self.key,
+                "",
+                self.buf.len(),
+                crate::EncodeErrorKind::BufferTooSmall {
+                    needed: self.buf.len() + 1,
+                    available: N,
+                },
+            ));
+        }
+        Ok(self.plan(self.buf, Some(stop)))
+    }
+
+    /// The full key with its salt bucket written, for a point get.
+    pub fn key(&self) -> Result<KeyBuf<N>, EncodeError> {
+        self.checked()?;
+        let mut key = self.buf;
+        if let (Some(salt), Some(bucket)) = (self.salt, self.bucket) {
+            let (bytes, _) = key.parts_mut();
+            salt.write_prefix(bucket, &mut bytes[..salt.prefix_len()]);
+        }
+        Ok(key)
+    }
+
+    fn encode_bound(
+        &self,
+        bound: Bound<impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>>,
+    ) -> Result<Bound<KeyBuf<N>>, EncodeError> {
+        let write = |f| {
+            let mut b = *self;
+            b.write(f);
+            b.checked().map(|()| b.buf)
+        };
+        Ok(match bound {
+            Bound::Included(f) => Bound::Included(write(f)?),
+            Bound::Excluded(f) => Bound::Excluded(write(f)?),
+            Bound::Unbounded => Bound::Unbounded,
+        })
+    }
+
+    /// Keys whose next field lies between `lo` and `hi` (values written by
+    /// the closures). `descending`: the field's bytes sort opposite to its
+    /// values, so the bounds swap. `prefix_free`: no encoded value is a
+    /// prefix of another (fixed width, escaped or terminated), so "after
+    /// every key with this value" is the prefix successor; otherwise (a
+    /// raw last field) it is the value followed by `0x00`.
+    pub fn bounds<L, H>(
+        &self,
+        lo: Bound<L>,
+        hi: Bound<H>,
+        descending: bool,
+        prefix_free: bool,
+    ) -> Result<ScanPlan<N>, EncodeError>
+    where
+        L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+        H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    {
+        self.checked()?;
+        if let Some(all) = self.whole_table() {
+            return Ok(all);
+        }
+        let (lo, hi) = (self.encode_bound(lo)?, self.encode_bound(hi)?);
+        let (from, to) = if descending { (hi, lo) } else { (lo, hi) };
+        // The first key after every key that holds exactly `k`'s value.
+        let after = |mut k: KeyBuf<N>| -> Option<KeyBuf<N>> {
+            if prefix_free {
+                k.advance_past_prefix().then_some(k)
+            } else {
+                k.extend_from_slice(&[0]).then_some(k)
+            }
+        };
+        let start = match from {
+            Bound::Included(k) => k,
+            Bound::Excluded(k) => match after(k) {
+                Some(k) => k,
+                None => return Ok(ScanPlan::empty()),
+            },
+            Bound::Unbounded => self.buf,
+        };
+        let stop = match to {
+            Bound::Excluded(k) => Some(k),
+            Bound::Included(k) => after(k),
+            Bound::Unbounded => self.successor_of_written(),
+        };
+        // A stop that falls inside the salt prefix means "to the end of
+        // the bucket".
+        let stop = stop.filter(|s| s.len() > self.strip);
+        Ok(self.plan(start, stop))
+    }
+
+    /// Keys whose `#[desc_ts]` field (written with `codec`) lies in
+    /// `lo..hi` of timestamps; bounds outside `0..=i64::MAX` are clamped,
+    /// and a window outside it matches nothing.
+    pub fn time_window<T: Timestamp>(
+        &self,
+        codec: DescTs,
+        lo: Bound<T>,
+        hi: Bound<T>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        const MAX: i128 = i64::MAX as i128;
+        let lo = match lo.map(Timestamp::as_i128) {
+            Bound::Included(t) | Bound::Excluded(t) if t < 0 => Bound::Unbounded,
+            Bound::Included(t) if t > MAX => return Ok(ScanPlan::empty()),
+            Bound::Excluded(t) if t >= MAX => return Ok(ScanPlan::empty()),
+            b => b,
+        };
+        let hi = match hi.map(Timestamp::as_i128) {
+            Bound::Excluded(t) if t <= 0 => return Ok(ScanPlan::empty()),
+            Bound::Included(t) if t < 0 => return Ok(ScanPlan::empty()),
+            Bound::Included(t) | Bound::Excluded(t) if t > MAX => Bound::Unbounded,
+            b => b,
+        };
+        let put = |t: i128| move |w: &mut KeyWriter<'_>| codec.put(w, t as i64);
+        self.bounds(lo.map(put), hi.map(put), true, true)
+    }
+}

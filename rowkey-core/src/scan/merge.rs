@@ -1,0 +1,229 @@
+//! [`merge_sorted`]: rows of several bucket scans, merged back into key
+//! order with the salt prefix ignored (as HBaseWD's distributed scanner
+//! does), with an optional limit.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A row whose key a merge compares.
+pub trait ScanRow {
+    /// The row key.
+    fn row_key(&self) -> &[u8];
+}
+
+impl ScanRow for Vec<u8> {
+    fn row_key(&self) -> &[u8] {
+        self
+    }
+}
+
+impl ScanRow for &[u8] {
+    fn row_key(&self) -> &[u8] {
+        self
+    }
+}
+
+impl<K: AsRef<[u8]>, V> ScanRow for (K, V) {
+    fn row_key(&self) -> &[u8] {
+        self.0.as_ref()
+    }
+}
+
+/// The next row of one source, ordered for a min-heap on the key without
+/// its first `skip` bytes (ties: the lower source first).
+struct Head<T> {
+    row: T,
+    source: usize,
+    skip: usize,
+}
+
+impl<T: ScanRow> Head<T> {
+    fn logical(&self) -> &[u8] {
+        self.row.row_key().get(self.skip..).unwrap_or_default()
+    }
+}
+
+impl<T: ScanRow> PartialEq for Head<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<T: ScanRow> Eq for Head<T> {}
+impl<T: ScanRow> PartialOrd for Head<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T: ScanRow> Ord for Head<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: BinaryHeap pops the greatest.
+        (other.logical(), other.source).cmp(&(self.logical(), self.source))
+    }
+}
+
+/// Rows of sorted sources in logical key order; see [`merge_sorted`].
+pub struct MergeSorted<I: Iterator> {
+    sources: Vec<I>,
+    heap: BinaryHeap<Head<I::Item>>,
+    skip: usize,
+    remaining: Option<usize>,
+}
+
+/// Merges `sources` (each sorted by key, as one bucket's scan returns
+/// rows) into one stream sorted by key without its first `skip` bytes (the
+/// salt prefix: [`ScanPlan::prefix_len`](super::ScanPlan::prefix_len)),
+/// stopping after `limit` rows.
+///
+/// ```
+/// use rowkey::scan::merge_sorted;
+/// let bucket0 = vec![b"0_a".to_vec(), b"0_d".to_vec()];
+/// let bucket1 = vec![b"1_b".to_vec(), b"1_c".to_vec()];
+/// let rows: Vec<Vec<u8>> = merge_sorted([bucket0.into_iter(), bucket1.into_iter()], 2, None).collect();
+/// assert_eq!(rows, [b"0_a".to_vec(), b"1_b".to_vec(), b"1_c".to_vec(), b"0_d".to_vec()]);
+/// ```
+pub fn merge_sorted<S>(
+    sources: impl IntoIterator<Item = S>,
+    skip: usize,
+    limit: Option<usize>,
+) -> MergeSorted<S::IntoIter>
+where
+    S: IntoIterator,
+    S::Item: ScanRow,
+{
+    let mut sources: Vec<S::IntoIter> = sources.into_iter().map(IntoIterator::into_iter).collect();
+    let mut heap = BinaryHeap::with_capacity(sources.len());
+    for (source, it) in sources.iter_mut().enumerate() {
+        if let Some(row) = it.next() {
+            heap.push(Head { row, source, skip });
+        }
+    }
+    MergeSorted {
+        sources,
+        heap,
+        skip,
+        remaining: limit,
+    }
+}
+
+impl<I> Iterator for MergeSorted<I>
+where
+    I: Iterator,
+    I::Item: ScanRow,
+{
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.remaining == Some(0) {
+            return None;
+        }
+        let Head { row, source, .. } = self.heap.pop()?;
+        if let Some(next) = self.sources[source].next() {
+            self.heap.push(Head {
+                row: next,
+                source,
+                skip: self.skip,
+            });
+        }
+        if let Some(n) = &mut self.remaining {
+            *n -= 1;
+        }
+        Some(row)
+    }
+}
+
+#[cfg(feature = "stream")]
+pub use stream::{merge_sorted_stream, MergeSortedStream};
+
+#[cfg(feature = "stream")]
+mod stream {
+    use super::{Head, ScanRow};
+    use futures_core::Stream;
+    use std::collections::BinaryHeap;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// [`merge_sorted`](super::merge_sorted) over async streams, so a
+    /// client can scan buckets concurrently: a row is yielded once every
+    /// unfinished source has a row ready to compare.
+    pub struct MergeSortedStream<S: Stream> {
+        sources: Vec<Pin<Box<S>>>,
+        /// Sources that have a row in the heap or have ended.
+        settled: Vec<bool>,
+        heap: BinaryHeap<Head<S::Item>>,
+        skip: usize,
+        remaining: Option<usize>,
+    }
+
+    /// Merges per-bucket streams in logical key order; see
+    /// [`merge_sorted`](super::merge_sorted).
+    pub fn merge_sorted_stream<S>(
+        sources: impl IntoIterator<Item = S>,
+        skip: usize,
+        limit: Option<usize>,
+    ) -> MergeSortedStream<S>
+    where
+        S: Stream,
+        S::Item: ScanRow,
+    {
+        let sources: Vec<Pin<Box<S>>> = sources.into_iter().map(Box::pin).collect();
+        MergeSortedStream {
+            settled: vec![false; sources.len()],
+            heap: BinaryHeap::with_capacity(sources.len()),
+            sources,
+            skip,
+            remaining: limit,
+        }
+    }
+
+    // Sources are boxed and rows are only moved, never pinned: the merger
+    // itself may move freely.
+    impl<S: Stream> Unpin for MergeSortedStream<S> {}
+
+    impl<S> Stream for MergeSortedStream<S>
+    where
+        S: Stream,
+        S::Item: ScanRow,
+    {
+        type Item = S::Item;
+
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+            let this = Pin::into_inner(self);
+            if this.remaining == Some(0) {
+                return Poll::Ready(None);
+            }
+            let mut pending = false;
+            for (i, source) in this.sources.iter_mut().enumerate() {
+                if this.settled[i] {
+                    continue;
+                }
+                match source.as_mut().poll_next(cx) {
+                    Poll::Ready(Some(row)) => {
+                        this.heap.push(Head {
+                            row,
+                            source: i,
+                            skip: this.skip,
+                        });
+                        this.settled[i] = true;
+                    }
+                    // An ended source stays settled and never has a head.
+                    Poll::Ready(None) => this.settled[i] = true,
+                    Poll::Pending => pending = true,
+                }
+            }
+            if pending {
+                return Poll::Pending;
+            }
+            match this.heap.pop() {
+                None => Poll::Ready(None),
+                Some(Head { row, source, .. }) => {
+                    // The source must refill before the next comparison.
+                    this.settled[source] = false;
+                    if let Some(n) = &mut this.remaining {
+                        *n -= 1;
+                    }
+                    Poll::Ready(Some(row))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! Partial-row queries: the exact byte ranges that answer "all rows whose
+//! key starts with these field values" (and a range or time window on the
+//! next field), one per salt bucket where the key is salted.
+//!
+//! The derive generates a typed builder per key struct (`Key::scan()`)
+//! that fills a [`ScanPlan`]; [`ScanRange`] is one `[start, stop)` range
+//! of it; [`merge_sorted`] merges per-bucket row streams back into key
+//! order; [`page`] pages through a plan without re-reading rows.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Spend<'a> {
+//!     #[text(width = 6)]
+//!     month: u32,
+//!     #[pad(width = 10, fill = 0x01, align = left)]
+//!     user: &'a str,
+//!     #[desc_ts]
+//!     at_ms: i64,
+//! }
+//!
+//! let plan = Spend::scan().month(202112).plan()?;
+//! let range = plan.single().unwrap();
+//! assert_eq!(range.start(), b"202112");
+//! assert_eq!(range.stop(), Some(&b"202113"[..]));
+//! assert_eq!(
+//!     range.hbase_shell("spend"),
+//!     r#"scan 'spend', {STARTROW => "202112", STOPROW => "202113"}"#
+//! );
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+
+mod builder;
+mod merge;
+mod page;
+mod plan;
+mod unavailable;
+
+pub use builder::ScanBuilder;
+pub use merge::{merge_sorted, MergeSorted, ScanRow};
+#[cfg(feature = "stream")]
+pub use merge::{merge_sorted_stream, MergeSortedStream};
+pub use page::{page, Page};
+pub use plan::{PlanRanges, ScanPlan};
+pub use unavailable::*;
+
+use crate::buf::KeyBuf;
+use crate::render::{cbt_arg, hbase_string};
+use crate::KeyDisplay;
+use core::fmt;
+
+/// Rows from `start` (inclusive) to `stop` (exclusive; `None`: the end of
+/// the table), in a stack buffer of `N` bytes per bound.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScanRange<const N: usize> {
+    start: KeyBuf<N>,
+    stop: Option<KeyBuf<N>>,
+}
+
+impl<const N: usize> ScanRange<N> {
+    pub(crate) fn new(start: KeyBuf<N>, stop: Option<KeyBuf<N>>) -> Self {
+        ScanRange { start, stop }
+    }
+
+    /// The range of keys that start with `prefix`, or `None` when the
+    /// prefix does not fit in `N` bytes.
+    ///
+    /// ```
+    /// use rowkey::scan::ScanRange;
+    /// let r = ScanRange::<8>::with_prefix(b"ab\xFF").unwrap();
+    /// assert_eq!(r.stop(), Some(&b"ac"[..]));
+    /// assert_eq!(ScanRange::<8>::with_prefix(b"\xFF\xFF").unwrap().stop(), None);
+    /// ```
+    pub fn with_prefix(prefix: &[u8]) -> Option<Self> {
+        let start = KeyBuf::from_slice(prefix)?;
+        let mut stop = start;
+        let bounded = stop.advance_past_prefix();
+        Some(ScanRange::new(start, bounded.then_some(stop)))
+    }
+
+    /// The first key in the range.
+    pub fn start(&self) -> &[u8] {
+        self.start.as_bytes()
+    }
+
+    /// The first key after the range; `None` means the end of the table.
+    pub fn stop(&self) -> Option<&[u8]> {
+        self.stop.as_ref().map(KeyBuf::as_bytes)
+    }
+
+    /// Whether `key` is in the range.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start() && self.stop().is_none_or(|stop| key < stop)
+    }
+
+    /// Whether no key can be in the range.
+    pub fn is_empty(&self) -> bool {
+        self.stop().is_some_and(|stop| stop <= self.start())
+    }
+
+    /// The same rows for a store that scans backwards: from `high`
+    /// (exclusive; `None`: the end of the table) down to `low` (inclusive).
+    /// With HBase 2: `new Scan().withStartRow(high, false)
+    /// .withStopRow(low, true).setReversed(true)`.
+    pub fn reverse(&self) -> ReversedRange<'_> {
+        ReversedRange {
+            high: self.stop(),
+            low: self.start(),
+        }
+    }
+
+    /// The HBase shell command that scans this range of `table`.
+    pub fn hbase_shell(&self, table: &str) -> String {
+        match self.stop() {
+            Some(stop) => format!(
+                "scan '{table}', {{STARTROW => {}, STOPROW => {}}}",
+                hbase_string(self.start()),
+                hbase_string(stop)
+            ),
+            None => format!(
+                "scan '{table}', {{STARTROW => {}}}",
+                hbase_string(self.start())
+            ),
+        }
+    }
+
+    /// The `cbt read` command that reads this range of `table` (`end` is
+    /// exclusive, as here).
+    pub fn cbt(&self, table: &str) -> String {
+        let mut cmd = format!("cbt read {table} {}", cbt_arg("start", self.start()));
+        if let Some(stop) = self.stop() {
+            cmd.push(' ');
+            cmd.push_str(&cbt_arg("end", stop));
+        }
+        cmd
+    }
+}
+
+impl<const N: usize> fmt::Debug for ScanRange<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScanRange")
+            .field("start", &KeyDisplay(self.start()))
+            .field("stop", &self.stop().map(KeyDisplay))
+            .finish()
+    }
+}
+
+/// `[start, stop)` with keys as `toStringBinary` shows them.
+impl<const N: usize> fmt::Display for ScanRange<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.stop() {
+            Some(stop) => write!(f, "[{}, {})", KeyDisplay(self.start()), KeyDisplay(stop)),
+            None => write!(f, "[{}, end)", KeyDisplay(self.start())),
+        }
+    }
+}
+
+/// A [`ScanRange`] as a backwards scan sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReversedRange<'a> {
+    /// Where the scan starts, exclusive (`None`: the end of the table).
+    pub high: Option<&'a [u8]>,
+    /// Where it ends, inclusive.
+    pub low: &'a [u8],
+}
+
+/// The first key after every key that starts with `prefix` (increment the
+/// last byte that is not `0xFF`, drop what follows); `None` when there is
+/// none (all bytes `0xFF`, or no bytes).
+///
+/// ```
+/// use rowkey::scan::prefix_successor;
+/// assert_eq!(prefix_successor(b"ab"), Some(b"ac".to_vec()));
+/// assert_eq!(prefix_successor(b"a\xFF\xFF"), Some(b"b".to_vec()));
+/// assert_eq!(prefix_successor(b"\xFF"), None);
+/// ```
+pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let end = prefix.iter().rposition(|&b| b != 0xFF)?;
+    let mut v = prefix[..=end].to_vec();
+    v[end] += 1;
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn successor_bounds_exactly_the_prefixed_keys(
+            prefix in proptest::collection::vec(prop_oneof![Just(0u8), Just(0xFE), Just(0xFF), any::<u8>()], 0..5),
+            key in proptest::collection::vec(prop_oneof![Just(0u8), Just(0xFF), any::<u8>()], 0..7),
+        ) {
+            let r = ScanRange::<16>::with_prefix(&prefix).unwrap();
+            prop_assert_eq!(r.contains(&key), key.starts_with(&prefix));
+        }
+    }
+
+    #[test]
+    fn renders() {
+        let r = ScanRange::<8>::with_prefix(b"1_\x01").unwrap();
+        assert_eq!(
+            r.hbase_shell("t"),
+            r#"scan 't', {STARTROW => "1_\x01", STOPROW => "1_\x02"}"#
+        );
+        assert_eq!(r.cbt("t"), r"cbt read t $'start=1_\x01' $'end=1_\x02'");
+        assert_eq!(r.to_string(), r"[1_\x01, 1_\x02)");
+        assert_eq!(
+            format!("{r:?}"),
+            r#"ScanRange { start: "1_\x01", stop: Some("1_\x02") }"#
+        );
+        let open = ScanRange::<4>::with_prefix(b"\xFF").unwrap();
+        assert_eq!(open.hbase_shell("t"), r#"scan 't', {STARTROW => "\xFF"}"#);
+        assert_eq!(open.reverse().high, None);
+    }
+}

@@ -1,0 +1,84 @@
+//! Pagination over a [`ScanPlan`]: keyset pages that resume after the last
+//! row returned, so no row is read twice however many pages there are.
+
+use super::{merge_sorted, ScanPlan, ScanRange, ScanRow};
+
+/// One page of rows and the key to resume after, if more rows may follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page<T> {
+    /// The rows, in logical key order.
+    pub rows: Vec<T>,
+    /// Pass it back as `resume` for the next page; `None` on the last page.
+    pub next: Option<Vec<u8>>,
+}
+
+/// Reads up to `size` rows of `plan` after `resume` (the previous page's
+/// [`Page::next`]; `None` for the first page). `scan` reads one range of
+/// the store, in key order, at most `limit` rows of it.
+///
+/// ```
+/// use rowkey::scan::{page, ScanRange};
+/// use rowkey::RowKey;
+/// use std::collections::BTreeMap;
+///
+/// #[derive(RowKey)]
+/// struct Op {
+///     #[salt(buckets = 4, binary)]
+///     user: u32,
+///     seq: u32,
+/// }
+///
+/// let mut table = BTreeMap::new();
+/// for user in 0..5 {
+///     for seq in 0..3 {
+///         table.insert(Op { user, seq }.to_vec()?, ());
+///     }
+/// }
+/// let plan = Op::scan().plan()?;
+/// let read = |r: ScanRange<13>, limit: usize| -> Vec<Vec<u8>> {
+///     table
+///         .range(r.start().to_vec()..)
+///         .take_while(|(k, _)| r.contains(k))
+///         .take(limit)
+///         .map(|(k, _)| k.clone())
+///         .collect()
+/// };
+/// let (mut resume, mut seen) = (None, 0);
+/// loop {
+///     let p = page(&plan, resume.as_deref(), 4, read);
+///     seen += p.rows.len();
+///     match p.next {
+///         Some(next) => resume = Some(next),
+///         None => break,
+///     }
+/// }
+/// assert_eq!(seen, 15);
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+pub fn page<const N: usize, I, F>(
+    plan: &ScanPlan<N>,
+    resume: Option<&[u8]>,
+    size: usize,
+    mut scan: F,
+) -> Page<I::Item>
+where
+    F: FnMut(ScanRange<N>, usize) -> I,
+    I: IntoIterator,
+    I::Item: ScanRow,
+{
+    let plan = match resume {
+        Some(key) => plan.after(key),
+        None => *plan,
+    };
+    let want = plan.limit().map_or(size, |l| l.min(size));
+    // One row more than the page tells whether another page follows.
+    let sources: Vec<I> = plan.ranges().map(|r| scan(r, want + 1)).collect();
+    let mut merged = merge_sorted(sources, plan.prefix_len(), Some(want + 1));
+    let rows: Vec<I::Item> = merged.by_ref().take(want).collect();
+    let more = merged.next().is_some() && plan.limit().is_none_or(|l| l > want);
+    let next = match rows.last() {
+        Some(last) if more => Some(last.row_key().to_vec()),
+        _ => None,
+    };
+    Page { rows, next }
+}

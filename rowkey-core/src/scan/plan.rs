@@ -1,0 +1,221 @@
+//! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
+
+use super::ScanRange;
+use crate::buf::KeyBuf;
+use crate::salt::SaltPlan;
+use core::fmt;
+use core::ops::Range;
+
+/// The ranges that answer one query: a single range for an unsalted key
+/// (or a salted one whose bucket the query fixes), else one range per
+/// bucket it may touch (per bucket of the group when a bucket group is
+/// fixed). Iterating allocates nothing.
+///
+/// The same bounds apply after each bucket's prefix: `start` and `stop`
+/// here are those bounds, without the bucket.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScanPlan<const N: usize> {
+    salt: Option<SaltPlan>,
+    /// `lo..hi` (a `Range` is not `Copy`).
+    buckets: (u32, u32),
+    start: KeyBuf<N>,
+    /// `None`: to the end of the bucket (of the table, unsalted).
+    stop: Option<KeyBuf<N>>,
+    limit: Option<usize>,
+}
+
+impl<const N: usize> ScanPlan<N> {
+    pub(crate) fn new(
+        salt: Option<SaltPlan>,
+        buckets: Range<u32>,
+        start: KeyBuf<N>,
+        stop: Option<KeyBuf<N>>,
+    ) -> Self {
+        ScanPlan {
+            salt,
+            buckets: (buckets.start, buckets.end),
+            start,
+            stop,
+            limit: None,
+        }
+    }
+
+    /// A plan that matches nothing.
+    pub fn empty() -> Self {
+        ScanPlan::new(None, 0..0, KeyBuf::new(), Some(KeyBuf::new()))
+    }
+
+    /// The salt, for a salted key.
+    pub fn salt(&self) -> Option<&SaltPlan> {
+        self.salt.as_ref()
+    }
+
+    /// The buckets scanned (`0..1` for an unsalted key).
+    pub fn buckets(&self) -> Range<u32> {
+        self.buckets.0..self.buckets.1
+    }
+
+    /// Bytes of the salt prefix in every key: what [`merge_sorted`]
+    /// skips to compare rows in logical order.
+    ///
+    /// [`merge_sorted`]: super::merge_sorted
+    pub fn prefix_len(&self) -> usize {
+        self.salt.map_or(0, |s| s.prefix_len())
+    }
+
+    /// The bounds after the bucket prefix: `start` inclusive, `stop`
+    /// exclusive (`None`: to the end of the bucket).
+    pub fn bounds(&self) -> (&[u8], Option<&[u8]>) {
+        (
+            self.start.as_bytes(),
+            self.stop.as_ref().map(KeyBuf::as_bytes),
+        )
+    }
+
+    /// How many ranges ([`ranges`](Self::ranges) yields no more).
+    pub fn len(&self) -> usize {
+        if self.bounds_empty() {
+            0
+        } else {
+            self.buckets().len()
+        }
+    }
+
+    /// Whether the plan matches nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn bounds_empty(&self) -> bool {
+        let (start, stop) = self.bounds();
+        stop.is_some_and(|stop| stop <= start)
+    }
+
+    /// The most rows the query wants (`latest()` sets 1), if any: a limit
+    /// for each range's scan and for the merge.
+    pub fn limit(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// The same plan with a row limit.
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// The ranges, in bucket order.
+    pub fn ranges(&self) -> PlanRanges<'_, N> {
+        let buckets = if self.bounds_empty() {
+            0..0
+        } else {
+            self.buckets()
+        };
+        PlanRanges {
+            plan: self,
+            buckets,
+        }
+    }
+
+    /// The one range, when there is exactly one.
+    pub fn single(&self) -> Option<ScanRange<N>> {
+        let mut it = self.ranges();
+        match (it.next(), it.next()) {
+            (Some(r), None) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The range of one bucket.
+    pub fn range(&self, bucket: u32) -> ScanRange<N> {
+        let Some(salt) = &self.salt else {
+            return ScanRange::new(self.start, self.stop);
+        };
+        // A bucket prefix is at most 6 bytes (5 digits and a separator).
+        let mut bucket_prefix = [0u8; 8];
+        let p = &mut bucket_prefix[..salt.prefix_len()];
+        salt.write_prefix(bucket, p);
+        let prefix = KeyBuf::<N>::from_slice(p).unwrap_or_default();
+        let mut start = prefix;
+        start.extend_from_slice(self.start.as_bytes());
+        let stop = match &self.stop {
+            Some(stop) => {
+                let mut s = prefix;
+                s.extend_from_slice(stop.as_bytes());
+                Some(s)
+            }
+            // The end of the bucket: the first key after its prefix.
+            None => {
+                let mut s = prefix;
+                s.advance_past_prefix().then_some(s)
+            }
+        };
+        ScanRange::new(start, stop)
+    }
+
+    /// Whether `key` is in one of the ranges.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.ranges().any(|r| r.contains(key))
+    }
+
+    /// The plan for the rows after `key` in merged (logical) order: every
+    /// bucket's range starts after `key` without its bucket. Keyset
+    /// pagination resumes here without re-reading earlier rows.
+    pub fn after(&self, key: &[u8]) -> Self {
+        let logical = key.get(self.prefix_len()..).unwrap_or_default();
+        let mut next = *self;
+        let mut resume = KeyBuf::<N>::new();
+        // `logical + 0x00` is the first key after `logical`; a key longer
+        // than the plan's keys cannot be from it: resume after its prefix.
+        let fits = resume.extend_from_slice(logical) && resume.extend_from_slice(&[0]);
+        if !fits {
+            resume = KeyBuf::from_slice(&logical[..logical.len().min(N)]).unwrap_or_default();
+            if !resume.advance_past_prefix() {
+                return ScanPlan::empty();
+            }
+        }
+        if resume.as_bytes() > self.start.as_bytes() {
+            next.start = resume;
+        }
+        next
+    }
+
+    /// One `scan` line per range, for the HBase shell.
+    pub fn hbase_shell(&self, table: &str) -> String {
+        self.ranges().map(|r| r.hbase_shell(table) + "\n").collect()
+    }
+}
+
+impl<const N: usize> fmt::Debug for ScanPlan<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.ranges()).finish()
+    }
+}
+
+/// The ranges of a [`ScanPlan`], built on the stack one at a time.
+#[derive(Debug, Clone)]
+pub struct PlanRanges<'a, const N: usize> {
+    plan: &'a ScanPlan<N>,
+    buckets: Range<u32>,
+}
+
+impl<const N: usize> Iterator for PlanRanges<'_, N> {
+    type Item = ScanRange<N>;
+
+    fn next(&mut self) -> Option<ScanRange<N>> {
+        self.buckets.next().map(|b| self.plan.range(b))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.buckets.size_hint()
+    }
+}
+
+impl<const N: usize> ExactSizeIterator for PlanRanges<'_, N> {}
+
+impl<'a, const N: usize> IntoIterator for &'a ScanPlan<N> {
+    type Item = ScanRange<N>;
+    type IntoIter = PlanRanges<'a, N>;
+    fn into_iter(self) -> PlanRanges<'a, N> {
+        self.ranges()
+    }
+}

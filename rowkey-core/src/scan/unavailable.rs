@@ -1,0 +1,46 @@
+//! Why a scan method does not apply to a field: the derive generates the
+//! method with a bound on [`NotScannable`], which no type satisfies, so a
+//! call fails to compile with the reason in the message.
+
+/// Never implemented: a scan method that needs an encoding property the
+/// field's encoding lacks.
+#[diagnostic::on_unimplemented(
+    message = "this field cannot be scanned this way: {Why}",
+    label = "not available for this field",
+    note = "prefix and range scans need bytes that sort like the values: set the field exactly, or change its encoding"
+)]
+pub trait NotScannable<Why> {}
+
+macro_rules! reasons {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub enum $name {}
+    )*};
+}
+
+reasons! {
+    /// Left padding puts the fill first, so a value's bytes do not start
+    /// with its prefix and longer values sort first.
+    LeftPaddedFieldsHaveNoPrefixOrRangeOrder,
+    /// Reversed characters or digits keep no order and no prefix.
+    ReversedFieldsHaveNoPrefixOrRangeOrder,
+    /// A binary integer's bytes are not its digits: use a range instead.
+    BinaryFieldsHaveNoTextPrefix,
+    /// Inverted escaped bytes: a prefix scan would need the whole value.
+    DescendingEscapedFieldsHaveNoPrefix,
+    /// A reversed timestamp (`i64::MAX - ts`) has no prefix meaning: use
+    /// `between`, `since` or `until`.
+    ReversedTimestampsHaveNoPrefix,
+    /// Separator-joined text sorts by the separator byte, not by value.
+    SeparatorJoinedTextHasNoRangeOrder,
+    /// Right padding with a fill other than `0x00` keeps no order.
+    PaddedFieldsWithNonZeroFillHaveNoRangeOrder,
+    /// The field a hash prefix is computed from is set exactly (the key
+    /// starts with its hash).
+    HashedFieldsAreSetExactly,
+    /// `Option` fields are set exactly.
+    OptionalFieldsAreSetExactly,
+    /// Only a `#[desc_ts]` field has a latest row first.
+    LatestNeedsADescTsField,
+}

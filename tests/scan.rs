@@ -1,0 +1,111 @@
+//! Partial-row queries on the seed layouts: the ranges the typed builders
+//! produce, printed as the HBase shell lines a person would run.
+
+mod common;
+
+use common::SaltedCall;
+use rowkey::RowKey;
+
+/// The spending ledger of rowkey-techniques.md section 5: the bucket is
+/// `(month - 1) * 10 + hash(user + month) % 10`, so one month lives in
+/// ten known buckets.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Ledger<'a> {
+    #[salt(buckets = 120, group_by = month, range = 1..=12, per_group = 10)]
+    #[text(width = 2)]
+    month: u8,
+    #[salt]
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: &'a str,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+#[test]
+fn ledger_queries_touch_only_their_buckets() {
+    let one_user = Ledger::scan().month(12).user("zhangsan").plan().unwrap();
+    assert_eq!(one_user.len(), 1);
+    let december = Ledger::scan().month(12).plan().unwrap();
+    assert_eq!(december.len(), 10);
+    assert_eq!(december.buckets(), 110..120);
+    let everything = Ledger::scan().plan().unwrap();
+    assert_eq!(everything.len(), 120);
+
+    let row = Ledger {
+        month: 12,
+        user: "zhangsan",
+        at_ms: 1_638_316_800_000,
+    };
+    let key = row.to_key().unwrap();
+    assert!(one_user.contains(&key));
+    assert!(december.contains(&key));
+    let point = Ledger::scan()
+        .month(12)
+        .user("zhangsan")
+        .at_ms(1_638_316_800_000);
+    assert_eq!(&*point.key().unwrap(), &*key);
+
+    println!("user zhangsan in December ({} range):", one_user.len());
+    print!("{}", one_user.hbase_shell("spend"));
+    println!("everyone in December ({} ranges):", december.len());
+    print!("{}", december.hbase_shell("spend"));
+}
+
+#[test]
+fn call_records_by_phone_and_month() {
+    // The bucket needs the whole time (the seed's formula), so a month of
+    // one phone scans all six buckets.
+    let plan = SaltedCall::scan()
+        .tel(13812345678)
+        .time_starts_with("202112")
+        .unwrap();
+    assert_eq!(plan.len(), 6);
+    let r = plan.range(2);
+    assert_eq!(r.start(), b"2_13812345678_202112");
+    assert_eq!(r.stop(), Some(&b"2_13812345678_202113"[..]));
+    let key = SaltedCall {
+        tel: 13812345678,
+        time: 20211201120000,
+    }
+    .to_key()
+    .unwrap();
+    assert!(plan.contains(&key));
+    assert!(!plan.contains(
+        &SaltedCall {
+            tel: 13812345678,
+            time: 20220101000000
+        }
+        .to_key()
+        .unwrap()
+    ));
+}
+
+#[test]
+fn time_windows_on_reversed_timestamps() {
+    let day = 86_400_000i64;
+    let t0 = 1_638_316_800_000i64;
+    let scan = Ledger::scan().month(12).user("zhangsan");
+    let plan = scan.at_ms_between(t0, t0 + day).unwrap();
+    let key = |at_ms| {
+        Ledger {
+            month: 12,
+            user: "zhangsan",
+            at_ms,
+        }
+        .to_key()
+        .unwrap()
+    };
+    assert!(plan.contains(&key(t0)));
+    assert!(plan.contains(&key(t0 + day - 1)));
+    assert!(!plan.contains(&key(t0 + day)));
+    assert!(!plan.contains(&key(t0 - 1)));
+    let since = scan.at_ms_since(t0).unwrap();
+    assert!(
+        since.contains(&key(i64::MAX)) && since.contains(&key(t0)) && !since.contains(&key(t0 - 1))
+    );
+    let until = scan.at_ms_until(t0).unwrap();
+    assert!(until.contains(&key(0)) && !until.contains(&key(t0)));
+    assert!(scan.at_ms_until(0).unwrap().is_empty());
+    assert!(scan.at_ms_between(5, 5).unwrap().is_empty());
+    assert_eq!(scan.at_ms_latest().unwrap().limit(), Some(1));
+}
