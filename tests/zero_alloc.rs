@@ -177,3 +177,34 @@ fn encode_and_borrowed_decode_allocate_nothing() {
     assert_eq!(count, 0, "DecodeError");
     let _ = (err, err2, KeyDisplay(&key));
 }
+
+#[test]
+fn building_ranges_and_iterating_plans_allocate_nothing() {
+    let (plan, count) = allocations(|| Ledger::scan().plan().unwrap());
+    assert_eq!(count, 0, "Ledger::scan().plan()");
+    let (n, count) = allocations(|| {
+        plan.ranges()
+            .map(|r| r.start().len() + r.stop().map_or(0, <[u8]>::len))
+            .sum::<usize>()
+    });
+    assert!(n > 0);
+    assert_eq!(count, 0, "iterating 8 bucket ranges");
+    let (one, count) = allocations(|| {
+        Ledger::scan()
+            .user("zhangsan")
+            .quarter(Quarter::Q4)
+            .at_ms_between(0, 1_000)
+            .unwrap()
+    });
+    assert_eq!((one.len(), count), (1, 0), "a time window in one bucket");
+    let (key, count) = allocations(|| one.range(one.buckets().start));
+    assert_eq!(count, 0, "ScanPlan::range");
+    let (_, count) = allocations(|| plan.after(key.start()));
+    assert_eq!(count, 0, "ScanPlan::after (keyset resume)");
+    let (_, count) = allocations(|| {
+        Spend::scan()
+            .month_range(202101..=202112)
+            .map(|p| p.single())
+    });
+    assert_eq!(count, 0, "a range on an unsalted key");
+}

@@ -241,8 +241,10 @@ impl Layout {
 fn describe_salt(s: &mut String, p: &SaltPlan) -> fmt::Result {
     write!(s, "  salt: {} buckets as ", p.buckets)?;
     match p.format {
+        BucketFormat::Text if p.width() == 1 => s.push_str("1 digit"),
         BucketFormat::Text => write!(s, "{} digits", p.width())?,
-        BucketFormat::Binary => write!(s, "{} binary byte(s)", p.width())?,
+        BucketFormat::Binary if p.width() == 1 => s.push_str("1 binary byte"),
+        BucketFormat::Binary => write!(s, "{} binary bytes", p.width())?,
     }
     let hash = match p.hash {
         SaltHash::Default => "rowkey's default hash".to_string(),

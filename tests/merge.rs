@@ -1,0 +1,81 @@
+//! The k-way merge of per-bucket scans, over iterators and over async
+//! streams (feature `stream`), including sources that are not ready.
+
+use proptest::prelude::*;
+use rowkey::scan::merge_sorted;
+
+/// Sorted per-bucket sources: keys `<bucket byte><logical bytes>`.
+fn buckets() -> impl Strategy<Value = Vec<Vec<Vec<u8>>>> {
+    proptest::collection::vec(
+        proptest::collection::btree_set(proptest::collection::vec(any::<u8>(), 0..4), 0..8),
+        0..6,
+    )
+    .prop_map(|sets| {
+        sets.into_iter()
+            .enumerate()
+            .map(|(b, set)| {
+                set.into_iter()
+                    .map(|logical| {
+                        let mut k = vec![b as u8];
+                        k.extend(logical);
+                        k
+                    })
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+fn expected(sources: &[Vec<Vec<u8>>], limit: Option<usize>) -> Vec<Vec<u8>> {
+    let mut all: Vec<Vec<u8>> = sources.iter().flatten().cloned().collect();
+    // Logical order, ties by bucket: what the merge promises.
+    all.sort_by(|a, b| (&a[1..], a[0]).cmp(&(&b[1..], b[0])));
+    all.truncate(limit.unwrap_or(usize::MAX));
+    all
+}
+
+proptest! {
+    #[test]
+    fn iterator_merge_is_logical_order(sources in buckets(), limit in proptest::option::of(0usize..20)) {
+        let got: Vec<Vec<u8>> = merge_sorted(sources.clone(), 1, limit).collect();
+        prop_assert_eq!(got, expected(&sources, limit));
+    }
+}
+
+#[cfg(feature = "stream")]
+mod stream {
+    use super::*;
+    use futures::executor::block_on;
+    use futures::stream::{self, Stream, StreamExt};
+    use rowkey::scan::merge_sorted_stream;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// A stream that is not ready every other poll, as a network scan is.
+    struct Stutter<S> {
+        inner: S,
+        ready: bool,
+    }
+
+    impl<S: Stream + Unpin> Stream for Stutter<S> {
+        type Item = S::Item;
+        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+            if !self.ready {
+                self.ready = true;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            self.ready = false;
+            Pin::new(&mut self.inner).poll_next(cx)
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn stream_merge_is_logical_order(sources in buckets(), limit in proptest::option::of(0usize..20)) {
+            let streams = sources.clone().into_iter().map(|s| Stutter { inner: stream::iter(s), ready: false });
+            let got: Vec<Vec<u8>> = block_on(merge_sorted_stream(streams, 1, limit).collect());
+            prop_assert_eq!(got, expected(&sources, limit));
+        }
+    }
+}
