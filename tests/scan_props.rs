@@ -6,7 +6,7 @@
 //! pages of 1, 7 and more rows than match must give the same rows.
 
 use proptest::prelude::*;
-use rowkey::scan::{merge_sorted, page, ScanPlan, ScanRange};
+use rowkey::scan::{merge_sorted, offset_limit, page, ScanPlan, ScanRange};
 use rowkey::{DecodeKeyOwned, RowKey};
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -69,6 +69,13 @@ fn check<K: DecodeKeyOwned, const N: usize>(
             }
         }
         prop_assert_eq!(&paged, &want, "{} in pages of {}", what, size);
+        let mut by_offset = Vec::new();
+        for offset in (0..want.len()).step_by(size) {
+            by_offset.extend(offset_limit(&plan, offset, size, |r, limit| {
+                read(table, &r, limit)
+            }));
+        }
+        prop_assert_eq!(&by_offset, &want, "{} by offset, {} at a time", what, size);
     }
     Ok(())
 }

@@ -7,6 +7,10 @@
 //! of it; [`merge_sorted`] merges per-bucket row streams back into key
 //! order; [`page`] pages through a plan without re-reading rows.
 //!
+//! Ranges and plans of a key `K` hold `K::MAX_LEN + 1` bytes per bound
+//! (room for the `0x00` that follows a key in an exclusive bound): name
+//! them as `ScanRange<{ K::MAX_LEN + 1 }>`.
+//!
 //! ```
 //! use rowkey::RowKey;
 //!
@@ -41,7 +45,7 @@ pub use builder::ScanBuilder;
 pub use merge::{merge_sorted, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};
-pub use page::{page, Page};
+pub use page::{offset_limit, page, Page};
 pub use plan::{PlanRanges, ScanPlan};
 pub use unavailable::*;
 

@@ -35,7 +35,7 @@ pub struct Page<T> {
 ///     }
 /// }
 /// let plan = Op::scan().plan()?;
-/// let read = |r: ScanRange<13>, limit: usize| -> Vec<Vec<u8>> {
+/// let read = |r: ScanRange<{ Op::MAX_LEN + 1 }>, limit: usize| -> Vec<Vec<u8>> {
 ///     table
 ///         .range(r.start().to_vec()..)
 ///         .take_while(|(k, _)| r.contains(k))
@@ -81,4 +81,46 @@ where
         _ => None,
     };
     Page { rows, next }
+}
+
+/// Offset/limit paging, as the seeds do it: skip `offset` rows of the
+/// merged result, return the next `limit`. Simple, but every page re-reads
+/// the rows it skips; prefer [`page`] for deep paging.
+///
+/// ```
+/// use rowkey::scan::{offset_limit, ScanRange};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Op {
+///     uid: u32,
+///     seq: u32,
+/// }
+///
+/// let table: Vec<Vec<u8>> = (0..10).map(|seq| Op { uid: 1, seq }.to_vec().unwrap()).collect();
+/// let plan = Op::scan().uid(1).plan()?;
+/// let read = |r: ScanRange<{ Op::MAX_LEN + 1 }>, limit: usize| -> Vec<Vec<u8>> {
+///     table.iter().filter(|k| r.contains(k)).take(limit).cloned().collect()
+/// };
+/// let rows = offset_limit(&plan, 4, 3, read);
+/// assert_eq!(rows, table[4..7]);
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+pub fn offset_limit<const N: usize, I, F>(
+    plan: &ScanPlan<N>,
+    offset: usize,
+    limit: usize,
+    mut scan: F,
+) -> Vec<I::Item>
+where
+    F: FnMut(ScanRange<N>, usize) -> I,
+    I: IntoIterator,
+    I::Item: ScanRow,
+{
+    let want = offset.saturating_add(limit);
+    let want = plan.limit().map_or(want, |l| l.min(want));
+    let sources: Vec<I> = plan.ranges().map(|r| scan(r, want)).collect();
+    merge_sorted(sources, plan.prefix_len(), Some(want))
+        .skip(offset)
+        .collect()
 }
