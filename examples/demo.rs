@@ -2,12 +2,18 @@
 //! them, the layout a person can read, borrowed decoding, and the precise
 //! errors that replace silent truncation.
 //!
-//! Run: `cargo run --example demo`
+//! Run: `cargo run --example demo` (in memory), or against the Cloud
+//! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
+//! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
 
 use rowkey::salt::{java_abs_mod, java_hash_code};
-use rowkey::scan::merge_sorted;
+use rowkey::store::{Cell, MemStore, Row, Store};
 use rowkey::{KeyDisplay, RowKey};
-use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Instant;
+
+mod layouts;
+use layouts::Ledger;
 
 /// The seed's Java bucket: `Math.abs(last4(tel).hashCode() ^
 /// yyyyMM(time).hashCode()) % 6`.
@@ -27,20 +33,6 @@ struct CallRecord {
     #[salt]
     #[text(width = 14)]
     time: u64,
-}
-
-/// The salted ledger (section 5): bucket `(month - 1) * 10 + hash % 10`,
-/// so one month lives in ten buckets.
-#[derive(RowKey, Debug, PartialEq)]
-struct Ledger<'a> {
-    #[salt(buckets = 120, group_by = month, range = 1..=12, per_group = 10)]
-    #[text(width = 2)]
-    month: u8,
-    #[salt]
-    #[pad(width = 10, fill = 0x01, align = left)]
-    user: &'a str,
-    #[desc_ts]
-    at_ms: i64,
 }
 
 /// The spending ledger (section 5): month first so "everyone in December"
@@ -136,46 +128,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     .to_key()?;
     println!("  {key}  ({} bytes)\n", key.len());
 
-    println!("== Salted ledger: queries as ranges ==");
-    let mut table = BTreeMap::new();
-    for (month, user, at_ms) in [
-        (11, "lisi", 1_635_724_800_000),
-        (12, "zhangsan", 1_638_316_800_000),
-        (12, "zhangsan", 1_638_403_200_000),
-        (12, "lisi", 1_638_316_900_000),
-        (12, "wangwu", 1_638_317_000_000),
-    ] {
-        let row = Ledger { month, user, at_ms };
-        table.insert(row.to_vec()?, format!("{user} spent in month {month}"));
-    }
-    let one_user = Ledger::scan().month(12).user("zhangsan").plan()?;
-    println!("  user zhangsan in December: {} range", one_user.len());
-    print!("    {}", one_user.hbase_shell("spend"));
-    let december = Ledger::scan().month(12).plan()?;
-    println!(
-        "  everyone in December: {} ranges (not 120), buckets {:?}",
-        december.len(),
-        december.buckets()
-    );
-    // Read each bucket's range, then merge back into key order (salt ignored).
-    let per_bucket: Vec<Vec<(&Vec<u8>, &String)>> = december
-        .ranges()
-        .map(|r| {
-            table
-                .range(r.start().to_vec()..)
-                .take_while(|(k, _)| r.contains(k))
-                .collect()
-        })
-        .collect();
-    for (key, value) in merge_sorted(per_bucket, december.prefix_len(), None) {
-        println!("    {}  {value}", KeyDisplay(key));
-    }
-    let latest = Ledger::scan().month(12).user("zhangsan").at_ms_latest()?;
-    println!(
-        "  zhangsan's latest December row: limit {:?} on {}\n",
-        latest.limit(),
-        latest.range(latest.buckets().start)
-    );
+    ledger(std::env::args().any(|a| a == "--bigtable"))?;
 
     println!("== Errors, never truncation ==");
     let too_long = Spend {
@@ -195,5 +148,126 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         KeyDisplay(garbage),
         CallRecord::decode(garbage).unwrap_err()
     );
+    Ok(())
+}
+
+/// The spending ledger in a store: 10,000 rows loaded, then its queries.
+fn ledger(bigtable: bool) -> Result<(), Box<dyn std::error::Error>> {
+    if bigtable {
+        return bigtable_ledger();
+    }
+    println!("== Spending ledger in a MemStore (--bigtable for the emulator) ==");
+    ledger_queries(&mut MemStore::new())
+}
+
+#[cfg(not(feature = "bigtable"))]
+fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
+    Err("--bigtable needs the bigtable feature: cargo run --example demo --features bigtable -- --bigtable".into())
+}
+
+#[cfg(feature = "bigtable")]
+fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
+    use rowkey::store::BigtableStore;
+    let started = match std::env::var("BIGTABLE_EMULATOR_HOST") {
+        Ok(host) => (host, None),
+        Err(_) => {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")?
+                .local_addr()?
+                .port();
+            let child = std::process::Command::new(
+                "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator",
+            )
+            .args(["-host", "127.0.0.1", "-port", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()?;
+            let host = format!("127.0.0.1:{port}");
+            while std::net::TcpStream::connect(&host).is_err() {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            (host, Some(child))
+        }
+    };
+    let (host, mut child) = started;
+    println!("== Spending ledger in Bigtable (emulator at {host}) ==");
+    let result = (|| -> Result<(), Box<dyn std::error::Error>> {
+        BigtableStore::create_table(
+            Some(&host),
+            "demo",
+            "demo",
+            "ledger",
+            &["d"],
+            &Ledger::split_keys(),
+        )?;
+        println!(
+            "  table 'ledger' created, pre-split into {} regions",
+            Ledger::split_keys().len() + 1
+        );
+        ledger_queries(&mut BigtableStore::connect_emulator(
+            &host, "demo", "demo", "ledger",
+        )?)
+    })();
+    if let Some(c) = child.as_mut() {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    result
+}
+
+fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Error>> {
+    const ROWS: usize = 10_000;
+    let rows = Ledger::rows(ROWS);
+    let start = Instant::now();
+    for (i, chunk) in rows.chunks(1_000).enumerate() {
+        let batch: Result<Vec<Row>, _> = chunk
+            .iter()
+            .map(|r| {
+                r.to_vec().map(|key| Row {
+                    key,
+                    cells: vec![Cell::new("d", "amount", "12.50")],
+                })
+            })
+            .collect();
+        store.write_rows(batch?)?;
+        let done = (i + 1) * 1_000;
+        print!(
+            "\r  loading [{:<20}] {done}/{ROWS} rows",
+            "#".repeat(done * 20 / ROWS)
+        );
+        std::io::stdout().flush()?;
+    }
+    println!(" in {:.2?}", start.elapsed());
+    let user = rows[0].user.clone();
+    let one = Ledger::scan().month(202112).user(&user).plan()?;
+    let found = store.query(&one)?;
+    println!(
+        "  {user} in December: {} range, {} rows",
+        one.len(),
+        found.len()
+    );
+    print!("    {}", one.hbase_shell("ledger"));
+    for row in found.iter().take(3) {
+        let l: Ledger = row.key_as()?;
+        println!("    {}  day/time {:08}", KeyDisplay(&row.key), l.rest);
+    }
+    let december = Ledger::scan().month(202112).plan()?;
+    let all = store.query(&december)?;
+    let brute = rows.iter().filter(|r| r.month == 202112).count();
+    println!("  everyone in December: {} ranges (buckets {:?}), {} rows (a filter over the data: {brute})", december.len(), december.buckets(), all.len());
+    let first = store.page(&december, None, 5)?;
+    println!(
+        "  first page of 5, resuming after {}:",
+        first
+            .next
+            .as_deref()
+            .map(KeyDisplay)
+            .map(|k| k.to_string())
+            .unwrap_or_default()
+    );
+    for row in &first.rows {
+        let l: Ledger = row.key_as()?;
+        println!("    {:<8} {}", l.user, KeyDisplay(&row.key));
+    }
+    println!("  all {} queries answered in {:.2?}\n", 3, start.elapsed());
     Ok(())
 }

@@ -46,6 +46,8 @@
 pub use rowkey_core::*;
 pub use rowkey_derive::{KeyPart, RowKey};
 
+pub mod store;
+
 // The README's examples run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

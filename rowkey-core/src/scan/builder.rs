@@ -93,6 +93,20 @@ impl<const N: usize> ScanBuilder<N> {
         self.pending_prefix = false;
     }
 
+    /// The caller knows the bucket (a custom hash the builder cannot
+    /// compute from a partial key): scan only it.
+    pub fn pin_bucket(&mut self, bucket: u32) {
+        match self.salt {
+            Some(s) if bucket < s.buckets => self.bucket = Some(bucket),
+            _ => self.fail(EncodeError::new(
+                self.key,
+                crate::salt::SALT_FIELD,
+                0,
+                crate::EncodeErrorKind::Invalid("in_bucket: no such salt bucket"),
+            )),
+        }
+    }
+
     /// The group fixed so far.
     pub fn group(&self) -> Option<u32> {
         self.group

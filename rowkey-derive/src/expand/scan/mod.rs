@@ -171,9 +171,22 @@ fn depth_impl(model: &KeyModel, depth: usize) -> TokenStream {
             }
         }
     };
+    let pin = match &model.prefix {
+        Some(PrefixModel::Salt(_)) => quote! {
+            /// Scans only salt bucket `bucket`: for a custom hash, which the
+            /// builder cannot compute from the fields set, when the caller
+            /// can (a bucket outside `0..N` makes `plan()` an error).
+            pub fn in_bucket(mut self, bucket: u32) -> Self {
+                self.__b.pin_bucket(bucket);
+                self
+            }
+        },
+        _ => quote!(),
+    };
     quote! {
         #[allow(dead_code, clippy::needless_lifetimes)]
         impl<#(#lts),*> #this {
+            #pin
             #body
         }
     }

@@ -1,0 +1,294 @@
+//! The ten seed layouts end to end: 10,000 generated rows each written
+//! through a store into a pre-split table, every query of the layout
+//! answered through the typed builders and compared with a brute-force
+//! filter over the generated rows. Each layout runs on `MemStore` and, with
+//! the `bigtable` feature, on `BigtableStore` against the Cloud Bigtable
+//! emulator (one per test, started and stopped by the harness).
+
+#[cfg(feature = "bigtable")]
+#[path = "common/emulator.rs"]
+mod emulator;
+#[path = "../examples/layouts/mod.rs"]
+mod layouts;
+
+use layouts::*;
+use rowkey::split::SplitKeys;
+use rowkey::store::{Cell, MemStore, Row, Store};
+use rowkey::RowKey;
+use std::time::Instant;
+
+const ROWS: usize = 10_000;
+
+/// Where a layout's rows go: a fresh store per table.
+trait Tables {
+    type S: Store;
+    fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S;
+}
+
+struct Mem;
+impl Tables for Mem {
+    type S = MemStore;
+    fn table(&mut self, _: &str, _: &SplitKeys) -> MemStore {
+        MemStore::new()
+    }
+}
+
+#[cfg(feature = "bigtable")]
+struct Bigtable(emulator::Emulator);
+#[cfg(feature = "bigtable")]
+impl Tables for Bigtable {
+    type S = rowkey::store::BigtableStore;
+    fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S {
+        use rowkey::store::BigtableStore;
+        BigtableStore::create_table(Some(&self.0.host), "p", "i", name, &["d"], splits).unwrap();
+        BigtableStore::connect_emulator(&self.0.host, "p", "i", name).unwrap()
+    }
+}
+
+fn load<K: RowKey>(store: &mut impl Store, rows: &[K], cells: impl Fn(usize) -> Vec<Cell>) {
+    let rows: Vec<Row> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Row {
+            key: r.to_vec().unwrap(),
+            cells: cells(i),
+        })
+        .collect();
+    for chunk in rows.chunks(2_000) {
+        store.write_rows(chunk.to_vec()).unwrap();
+    }
+}
+
+/// The query's rows from the store must be the filter's, in logical key
+/// order, cut at the plan's limit. Returns how many rows matched.
+fn check<K: RowKey, const N: usize>(store: &mut impl Store, rows: &[K], q: &Query<K, N>) -> usize {
+    let got: Vec<Vec<u8>> = store
+        .query(&q.plan)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
+    let skip = q.plan.prefix_len();
+    let mut want: Vec<Vec<u8>> = rows
+        .iter()
+        .filter(|r| (q.keep)(r))
+        .map(|r| r.to_vec().unwrap())
+        .collect();
+    want.sort_by(|a, b| a[skip..].cmp(&b[skip..]));
+    want.dedup();
+    want.truncate(q.plan.limit().unwrap_or(usize::MAX));
+    assert!(
+        !want.is_empty(),
+        "{}: the generated rows should match",
+        q.name
+    );
+    assert_eq!(got.len(), want.len(), "{}", q.name);
+    assert!(got == want, "{}: rows differ", q.name);
+    got.len()
+}
+
+fn run<K: RowKey, const N: usize>(
+    tables: &mut impl Tables,
+    name: &str,
+    rows: &[K],
+    splits: &SplitKeys,
+    queries: Vec<Query<K, N>>,
+) -> impl Store {
+    let start = Instant::now();
+    let mut store = tables.table(name, splits);
+    load(&mut store, rows, |i| {
+        vec![Cell::new("d", "i", i.to_string())]
+    });
+    let matched: usize = queries.iter().map(|q| check(&mut store, rows, q)).sum();
+    eprintln!(
+        "{name}: {} rows written, {} queries ({matched} rows) checked in {:.2?}",
+        rows.len(),
+        queries.len(),
+        start.elapsed()
+    );
+    store
+}
+
+fn order_status(t: &mut impl Tables) {
+    let rows = OrderStatus::rows(ROWS);
+    run(
+        t,
+        "order_status",
+        &rows,
+        &OrderStatus::splits(),
+        OrderStatus::queries(&rows),
+    );
+}
+
+fn hot_events(t: &mut impl Tables) {
+    let rows = HotEvent::rows(ROWS);
+    let queries = HotEvent::queries(&rows);
+    let plan = queries[0].plan;
+    let mut store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries);
+    // Keyset pages of 7 through the store: every row once, in order.
+    let all: Vec<Vec<u8>> = store
+        .query(&plan)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
+    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    loop {
+        let page = store.page(&plan, resume.as_deref(), 7).unwrap();
+        paged.extend(page.rows.into_iter().map(|r| r.key));
+        match page.next {
+            Some(next) => resume = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(paged, all, "keyset pages");
+    eprintln!("hot_events: {} rows read back in pages of 7", paged.len());
+}
+
+fn trades(t: &mut impl Tables) {
+    let trades = Trade::rows(ROWS);
+    let sellers: Vec<SellerTrade> = trades.iter().map(Trade::seller_key).collect();
+    let buyers: Vec<BuyerTrade> = trades.iter().map(Trade::buyer_key).collect();
+    let mut main = run(
+        t,
+        "seller_trades",
+        &sellers,
+        &SellerTrade::split_keys(),
+        SellerTrade::queries(&trades),
+    );
+    // The index rows carry the main table's key.
+    let start = Instant::now();
+    let mut index = t.table("buyer_trades", &SplitKeys::decimal_string(8));
+    load(&mut index, &buyers, |i| {
+        vec![Cell::new("d", "seller_key", sellers[i].to_vec().unwrap())]
+    });
+    let mut matched = 0;
+    for q in BuyerTrade::queries(&trades) {
+        matched += check(&mut index, &buyers, &q);
+        // Joined back to the main table, point get by point get.
+        let mut joined: Vec<Vec<u8>> = Vec::new();
+        for row in index.query(&q.plan).unwrap() {
+            let main_key = row.value("d", "seller_key").unwrap().to_vec();
+            let main_row = main
+                .read_row(&main_key)
+                .unwrap()
+                .expect("the main row exists");
+            joined.push(main_row.key);
+        }
+        let mut want: Vec<Vec<u8>> = trades
+            .iter()
+            .filter(|tr| (q.keep)(&tr.buyer_key()))
+            .map(|tr| tr.seller_key().to_vec().unwrap())
+            .collect();
+        joined.sort();
+        want.sort();
+        assert_eq!(joined, want, "buyer's trades joined to the seller table");
+    }
+    eprintln!(
+        "buyer_trades: {ROWS} index rows written, {matched} rows checked and joined in {:.2?}",
+        start.elapsed()
+    );
+}
+
+fn risk_profile(t: &mut impl Tables) {
+    let rows = RiskProfile::rows(ROWS);
+    let mut store = run(
+        t,
+        "risk_profile",
+        &rows,
+        &RiskProfile::splits(),
+        RiskProfile::queries(&rows),
+    );
+    for r in rows.iter().step_by(997) {
+        assert!(store.get(r).unwrap().is_some(), "point get {}", r.uid);
+    }
+    assert!(store
+        .get(&RiskProfile {
+            uid: "nobody".into()
+        })
+        .unwrap()
+        .is_none());
+}
+
+fn car_telemetry(t: &mut impl Tables) {
+    let rows = CarTelemetry::rows(ROWS);
+    run(
+        t,
+        "car_telemetry",
+        &rows,
+        &CarTelemetry::splits(),
+        CarTelemetry::queries(&rows),
+    );
+}
+
+fn user_ops(t: &mut impl Tables) {
+    let rows = UserOp::rows(ROWS);
+    run(
+        t,
+        "user_ops",
+        &rows,
+        &UserOp::splits(),
+        UserOp::queries(&rows),
+    );
+}
+
+fn site_pages(t: &mut impl Tables) {
+    let rows = SitePage::rows(ROWS);
+    run(
+        t,
+        "site_pages",
+        &rows,
+        &SitePage::splits(),
+        SitePage::queries(&rows),
+    );
+}
+
+fn call_records(t: &mut impl Tables) {
+    let rows = CallRecord::rows(ROWS);
+    let splits = CallRecord::split_keys();
+    run(
+        t,
+        "call_records",
+        &rows,
+        &splits,
+        CallRecord::queries(&rows),
+    );
+    // Every row lands in the region of its bucket.
+    for r in &rows {
+        let key = r.to_vec().unwrap();
+        assert_eq!(splits.region_of(&key), usize::from(key[0] - b'0'), "{r:?}");
+    }
+}
+
+fn spending_ledger(t: &mut impl Tables) {
+    let rows = Ledger::rows(ROWS);
+    let queries = Ledger::queries(&rows);
+    assert_eq!((queries[0].plan.len(), queries[1].plan.len()), (1, 10));
+    run(t, "spending_ledger", &rows, &Ledger::split_keys(), queries);
+}
+
+macro_rules! layouts {
+    ($($name:ident),* $(,)?) => {
+        mod mem {
+            $(#[test] fn $name() { super::$name(&mut super::Mem); })*
+        }
+        #[cfg(feature = "bigtable")]
+        mod bigtable {
+            $(#[test] fn $name() {
+                super::$name(&mut super::Bigtable(super::emulator::Emulator::start()));
+            })*
+        }
+    };
+}
+
+layouts!(
+    order_status,
+    hot_events,
+    trades,
+    risk_profile,
+    car_telemetry,
+    user_ops,
+    site_pages,
+    call_records,
+    spending_ledger,
+);
