@@ -3,7 +3,7 @@ use rowkey::RowKey;
 #[derive(RowKey)]
 struct Spend<'a> {
     #[text(width = 6)]
-    month: u32,
+    period: u32,
     #[pad(width = 10, fill = 0x01, align = left)]
     user: &'a str,
     #[desc_ts]
@@ -11,5 +11,5 @@ struct Spend<'a> {
 }
 
 fn main() {
-    let _ = Spend::scan().month(202112).month(202201);
+    let _ = Spend::scan().period(202112).period(202201);
 }
