@@ -6,34 +6,13 @@
 //! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
 //! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
 
-use rowkey::salt::{java_abs_mod, java_hash_code};
 use rowkey::store::{Cell, MemStore, Row, Store};
 use rowkey::{KeyDisplay, RowKey};
 use std::io::Write;
 use std::time::Instant;
 
 mod layouts;
-use layouts::Ledger;
-
-/// The seed's Java bucket: `Math.abs(last4(tel).hashCode() ^
-/// yyyyMM(time).hashCode()) % 6`.
-fn call_bucket(r: &CallRecord) -> u32 {
-    let (tel, time) = (r.tel.to_string(), r.time.to_string());
-    java_abs_mod(java_hash_code(&tel[7..]) ^ java_hash_code(&time[..6]), 6)
-}
-
-/// Call records (rowkey-techniques.md 3.2): `bucket_tel_yyyyMMddHHmmss`,
-/// the bucket computed as the Java code computes it.
-#[derive(RowKey, Debug, PartialEq)]
-#[rowkey(separator = "_")]
-struct CallRecord {
-    #[salt(buckets = 6, hash = call_bucket)]
-    #[text(width = 11)]
-    tel: u64,
-    #[salt]
-    #[text(width = 14)]
-    time: u64,
-}
+use layouts::{CallRecord, Ledger};
 
 /// The spending ledger (section 5): month first so "everyone in December"
 /// is one range, the user padded to a fixed width, newest first.
@@ -191,14 +170,15 @@ fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
     let (host, mut child) = started;
     println!("== Spending ledger in Bigtable (emulator at {host}) ==");
     let result = (|| -> Result<(), Box<dyn std::error::Error>> {
-        BigtableStore::create_table(
-            Some(&host),
-            "demo",
-            "demo",
-            "ledger",
-            &["d"],
-            &Ledger::split_keys(),
-        )?;
+        let splits = Ledger::split_keys();
+        let spec = rowkey::store::TableSpec {
+            project: "demo",
+            instance: "demo",
+            table: "ledger",
+            families: &["d"],
+            splits: &splits,
+        };
+        BigtableStore::create_table(Some(&host), &spec)?;
         println!(
             "  table 'ledger' created, pre-split into {} regions",
             Ledger::split_keys().len() + 1

@@ -39,8 +39,15 @@ struct Bigtable(emulator::Emulator);
 impl Tables for Bigtable {
     type S = rowkey::store::BigtableStore;
     fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S {
-        use rowkey::store::BigtableStore;
-        BigtableStore::create_table(Some(&self.0.host), "p", "i", name, &["d"], splits).unwrap();
+        use rowkey::store::{BigtableStore, TableSpec};
+        let spec = TableSpec {
+            project: "p",
+            instance: "i",
+            table: name,
+            families: &["d"],
+            splits,
+        };
+        BigtableStore::create_table(Some(&self.0.host), &spec).unwrap();
         BigtableStore::connect_emulator(&self.0.host, "p", "i", name).unwrap()
     }
 }

@@ -6,13 +6,20 @@
 mod emulator;
 
 use rowkey::split::SplitKeys;
-use rowkey::store::{BigtableStore, Cell, MemStore, Row, Store};
+use rowkey::store::{BigtableStore, Cell, MemStore, Row, Store, TableSpec};
 
 #[test]
 fn bigtable_reads_ranges_exactly_like_memstore() {
     let emu = emulator::Emulator::start();
     let splits = SplitKeys::new([vec![0x01, 0xFF], b"m".to_vec()]);
-    BigtableStore::create_table(Some(&emu.host), "p", "i", "t", &["d"], &splits).unwrap();
+    let spec = TableSpec {
+        project: "p",
+        instance: "i",
+        table: "t",
+        families: &["d"],
+        splits: &splits,
+    };
+    BigtableStore::create_table(Some(&emu.host), &spec).unwrap();
     let mut bt = BigtableStore::connect_emulator(&emu.host, "p", "i", "t").unwrap();
     let mut mem = MemStore::new();
     let keys: Vec<Vec<u8>> = vec![

@@ -17,6 +17,21 @@ use std::time::Duration;
 /// Rows per `MutateRows` call: well under Bigtable's 100,000 mutations.
 const BATCH: usize = 1000;
 
+/// A table to create: where, its column families and its split keys.
+#[derive(Debug, Clone, Copy)]
+pub struct TableSpec<'a> {
+    /// The Google Cloud project.
+    pub project: &'a str,
+    /// The Bigtable instance.
+    pub instance: &'a str,
+    /// The table's id.
+    pub table: &'a str,
+    /// Column families to create.
+    pub families: &'a [&'a str],
+    /// Tablet boundaries (from `Key::split_keys()` or `SplitKeys`).
+    pub splits: &'a SplitKeys,
+}
+
 /// A table of Cloud Bigtable (or the emulator).
 pub struct BigtableStore {
     runtime: tokio::runtime::Runtime,
@@ -82,19 +97,10 @@ impl BigtableStore {
     /// (`None`) it runs the `cbt` tool with your gcloud credentials, which
     /// cannot pass split keys containing `0x00` or `,` (a precise error
     /// says so).
-    pub fn create_table(
-        emulator: Option<&str>,
-        project: &str,
-        instance: &str,
-        table: &str,
-        families: &[&str],
-        splits: &SplitKeys,
-    ) -> Result<(), StoreError> {
+    pub fn create_table(emulator: Option<&str>, spec: &TableSpec<'_>) -> Result<(), StoreError> {
         match emulator {
-            Some(host) => runtime()?.block_on(admin_create(
-                host, project, instance, table, families, splits,
-            )),
-            None => cbt_create(project, instance, table, families, splits),
+            Some(host) => runtime()?.block_on(admin_create(host, spec)),
+            None => cbt_create(spec),
         }
     }
 
@@ -126,14 +132,14 @@ impl BigtableStore {
     }
 }
 
-async fn admin_create(
-    host: &str,
-    project: &str,
-    instance: &str,
-    table: &str,
-    families: &[&str],
-    splits: &SplitKeys,
-) -> Result<(), StoreError> {
+async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError> {
+    let TableSpec {
+        project,
+        instance,
+        table,
+        families,
+        splits,
+    } = *spec;
     use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
         bigtable_table_admin_client::BigtableTableAdminClient, create_table_request::Split,
         ColumnFamily, CreateTableRequest, Table,
@@ -163,13 +169,14 @@ async fn admin_create(
     Ok(())
 }
 
-fn cbt_create(
-    project: &str,
-    instance: &str,
-    table: &str,
-    families: &[&str],
-    splits: &SplitKeys,
-) -> Result<(), StoreError> {
+fn cbt_create(spec: &TableSpec<'_>) -> Result<(), StoreError> {
+    let TableSpec {
+        project,
+        instance,
+        table,
+        families,
+        splits,
+    } = *spec;
     use std::ffi::OsString;
     use std::os::unix::ffi::OsStringExt;
     let mut cmd = Command::new("cbt");

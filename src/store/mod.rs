@@ -33,7 +33,7 @@ mod bigtable;
 mod mem;
 
 #[cfg(feature = "bigtable")]
-pub use bigtable::BigtableStore;
+pub use bigtable::{BigtableStore, TableSpec};
 pub use mem::MemStore;
 
 use crate::scan::{merge_sorted, page, Page, ScanPlan, ScanRange, ScanRow};

@@ -2,7 +2,6 @@
 //! rowkey-techniques.md and the Java vectors beside the repo.
 #![allow(dead_code)]
 
-use rowkey::salt::{java_abs_mod, java_hash_code};
 use rowkey::RowKey;
 
 /// The spending ledger (seed section 5, without the salt).
@@ -28,27 +27,14 @@ pub struct BucketedCall {
     pub time: u64,
 }
 
-/// The seed's Java formula (rowkey-techniques.md 3.2):
-/// `Math.abs(last4(tel).hashCode() ^ yyyyMM(time).hashCode()) % 6`.
-pub fn call_bucket(r: &SaltedCall) -> u32 {
-    let (tel, time) = (r.tel.to_string(), r.time.to_string());
-    java_abs_mod(
-        java_hash_code(&tel[tel.len() - 4..]) ^ java_hash_code(&time[..6]),
-        6,
-    )
-}
+/// The seed layouts, shared with the examples.
+#[path = "../../examples/layouts/mod.rs"]
+pub mod layouts;
 
-/// The call records with the salt computed by the derive.
-#[derive(RowKey, Debug, PartialEq, Clone)]
-#[rowkey(separator = "_")]
-pub struct SaltedCall {
-    #[salt(buckets = 6, hash = call_bucket)]
-    #[text(width = 11)]
-    pub tel: u64,
-    #[salt]
-    #[text(width = 14)]
-    pub time: u64,
-}
+/// The call records with the salt computed by the derive (the seed's Java
+/// formula, `layouts::call_bucket`).
+#[allow(unused_imports)]
+pub use layouts::{call_bucket, CallRecord as SaltedCall};
 
 /// `../shared/vectors/java_call_records.json`.
 pub fn java_call_records() -> serde_json::Value {

@@ -19,14 +19,20 @@ pub enum RangeScan {
     Time,
 }
 
+/// Fields that only take an exact value, whatever their codec.
+fn exact_only(f: &FieldModel, hashed: bool) -> Result<(), &'static str> {
+    if hashed {
+        Err("HashedFieldsAreSetExactly")
+    } else if f.optional {
+        Err("OptionalFieldsAreSetExactly")
+    } else {
+        Ok(())
+    }
+}
+
 /// `Err` holds the name of the reason type in `rowkey::scan`.
 pub fn prefix_scan(f: &FieldModel, hashed: bool) -> Result<PrefixScan, &'static str> {
-    if hashed {
-        return Err("HashedFieldsAreSetExactly");
-    }
-    if f.optional {
-        return Err("OptionalFieldsAreSetExactly");
-    }
+    exact_only(f, hashed)?;
     match f.codec {
         Codec::Text { reverse: true, .. } => Err("ReversedFieldsHaveNoPrefixOrRangeOrder"),
         Codec::Text { .. } => Ok(PrefixScan::Digits),
@@ -48,12 +54,7 @@ pub fn prefix_scan(f: &FieldModel, hashed: bool) -> Result<PrefixScan, &'static 
 }
 
 pub fn range_scan(f: &FieldModel, hashed: bool) -> Result<RangeScan, &'static str> {
-    if hashed {
-        return Err("HashedFieldsAreSetExactly");
-    }
-    if f.optional {
-        return Err("OptionalFieldsAreSetExactly");
-    }
+    exact_only(f, hashed)?;
     match f.codec {
         Codec::Text { reverse: true, .. } => Err("ReversedFieldsHaveNoPrefixOrRangeOrder"),
         Codec::DescTs { .. } => Ok(RangeScan::Time),
