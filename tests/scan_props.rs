@@ -345,3 +345,41 @@ proptest! {
         check(&t, "city prefix", c.city_starts_with(&p).unwrap(), |r: &Call| r.tel == tel && r.city.starts_with(&p))?;
     }
 }
+
+// ---- Right padding with 0x00: ordered, and prefixes must not end in the fill.
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Tag {
+    #[pad(width = 3)]
+    tag: Vec<u8>,
+    n: u8,
+}
+
+fn tag_bytes() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF)], 0..=3)
+        .prop_filter("a padded value does not end with the fill", |v| {
+            v.last() != Some(&0)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn padded_queries_match_brute_force(
+        rows in proptest::collection::vec((tag_bytes(), 0u8..3).prop_map(|(tag, n)| Tag { tag, n }), 0..30),
+        prefix in proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF)], 0..=3),
+        (a, b, k1, k2) in (tag_bytes(), tag_bytes(), any::<u8>(), any::<u8>()),
+    ) {
+        let t = table_of(&rows);
+        match Tag::scan().tag_starts_with(&prefix) {
+            Ok(plan) => {
+                prop_assert_ne!(prefix.last(), Some(&0));
+                check(&t, "tag prefix", plan, |r: &Tag| r.tag.starts_with(&prefix))?;
+            }
+            Err(e) => prop_assert_eq!(prefix.last(), Some(&0), "{}", e),
+        }
+        let (lo, hi) = (bound(k1, a.as_slice()), bound(k2, b.as_slice()));
+        check(&t, "tag range", Tag::scan().tag_range((lo, hi)).unwrap(), |r: &Tag| in_bounds(&r.tag.as_slice(), &lo, &hi))?;
+    }
+}

@@ -68,7 +68,8 @@ impl SplitKeys {
 
     fn number_string(regions: u32, radix: u32, digits: u32) -> Self {
         let range = u64::from(radix).pow(digits);
-        let regions = u64::from(regions.max(1));
+        // As HBase requires: no more regions than keys in the range.
+        let regions = u64::from(regions.max(1)).min(range);
         let step = range / regions;
         let keys = (1..regions)
             .map(|i| {

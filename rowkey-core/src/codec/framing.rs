@@ -168,6 +168,13 @@ impl BytesCodec {
                 return Err(w.error(EncodeErrorKind::ContainsSeparator { separator, index }));
             }
         }
+        if let Framing::Padded { fill, side, .. } = self.framing {
+            // Stored `ab` + fill starts with the prefix `ab` + fill, though
+            // the value `ab` does not: such a prefix would match too much.
+            if prefix.last() == Some(&fill) {
+                return Err(w.error_at(start, EncodeErrorKind::FillAtEdge { fill, side }));
+            }
+        }
         match self.framing {
             Framing::Escaped => escaped::put_unterminated(w, prefix)?,
             _ => w.put(prefix)?,
@@ -415,6 +422,33 @@ mod tests {
             dec(&esc, b"abc\x00\x01").unwrap_err().kind(),
             DecodeErrorKind::TooLong { len: 3, max: 2 }
         );
+    }
+
+    #[test]
+    fn padded_prefix_cannot_end_with_the_fill() {
+        let c = codec(
+            Framing::Padded {
+                width: 4,
+                fill: 0,
+                side: Side::Right,
+            },
+            4,
+            Reverse::No,
+            false,
+        );
+        let mut buf = [0u8; 8];
+        let mut w = KeyWriter::new(&mut buf, "K");
+        let e = c.put_prefix(&mut w, b"a\0").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            EncodeErrorKind::FillAtEdge {
+                fill: 0,
+                side: Side::Right
+            }
+        );
+        let mut w = KeyWriter::new(&mut buf, "K");
+        c.put_prefix(&mut w, b"a\0b").unwrap();
+        assert_eq!(w.finish(), 3);
     }
 
     #[test]

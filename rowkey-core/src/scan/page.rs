@@ -16,6 +16,10 @@ pub struct Page<T> {
 /// [`Page::next`]; `None` for the first page). `scan` reads one range of
 /// the store, in key order, at most `limit` rows of it.
 ///
+/// A plan's own row limit (`latest()` sets 1) caps each page and ends
+/// paging when a page reaches it; it is not counted across pages: to read
+/// at most N rows in pages, stop after N.
+///
 /// ```
 /// use rowkey::scan::{page, ScanRange};
 /// use rowkey::RowKey;
