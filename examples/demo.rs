@@ -218,7 +218,7 @@ fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Erro
     }
     println!(" in {:.2?}", start.elapsed());
     let user = rows[0].user.clone();
-    let one = Ledger::scan().month(202112).user(&user).plan()?;
+    let one = Ledger::scan().month("2021-12".into()).user(&user).plan()?;
     let found = store.query(&one)?;
     println!(
         "  {user} in December: {} range, {} rows",
@@ -228,11 +228,11 @@ fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Erro
     print!("    {}", one.hbase_shell("ledger"));
     for row in found.iter().take(3) {
         let l: Ledger = row.key_as()?;
-        println!("    {}  day/time {:08}", KeyDisplay(&row.key), l.rest);
+        println!("    {}  ({}{})", KeyDisplay(&row.key), l.month, l.rest);
     }
-    let december = Ledger::scan().month(202112).plan()?;
+    let december = Ledger::scan().month("2021-12".into()).plan()?;
     let all = store.query(&december)?;
-    let brute = rows.iter().filter(|r| r.month == 202112).count();
+    let brute = rows.iter().filter(|r| r.month == "2021-12").count();
     println!("  everyone in December: {} ranges (buckets {:?}), {} rows (a filter over the data: {brute})", december.len(), december.buckets(), all.len());
     let first = store.page(&december, None, 5)?;
     println!(

@@ -60,7 +60,8 @@ fn call_records_by_phone_and_month() {
         .time_starts_with("202112")
         .unwrap();
     assert_eq!(plan.len(), 6);
-    let r = plan.range(2);
+    let r = plan.range(2).unwrap();
+    assert!(plan.range(6).is_none());
     assert_eq!(r.start(), b"2_13812345678_202112");
     assert_eq!(r.stop(), Some(&b"2_13812345678_202113"[..]));
     let key = SaltedCall {
@@ -108,4 +109,54 @@ fn time_windows_on_reversed_timestamps() {
     assert!(scan.at_ms_until(0).unwrap().is_empty());
     assert!(scan.at_ms_between(5, 5).unwrap().is_empty());
     assert_eq!(scan.at_ms_latest().unwrap().limit(), Some(1));
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Named {
+    #[max_len(8)]
+    name: String,
+}
+
+#[test]
+fn text_ranges_take_str_ranges_and_empty_stops_match_nothing() {
+    let plan = Named::scan().name_range("a".."b").unwrap();
+    let key = |n: &str| Named { name: n.into() }.to_key().unwrap();
+    assert!(plan.contains(&key("a")) && plan.contains(&key("azz")) && !plan.contains(&key("b")));
+    assert!(Named::scan()
+        .name_range("b"..="b")
+        .unwrap()
+        .contains(&key("b")));
+    assert!(!Named::scan()
+        .name_range("b"..="b")
+        .unwrap()
+        .contains(&key("b0")));
+    // Nothing sorts before the empty name.
+    assert!(Named::scan().name_until("").unwrap().is_empty());
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Asc {
+    #[salt(buckets = 4, binary)]
+    v: u8,
+    w: u8,
+}
+
+#[test]
+fn nothing_follows_the_largest_value_in_a_salted_key() {
+    use std::ops::Bound::{Excluded, Unbounded};
+    assert!(Asc::scan()
+        .v_range((Excluded(255), Unbounded))
+        .unwrap()
+        .is_empty());
+    assert!(Asc::scan()
+        .v(255)
+        .w_range((Excluded(255), Unbounded))
+        .unwrap()
+        .is_empty());
+    // Below the smallest value: no key, though the byte range is not empty.
+    let below = Asc::scan().v_range((Unbounded, Excluded(0))).unwrap();
+    assert!(!below.contains(&Asc { v: 0, w: 0 }.to_key().unwrap()));
+    let all_but_max = Asc::scan().v_range(..255).unwrap();
+    assert!(all_but_max.contains(&Asc { v: 254, w: 255 }.to_key().unwrap()));
+    assert!(!all_but_max.contains(&Asc { v: 255, w: 0 }.to_key().unwrap()));
 }

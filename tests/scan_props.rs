@@ -302,7 +302,7 @@ proptest! {
     #[test]
     fn score_queries_match_brute_force(
         rows in proptest::collection::vec((prop_oneof![Just(i32::MIN), Just(i32::MAX), -3i32..3], 0u16..6).prop_map(|(score, id)| Score { score, id }), 0..40),
-        (a, b, k1, k2) in (-4i32..4, -4i32..4, any::<u8>(), any::<u8>()),
+        (a, b, k1, k2) in (prop_oneof![Just(i32::MIN), Just(i32::MAX), -4i32..4], prop_oneof![Just(i32::MIN), Just(i32::MAX), -4i32..4], any::<u8>(), any::<u8>()),
         probe in (-3i32..3, 0u16..6),
     ) {
         let t = table_of(&rows);

@@ -278,6 +278,42 @@ impl RiskProfile {
     }
 }
 
+/// The same lookup by ID card number.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct IdCardProfile {
+    #[hash_prefix(len = 5)]
+    #[pad(width = 18)]
+    pub id_card: String,
+}
+
+/// The same lookup by phone number.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct PhoneProfile {
+    #[hash_prefix(len = 5)]
+    #[text(width = 11)]
+    pub phone: u64,
+}
+
+impl IdCardProfile {
+    pub fn rows(n: usize) -> Vec<Self> {
+        (0..n)
+            .map(|i| IdCardProfile {
+                id_card: format!("11010519491231{i:04}"),
+            })
+            .collect()
+    }
+}
+
+impl PhoneProfile {
+    pub fn rows(n: usize) -> Vec<Self> {
+        (0..n)
+            .map(|i| PhoneProfile {
+                phone: 13_800_000_000 + i as u64,
+            })
+            .collect()
+    }
+}
+
 // 6. Connected car telemetry: md5_hex(car_id)[0..6] + car_id + ts.
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -459,24 +495,30 @@ impl CallRecord {
     }
 }
 
-// 10. The spending ledger: 120 buckets, ten per month.
+// 10. The spending ledger: 120 buckets, ten per month;
+//     bucket(3) + yyyy-MM + user (padded with 0x01 on the left) + -dd hh:mm:ss.
 
-/// The group of a `yyyyMM` month: its month of the year, 0..12.
-pub fn month_of_year(yyyymm: &u32) -> u32 {
-    (yyyymm % 100).wrapping_sub(1)
+/// The group of a `yyyy-MM` month: its month of the year, 0..12 (anything
+/// else is out of range, which encoding reports).
+pub fn month_of_year(yyyy_mm: &str) -> u32 {
+    yyyy_mm
+        .get(5..7)
+        .and_then(|m| m.parse::<u32>().ok())
+        .and_then(|m| m.checked_sub(1))
+        .unwrap_or(u32::MAX)
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 pub struct Ledger {
     #[salt(buckets = 120, group_by = month, group = month_of_year, groups = 12, per_group = 10)]
-    #[text(width = 6)]
-    pub month: u32,
+    #[pad(width = 7)]
+    pub month: String,
     #[salt]
     #[pad(width = 10, fill = 0x01, align = left)]
     pub user: String,
-    /// `ddHHmmss`.
-    #[text(width = 8)]
-    pub rest: u32,
+    /// `-dd hh:mm:ss`.
+    #[pad(width = 12)]
+    pub rest: String,
 }
 
 impl Ledger {
@@ -484,25 +526,32 @@ impl Ledger {
         let mut r = Rng(10);
         (0..n)
             .map(|_| Ledger {
-                month: 202100 + 1 + r.below(12) as u32,
+                month: format!("2021-{:02}", 1 + r.below(12)),
                 user: format!("user{}", r.below(100)),
-                rest: (1 + r.below(28) as u32) * 1_000_000 + r.below(240_000) as u32,
+                rest: format!(
+                    "-{:02} {:02}:{:02}:{:02}",
+                    1 + r.below(28),
+                    r.below(24),
+                    r.below(60),
+                    r.below(60)
+                ),
             })
             .collect()
     }
     pub fn queries(rows: &[Self]) -> Vec<Query<Self, { Ledger::MAX_LEN + 1 }>> {
         let u = rows[0].user.clone();
         let user = u.clone();
+        let december = || "2021-12".to_string();
         vec![
             Query::new(
                 format!("{u} in December (1 range)"),
-                Ledger::scan().month(202112).user(&u).plan().unwrap(),
-                move |r: &Self| r.month == 202112 && r.user == user,
+                Ledger::scan().month(december()).user(&u).plan().unwrap(),
+                move |r: &Self| r.month == "2021-12" && r.user == user,
             ),
             Query::new(
                 "everyone in December (10 ranges)",
-                Ledger::scan().month(202112).plan().unwrap(),
-                |r: &Self| r.month == 202112,
+                Ledger::scan().month(december()).plan().unwrap(),
+                |r: &Self| r.month == "2021-12",
             ),
         ]
     }

@@ -7,9 +7,10 @@ use crate::split::SplitKeys;
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{Mutation as Op, SetCell};
+use bigtable_rs::google::bigtable::v2::row_filter::Filter;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{
-    MutateRowsRequest, Mutation, ReadRowsRequest, RowRange, RowSet,
+    MutateRowsRequest, Mutation, ReadRowsRequest, RowFilter, RowRange, RowSet,
 };
 use std::process::Command;
 use std::time::Duration;
@@ -108,6 +109,10 @@ impl BigtableStore {
         let request = ReadRowsRequest {
             table_name: self.table.clone(),
             rows: Some(rows),
+            // The newest version of each cell, as MemStore keeps only that.
+            filter: Some(RowFilter {
+                filter: Some(Filter::CellsPerColumnLimitFilter(1)),
+            }),
             rows_limit: limit.map_or(0, |l| i64::try_from(l).unwrap_or(i64::MAX)),
             ..ReadRowsRequest::default()
         };
@@ -233,6 +238,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, StoreError> {
 
 impl Store for BigtableStore {
     fn write_rows(&mut self, rows: Vec<Row>) -> Result<(), StoreError> {
+        super::check_rows(&rows)?;
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {
             let entries: Vec<Entry> = rows

@@ -35,6 +35,7 @@ impl MemStore {
 
 impl Store for MemStore {
     fn write_rows(&mut self, rows: Vec<Row>) -> Result<(), StoreError> {
+        super::check_rows(&rows)?;
         for row in rows {
             let cells = self.rows.entry(row.key).or_default();
             for cell in row.cells {

@@ -158,6 +158,21 @@ impl From<EncodeError> for StoreError {
     }
 }
 
+/// Bigtable stores no row without cells (a mutation-free entry is an
+/// error there): every store refuses one the same way.
+fn check_rows(rows: &[Row]) -> Result<(), StoreError> {
+    match rows.iter().find(|r| r.cells.is_empty()) {
+        Some(r) => Err(StoreError::backend(
+            "write rows",
+            format!(
+                "row {} has no cells; a row needs at least one",
+                KeyDisplay(&r.key)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A sorted key-value store of rows, read by key ranges as HBase and
 /// Bigtable are. Implement the four raw operations; the typed ones
 /// (`put`, `get`, `scan`, `query`, `page`) come with them.

@@ -249,22 +249,24 @@ impl<const N: usize> ScanBuilder<N> {
                 k.extend_from_slice(&[0]).then_some(k)
             }
         };
+        // `after` can climb past every byte after the salt prefix (they
+        // were all 0xFF): then nothing follows within the bucket.
+        let within = |k: Option<KeyBuf<N>>| k.filter(|k| k.len() > self.strip);
         let start = match from {
             Bound::Included(k) => k,
-            Bound::Excluded(k) => match after(k) {
+            Bound::Excluded(k) => match within(after(k)) {
                 Some(k) => k,
                 None => return Ok(ScanPlan::empty()),
             },
             Bound::Unbounded => self.buf,
         };
+        // `None`: to the end of the bucket (of the table, unsalted).
         let stop = match to {
+            // An explicit stop, even an empty one (which matches nothing).
             Bound::Excluded(k) => Some(k),
-            Bound::Included(k) => after(k),
+            Bound::Included(k) => within(after(k)),
             Bound::Unbounded => self.successor_of_written(),
         };
-        // A stop that falls inside the salt prefix means "to the end of
-        // the bucket".
-        let stop = stop.filter(|s| s.len() > self.strip);
         Ok(self.plan(start, stop))
     }
 

@@ -16,7 +16,8 @@ pub struct Page<T> {
 /// [`Page::next`]; `None` for the first page). `scan` reads one range of
 /// the store, in key order, at most `limit` rows of it.
 ///
-/// A plan's own row limit (`latest()` sets 1) caps each page and ends
+/// A `size` of 0 reads pages of one row. A plan's own row limit
+/// (`latest()` sets 1) caps each page and ends
 /// paging when a page reaches it; it is not counted across pages: to read
 /// at most N rows in pages, stop after N.
 ///
@@ -74,10 +75,13 @@ where
         Some(key) => plan.after(key),
         None => *plan,
     };
+    // A page holds at least one row, or paging would never advance.
+    let size = size.max(1);
     let want = plan.limit().map_or(size, |l| l.min(size));
     // One row more than the page tells whether another page follows.
-    let sources: Vec<I> = plan.ranges().map(|r| scan(r, want + 1)).collect();
-    let mut merged = merge_sorted(sources, plan.prefix_len(), Some(want + 1));
+    let probe = want.saturating_add(1);
+    let sources: Vec<I> = plan.ranges().map(|r| scan(r, probe)).collect();
+    let mut merged = merge_sorted(sources, plan.prefix_len(), Some(probe));
     let rows: Vec<I::Item> = merged.by_ref().take(want).collect();
     let more = merged.next().is_some() && plan.limit().is_none_or(|l| l > want);
     let next = match rows.last() {

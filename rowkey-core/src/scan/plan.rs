@@ -125,8 +125,15 @@ impl<const N: usize> ScanPlan<N> {
         }
     }
 
-    /// The range of one bucket.
-    pub fn range(&self, bucket: u32) -> ScanRange<N> {
+    /// The range of one of the plan's buckets ([`buckets`](Self::buckets));
+    /// `None` for any other bucket.
+    pub fn range(&self, bucket: u32) -> Option<ScanRange<N>> {
+        self.buckets()
+            .contains(&bucket)
+            .then(|| self.bucket_range(bucket))
+    }
+
+    fn bucket_range(&self, bucket: u32) -> ScanRange<N> {
         let Some(salt) = &self.salt else {
             return ScanRange::new(self.start, self.stop);
         };
@@ -202,7 +209,7 @@ impl<const N: usize> Iterator for PlanRanges<'_, N> {
     type Item = ScanRange<N>;
 
     fn next(&mut self) -> Option<ScanRange<N>> {
-        self.buckets.next().map(|b| self.plan.range(b))
+        self.buckets.next().map(|b| self.plan.bucket_range(b))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -112,12 +112,19 @@ fn ranges(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     };
     let plan = plan_ty();
     let value_ty = f.value_ty;
+    // Text and byte fields take ranges of `&str` / `&[u8]` ("a".."b"):
+    // std implements `RangeBounds<&str>` for `Range<&str>`, not
+    // `RangeBounds<str>`.
     let (bound_ty, param) = match f.codec {
         Codec::Bytes { .. } => (
-            quote!(<#value_ty as __rk::KeyBytes>::Borrowed),
-            quote!(&<#value_ty as __rk::KeyBytes>::Borrowed),
+            quote!(&'__x <#value_ty as __rk::KeyBytes>::Borrowed),
+            quote!(&'__x <#value_ty as __rk::KeyBytes>::Borrowed),
         ),
         _ => (quote!(#value_ty), quote!(#value_ty)),
+    };
+    let lt = match f.codec {
+        Codec::Bytes { .. } => quote!('__x,),
+        _ => quote!(),
     };
     let range_body = match scan {
         RangeScan::Time => {
@@ -134,7 +141,7 @@ fn ranges(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         }
         RangeScan::Values => {
             let put = match f.codec {
-                Codec::Bytes { .. } => put_borrowed(model, f, quote!(__v)),
+                Codec::Bytes { .. } => put_borrowed(model, f, quote!(*__v)),
                 _ => encode::put_value(f, quote!(__v), model.separator),
             };
             let ordered = match f.codec {
@@ -193,19 +200,19 @@ fn ranges(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     );
     quote! {
         #[doc = #range_doc]
-        pub fn #range<__R: ::core::ops::RangeBounds<#bound_ty>>(&self, __range: __R) -> #plan {
+        pub fn #range<#lt __R: ::core::ops::RangeBounds<#bound_ty>>(&self, __range: __R) -> #plan {
             #range_body
         }
         #[doc = #between_doc]
-        pub fn #between(&self, __lo: #param, __hi: #param) -> #plan {
+        pub fn #between<#lt>(&self, __lo: #param, __hi: #param) -> #plan {
             self.#range((::core::ops::Bound::Included(__lo), ::core::ops::Bound::Excluded(__hi)))
         }
         #[doc = #since_doc]
-        pub fn #since(&self, __lo: #param) -> #plan {
+        pub fn #since<#lt>(&self, __lo: #param) -> #plan {
             self.#range((::core::ops::Bound::Included(__lo), ::core::ops::Bound::Unbounded))
         }
         #[doc = #until_doc]
-        pub fn #until(&self, __hi: #param) -> #plan {
+        pub fn #until<#lt>(&self, __hi: #param) -> #plan {
             self.#range((::core::ops::Bound::Unbounded, ::core::ops::Bound::Excluded(__hi)))
         }
         #latest_fn

@@ -175,7 +175,8 @@ fn depth_impl(model: &KeyModel, depth: usize) -> TokenStream {
         Some(PrefixModel::Salt(_)) => quote! {
             /// Scans only salt bucket `bucket`: for a custom hash, which the
             /// builder cannot compute from the fields set, when the caller
-            /// can (a bucket outside `0..N` makes `plan()` an error).
+            /// can (a bucket outside `0..N` makes `plan()` an error). The
+            /// bucket is trusted: a wrong one finds none of the rows.
             pub fn in_bucket(mut self, bucket: u32) -> Self {
                 self.__b.pin_bucket(bucket);
                 self
