@@ -36,12 +36,28 @@ pub mod layouts;
 #[allow(unused_imports)]
 pub use layouts::{call_bucket, CallRecord as SaltedCall};
 
-/// `../shared/vectors/java_call_records.json`.
+/// `../shared/vectors/java_call_records.json`, the project's shared
+/// vectors. A copy lives in `tests/vectors/` for clones made without the
+/// shared folder beside them; where both exist they must be identical.
 pub fn java_call_records() -> serde_json::Value {
-    let path = concat!(
+    let shared = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/vectors/java_call_records.json"
     );
-    let text = std::fs::read_to_string(path).expect("shared vectors are beside the repo");
+    let copy = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/java_call_records.json"
+    );
+    let copied = std::fs::read_to_string(copy).expect("tests/vectors/java_call_records.json");
+    let text = match std::fs::read_to_string(shared) {
+        Ok(shared) => {
+            assert_eq!(
+                shared, copied,
+                "tests/vectors/ is out of date with ../shared/vectors/"
+            );
+            shared
+        }
+        Err(_) => copied,
+    };
     serde_json::from_str(&text).expect("the vectors are JSON")
 }
