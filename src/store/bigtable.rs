@@ -150,11 +150,8 @@ async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError
         ColumnFamily, CreateTableRequest, Table,
     };
     let err = |e: &dyn std::fmt::Display| StoreError::backend("create table", e.to_string());
-    let channel = tonic::transport::Channel::from_shared(format!("http://{host}"))
-        .map_err(|e| err(&e))?
-        .connect()
-        .await
-        .map_err(|e| err(&e))?;
+    let endpoint =
+        tonic::transport::Channel::from_shared(format!("http://{host}")).map_err(|e| err(&e))?;
     let request = CreateTableRequest {
         parent: format!("projects/{project}/instances/{instance}"),
         table_id: table.to_string(),
@@ -167,11 +164,35 @@ async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError
         }),
         initial_splits: splits.iter().map(|k| Split { key: k.clone() }).collect(),
     };
-    BigtableTableAdminClient::new(channel)
-        .create_table(request)
-        .await
-        .map_err(|e| err(&e))?;
-    Ok(())
+    // A freshly started emulator may accept TCP before it serves gRPC:
+    // transport failures are retried for a few seconds; anything the
+    // server answers (the table exists, a bad request) is final.
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let failure = match endpoint.connect().await {
+            Err(e) => e.to_string(),
+            Ok(channel) => match BigtableTableAdminClient::new(channel)
+                .create_table(request.clone())
+                .await
+            {
+                Ok(_) => return Ok(()),
+                Err(status)
+                    if matches!(
+                        status.code(),
+                        tonic::Code::Unavailable | tonic::Code::Unknown
+                    ) =>
+                {
+                    status.to_string()
+                }
+                Err(status) => return Err(err(&status)),
+            },
+        };
+        if attempt >= 50 {
+            return Err(err(&failure));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 fn cbt_create(spec: &TableSpec<'_>) -> Result<(), StoreError> {

@@ -16,7 +16,17 @@ pub struct Emulator {
 
 impl Emulator {
     pub fn start() -> Emulator {
-        // A port the OS says is free; the emulator binds it right after.
+        // Another process may take the free port before the emulator binds
+        // it; then the emulator exits and we try another port.
+        for _ in 0..5 {
+            if let Some(emulator) = Self::try_start() {
+                return emulator;
+            }
+        }
+        panic!("the Bigtable emulator did not start on any of 5 ports");
+    }
+
+    fn try_start() -> Option<Emulator> {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
@@ -29,19 +39,22 @@ impl Emulator {
             .unwrap_or_else(|e| {
                 panic!("BIGTABLE EMULATOR MISSING: cannot start {CBTEMULATOR}: {e}")
             });
-        let emulator = Emulator {
+        let mut emulator = Emulator {
             child,
             host: format!("127.0.0.1:{port}"),
         };
         let deadline = Instant::now() + Duration::from_secs(30);
         while TcpStream::connect(&emulator.host).is_err() {
+            if emulator.child.try_wait().ok().flatten().is_some() {
+                return None;
+            }
             assert!(
                 Instant::now() < deadline,
                 "the emulator did not start listening in 30 s"
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        emulator
+        Some(emulator)
     }
 }
 
