@@ -160,3 +160,29 @@ fn nothing_follows_the_largest_value_in_a_salted_key() {
     assert!(all_but_max.contains(&Asc { v: 254, w: 255 }.to_key().unwrap()));
     assert!(!all_but_max.contains(&Asc { v: 255, w: 0 }.to_key().unwrap()));
 }
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Yearly {
+    #[text(width = 4)]
+    year: i32,
+    #[max_len(8)]
+    name: String,
+}
+
+#[test]
+fn text_bounds_beyond_the_field_mean_above_or_below_every_value() {
+    let key = |year| {
+        Yearly {
+            year,
+            name: "x".into(),
+        }
+        .to_key()
+        .unwrap()
+    };
+    let all = Yearly::scan().year_range(-5..10_000).unwrap();
+    assert!(all.contains(&key(0)) && all.contains(&key(9999)));
+    assert!(Yearly::scan().year_range(10_000..).unwrap().is_empty());
+    assert!(Yearly::scan().year_until(-1).unwrap().is_empty());
+    // A bound the field cannot hold is not an error; a value to set is.
+    assert!(Yearly::scan().year(10_000).plan().is_err());
+}

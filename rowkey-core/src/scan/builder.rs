@@ -6,7 +6,7 @@ use super::ScanPlan;
 use crate::buf::KeyBuf;
 use crate::codec::{DescTs, Timestamp};
 use crate::salt::{HashPrefixPlan, SaltPlan};
-use crate::{EncodeError, KeyWriter};
+use crate::{EncodeError, EncodeErrorKind, KeyWriter};
 use core::ops::Bound;
 
 /// The key prefix a query fixes so far, with what is known of its salt
@@ -239,7 +239,21 @@ impl<const N: usize> ScanBuilder<N> {
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }
-        let (lo, hi) = (self.encode_bound(lo)?, self.encode_bound(hi)?);
+        // A `#[text]` bound beyond what the field can hold still has a
+        // meaning: above every value (too many digits) or below every value
+        // (negative). Anything else that cannot be encoded is an error.
+        let lo = match self.encode_bound(lo) {
+            Err(e) if e.kind() == EncodeErrorKind::NegativeText => Bound::Unbounded,
+            Err(e) if matches!(e.kind(), EncodeErrorKind::TooManyDigits { .. }) => {
+                return Ok(ScanPlan::empty())
+            }
+            other => other?,
+        };
+        let hi = match self.encode_bound(hi) {
+            Err(e) if e.kind() == EncodeErrorKind::NegativeText => return Ok(ScanPlan::empty()),
+            Err(e) if matches!(e.kind(), EncodeErrorKind::TooManyDigits { .. }) => Bound::Unbounded,
+            other => other?,
+        };
         let (from, to) = if descending { (hi, lo) } else { (lo, hi) };
         // The first key after every key that holds exactly `k`'s value.
         let after = |mut k: KeyBuf<N>| -> Option<KeyBuf<N>> {
