@@ -138,13 +138,6 @@ impl BigtableStore {
 }
 
 async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError> {
-    let TableSpec {
-        project,
-        instance,
-        table,
-        families,
-        splits,
-    } = *spec;
     use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
         bigtable_table_admin_client::BigtableTableAdminClient, create_table_request::Split,
         ColumnFamily, CreateTableRequest, Table,
@@ -153,16 +146,21 @@ async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError
     let endpoint =
         tonic::transport::Channel::from_shared(format!("http://{host}")).map_err(|e| err(&e))?;
     let request = CreateTableRequest {
-        parent: format!("projects/{project}/instances/{instance}"),
-        table_id: table.to_string(),
+        parent: format!("projects/{}/instances/{}", spec.project, spec.instance),
+        table_id: spec.table.to_string(),
         table: Some(Table {
-            column_families: families
+            column_families: spec
+                .families
                 .iter()
                 .map(|f| (f.to_string(), ColumnFamily::default()))
                 .collect(),
             ..Table::default()
         }),
-        initial_splits: splits.iter().map(|k| Split { key: k.clone() }).collect(),
+        initial_splits: spec
+            .splits
+            .iter()
+            .map(|k| Split { key: k.clone() })
+            .collect(),
     };
     // A freshly started emulator may accept TCP before it serves gRPC:
     // transport failures are retried for a few seconds; anything the
@@ -196,30 +194,23 @@ async fn admin_create(host: &str, spec: &TableSpec<'_>) -> Result<(), StoreError
 }
 
 fn cbt_create(spec: &TableSpec<'_>) -> Result<(), StoreError> {
-    let TableSpec {
-        project,
-        instance,
-        table,
-        families,
-        splits,
-    } = *spec;
     use std::ffi::OsString;
     use std::os::unix::ffi::OsStringExt;
     let mut cmd = Command::new("cbt");
     cmd.args([
         "-project",
-        project,
+        spec.project,
         "-instance",
-        instance,
+        spec.instance,
         "createtable",
-        table,
+        spec.table,
     ]);
-    if !families.is_empty() {
-        cmd.arg(format!("families={}", families.join(",")));
+    if !spec.families.is_empty() {
+        cmd.arg(format!("families={}", spec.families.join(",")));
     }
-    if !splits.is_empty() {
+    if !spec.splits.is_empty() {
         let mut arg = b"splits=".to_vec();
-        for (i, key) in splits.iter().enumerate() {
+        for (i, key) in spec.splits.iter().enumerate() {
             if key.contains(&b',') || key.contains(&0) {
                 return Err(StoreError::backend(
                     "create table",

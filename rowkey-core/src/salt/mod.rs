@@ -216,6 +216,22 @@ impl SaltPlan {
         }
     }
 
+    /// [`bucket`](Self::bucket) of the parts of `key` at `spans` (byte
+    /// ranges `start..end`; an end past the key stops at its end, a span
+    /// outside it is empty). Derived keys call this with the salted fields'
+    /// positions; Phoenix's single span runs from the salt to the key's end.
+    #[inline]
+    pub fn bucket_of_spans<const K: usize>(
+        &self,
+        key: &[u8],
+        spans: [(usize, usize); K],
+        group: Option<u32>,
+    ) -> u32 {
+        let parts =
+            spans.map(|(start, end)| key.get(start..end.min(key.len())).unwrap_or_default());
+        self.bucket(&parts, group)
+    }
+
     /// Writes a placeholder bucket and the separator; [`write_bucket`]
     /// fills the bucket in once the fields are written.
     ///
@@ -356,6 +372,24 @@ mod tests {
             inputs: &[],
             groups: None,
         }
+    }
+
+    #[test]
+    fn spans_are_clamped_to_the_key() {
+        let p = plan(16, BucketFormat::Text, None);
+        let key = b"xxabcd";
+        assert_eq!(
+            p.bucket_of_spans(key, [(2, 4), (4, 6)], None),
+            p.bucket(&[b"ab", b"cd"], None)
+        );
+        assert_eq!(
+            p.bucket_of_spans(key, [(2, usize::MAX)], None),
+            p.bucket(&[b"abcd"], None)
+        );
+        assert_eq!(
+            p.bucket_of_spans(key, [(9, 12)], None),
+            p.bucket(&[b""], None)
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Pagination over a [`ScanPlan`]: keyset pages that resume after the last
 //! row returned, so no row is read twice however many pages there are.
 
-use super::{merge_sorted, ScanPlan, ScanRange, ScanRow};
+use super::{merge_sorted, MergeSorted, ScanPlan, ScanRange, ScanRow};
 
 /// One page of rows and the key to resume after, if more rows may follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub fn page<const N: usize, I, F>(
     plan: &ScanPlan<N>,
     resume: Option<&[u8]>,
     size: usize,
-    mut scan: F,
+    scan: F,
 ) -> Page<I::Item>
 where
     F: FnMut(ScanRange<N>, usize) -> I,
@@ -80,8 +80,7 @@ where
     let want = plan.limit().map_or(size, |l| l.min(size));
     // One row more than the page tells whether another page follows.
     let probe = want.saturating_add(1);
-    let sources: Vec<I> = plan.ranges().map(|r| scan(r, probe)).collect();
-    let mut merged = merge_sorted(sources, plan.prefix_len(), Some(probe));
+    let mut merged = read_merged(&plan, probe, scan);
     let rows: Vec<I::Item> = merged.by_ref().take(want).collect();
     let more = merged.next().is_some() && plan.limit().is_none_or(|l| l > want);
     let next = match rows.last() {
@@ -118,7 +117,7 @@ pub fn offset_limit<const N: usize, I, F>(
     plan: &ScanPlan<N>,
     offset: usize,
     limit: usize,
-    mut scan: F,
+    scan: F,
 ) -> Vec<I::Item>
 where
     F: FnMut(ScanRange<N>, usize) -> I,
@@ -127,8 +126,21 @@ where
 {
     let want = offset.saturating_add(limit);
     let want = plan.limit().map_or(want, |l| l.min(want));
-    let sources: Vec<I> = plan.ranges().map(|r| scan(r, want)).collect();
-    merge_sorted(sources, plan.prefix_len(), Some(want))
-        .skip(offset)
-        .collect()
+    read_merged(plan, want, scan).skip(offset).collect()
+}
+
+/// Every range of `plan` read (at most `limit` rows each) and merged into
+/// logical key order, at most `limit` rows in all.
+fn read_merged<const N: usize, I, F>(
+    plan: &ScanPlan<N>,
+    limit: usize,
+    mut scan: F,
+) -> MergeSorted<I::IntoIter>
+where
+    F: FnMut(ScanRange<N>, usize) -> I,
+    I: IntoIterator,
+    I::Item: ScanRow,
+{
+    let sources: Vec<I> = plan.ranges().map(|r| scan(r, limit)).collect();
+    merge_sorted(sources, plan.prefix_len(), Some(limit))
 }

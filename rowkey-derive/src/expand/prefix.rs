@@ -217,17 +217,34 @@ pub fn encode_field_end(model: &KeyModel, i: usize) -> TokenStream {
     }
 }
 
-/// The hash's input slices of `bytes` (the key).
-fn parts(model: &KeyModel, s: &SaltModel, bytes: TokenStream) -> TokenStream {
-    if matches!(s.hash, HashChoice::Phoenix) {
-        return quote!(&[&#bytes[__PREFIX_LEN..]]);
-    }
-    let slices = s.inputs.iter().map(|&i| {
-        let (st, en) = (start(i), end(i));
-        quote!(&#bytes[#st..#en])
-    });
-    let _ = model;
-    quote!(&[#(#slices),*])
+/// The bucket of the key `bytes`: `SaltPlan::bucket_of_spans` with the
+/// salted fields' byte spans (`span(k, field)` gives the span of the k-th
+/// input), or Phoenix's one span from the salt to the key's end.
+pub(super) fn bucket_of_spans(
+    s: &SaltModel,
+    bytes: TokenStream,
+    group: TokenStream,
+    span: impl Fn(usize, usize) -> (TokenStream, TokenStream),
+) -> TokenStream {
+    let spans: Vec<TokenStream> = if matches!(s.hash, HashChoice::Phoenix) {
+        vec![quote!((__PREFIX_LEN, usize::MAX))]
+    } else {
+        s.inputs
+            .iter()
+            .enumerate()
+            .map(|(k, &field)| {
+                let (a, b) = span(k, field);
+                quote!((#a, #b))
+            })
+            .collect()
+    };
+    quote!(__SALT.bucket_of_spans(#bytes, [#(#spans),*], #group))
+}
+
+/// A salted field's span as encode and decode record it.
+fn field_span(_: usize, field: usize) -> (TokenStream, TokenStream) {
+    let (st, en) = (start(field), end(field));
+    (quote!(#st), quote!(#en))
 }
 
 /// After the last field: compute and write the prefix.
@@ -238,8 +255,8 @@ pub fn encode_end(model: &KeyModel) -> TokenStream {
             let bucket = match &s.hash {
                 HashChoice::Custom(path) => quote!(__SALT.bucket_of_raw(#path(self), __group)),
                 _ => {
-                    let parts = parts(model, s, quote!(__k));
-                    quote!({ let __k: &[u8] = __w.written_since(0); __SALT.bucket(#parts, __group) })
+                    let call = bucket_of_spans(s, quote!(__k), quote!(__group), field_span);
+                    quote!({ let __k: &[u8] = __w.written_since(0); #call })
                 }
             };
             quote! {
@@ -303,10 +320,7 @@ pub fn decode_verify(model: &KeyModel) -> TokenStream {
             };
             let bucket = match &s.hash {
                 HashChoice::Custom(path) => quote!(__SALT.bucket_of_raw(#path(&__value), __group)),
-                _ => {
-                    let parts = parts(model, s, quote!(__bytes));
-                    quote!(__SALT.bucket(#parts, __group))
-                }
+                _ => bucket_of_spans(s, quote!(__bytes), quote!(__group), field_span),
             };
             quote! {
                 let __group: ::core::option::Option<u32> = #group;

@@ -266,19 +266,19 @@ fn setter(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
                 });
             }
             if bucket_depth(model, s) == Some(depth) {
-                let parts = if matches!(s.hash, HashChoice::Phoenix) {
-                    quote!(&[&__k[__PREFIX_LEN..]])
-                } else {
-                    let slices = (0..s.inputs.len()).map(|k| {
+                let call = super::prefix::bucket_of_spans(
+                    s,
+                    quote!(__k),
+                    quote!(self.__b.group()),
+                    |k, _| {
                         let (a, b) = (2 * k, 2 * k + 1);
-                        quote!(&__k[self.__m[#a]..self.__m[#b]])
-                    });
-                    quote!(&[#(#slices),*])
-                };
+                        (quote!(self.__m[#a]), quote!(self.__m[#b]))
+                    },
+                );
                 learn.extend(quote! {
                     let __bucket = {
                         let __k = self.__b.bytes();
-                        __SALT.bucket(#parts, self.__b.group())
+                        #call
                     };
                     self.__b.set_bucket(__bucket);
                 });
