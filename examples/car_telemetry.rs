@@ -1,11 +1,10 @@
 //! Connected car telemetry: md5_hex(car_id)[0..6] + car_id + ts; one car's hour.
 //!
 //! Run: `cargo run --example car_telemetry`
-mod layouts;
-mod show;
 use layouts::CarTelemetry;
+use rowkey_fixtures::layouts;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rows = CarTelemetry::rows(10_000);
-    show::layout(&rows, &CarTelemetry::splits(), CarTelemetry::queries(&rows))
+    rowkey_fixtures::show::layout(&rows, &CarTelemetry::splits(), CarTelemetry::queries(&rows))
 }

@@ -6,13 +6,14 @@
 //! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
 //! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
 
-use rowkey::store::{Cell, MemStore, Row, Store};
+use rowkey::blocking::{BlockOn, BlockingStore};
+use rowkey::store::{Cell, Row, Store};
 use rowkey::{KeyDisplay, RowKey};
 use std::io::Write;
 use std::time::Instant;
 
-mod layouts;
 use layouts::{CallRecord, Ledger};
+use rowkey_fixtures::layouts;
 
 /// The spending ledger (section 5): month first so "everyone in December"
 /// is one range, the user padded to a fixed width, newest first.
@@ -136,7 +137,7 @@ fn ledger(bigtable: bool) -> Result<(), Box<dyn std::error::Error>> {
         return bigtable_ledger();
     }
     println!("== Spending ledger in a MemStore (--bigtable for the emulator) ==");
-    ledger_queries(&mut MemStore::new())
+    ledger_queries(&rowkey::blocking::MemStore::default())
 }
 
 #[cfg(not(feature = "bigtable"))]
@@ -146,55 +147,32 @@ fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(feature = "bigtable")]
 fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
-    use rowkey::store::BigtableStore;
-    let started = match std::env::var("BIGTABLE_EMULATOR_HOST") {
+    use rowkey::bigtable::{blocking, TableSpec};
+    // The emulator at BIGTABLE_EMULATOR_HOST, or one started (and stopped
+    // when `_emulator` drops) for the demo.
+    let (host, _emulator) = match std::env::var("BIGTABLE_EMULATOR_HOST") {
         Ok(host) => (host, None),
         Err(_) => {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")?
-                .local_addr()?
-                .port();
-            let child = std::process::Command::new(
-                "/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator",
-            )
-            .args(["-host", "127.0.0.1", "-port", &port.to_string()])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()?;
-            let host = format!("127.0.0.1:{port}");
-            while std::net::TcpStream::connect(&host).is_err() {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            (host, Some(child))
+            let e = rowkey_fixtures::emulator::Emulator::start();
+            (e.host.clone(), Some(e))
         }
     };
-    let (host, mut child) = started;
     println!("== Spending ledger in Bigtable (emulator at {host}) ==");
-    let result = (|| -> Result<(), Box<dyn std::error::Error>> {
-        let splits = Ledger::split_keys();
-        let spec = rowkey::store::TableSpec {
-            project: "demo",
-            instance: "demo",
-            table: "ledger",
-            families: &["d"],
-            splits: &splits,
-        };
-        BigtableStore::create_table(Some(&host), &spec)?;
-        println!(
-            "  table 'ledger' created, pre-split into {} regions",
-            Ledger::split_keys().len() + 1
-        );
-        ledger_queries(&mut BigtableStore::connect_emulator(
-            &host, "demo", "demo", "ledger",
-        )?)
-    })();
-    if let Some(c) = child.as_mut() {
-        let _ = c.kill();
-        let _ = c.wait();
-    }
-    result
+    let splits = Ledger::split_keys();
+    let spec = TableSpec::new("ledger", &["d"]).splits(&splits);
+    blocking::create_table(Some(&host), "demo", "demo", &spec)?;
+    println!(
+        "  table 'ledger' created, pre-split into {} regions",
+        splits.len() + 1
+    );
+    ledger_queries(&blocking::connect_emulator(
+        &host, "demo", "demo", "ledger",
+    )?)
 }
 
-fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Error>> {
+fn ledger_queries<S: Store, E: BlockOn>(
+    store: &BlockingStore<S, E>,
+) -> Result<(), Box<dyn std::error::Error>> {
     const ROWS: usize = 10_000;
     let rows = Ledger::rows(ROWS);
     let start = Instant::now();
@@ -202,10 +180,8 @@ fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Erro
         let batch: Result<Vec<Row>, _> = chunk
             .iter()
             .map(|r| {
-                r.to_vec().map(|key| Row {
-                    key,
-                    cells: vec![Cell::new("d", "amount", "12.50")],
-                })
+                r.to_vec()
+                    .map(|key| Row::new(key, vec![Cell::new("d", "amount", "12.50")]))
             })
             .collect();
         store.write_rows(batch?)?;
@@ -219,7 +195,7 @@ fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Erro
     println!(" in {:.2?}", start.elapsed());
     let user = rows[0].user.clone();
     let one = Ledger::scan().month("2021-12".into()).user(&user).plan()?;
-    let found = store.query(&one)?;
+    let found = store.query(&one).collect::<Result<Vec<_>, _>>()?;
     println!(
         "  {user} in December: {} range, {} rows",
         one.len(),
@@ -231,9 +207,9 @@ fn ledger_queries(store: &mut impl Store) -> Result<(), Box<dyn std::error::Erro
         println!("    {}  ({}{})", KeyDisplay(&row.key), l.month, l.rest);
     }
     let december = Ledger::scan().month("2021-12".into()).plan()?;
-    let all = store.query(&december)?;
+    let all = store.query(&december).count();
     let brute = rows.iter().filter(|r| r.month == "2021-12").count();
-    println!("  everyone in December: {} ranges (buckets {:?}), {} rows (a filter over the data: {brute})", december.len(), december.buckets(), all.len());
+    println!("  everyone in December: {} ranges (buckets {:?}), {} rows, merged as they stream (a filter over the data: {brute})", december.len(), december.buckets(), all);
     let first = store.page(&december, None, 5)?;
     println!(
         "  first page of 5, resuming after {}:",

@@ -46,7 +46,17 @@
 pub use rowkey_core::*;
 pub use rowkey_derive::{KeyPart, RowKey};
 
+pub mod blocking;
 pub mod store;
+
+/// Cloud Bigtable: the `rowkey-bigtable` crate (feature `bigtable`).
+#[cfg(feature = "bigtable")]
+pub use rowkey_bigtable as bigtable;
+
+/// HBase through its Thrift gateway: the `rowkey-hbase` crate (feature
+/// `hbase`).
+#[cfg(feature = "hbase")]
+pub use rowkey_hbase as hbase;
 
 // The README's examples run as doctests.
 #[doc = include_str!("../README.md")]

@@ -5,16 +5,11 @@
 //! the `bigtable` feature, on `BigtableStore` against the Cloud Bigtable
 //! emulator (one per test, started and stopped by the harness).
 
-#[cfg(feature = "bigtable")]
-#[path = "common/emulator.rs"]
-mod emulator;
-#[path = "../examples/layouts/mod.rs"]
-mod layouts;
-
-use layouts::*;
+use futures::TryStreamExt;
 use rowkey::split::SplitKeys;
 use rowkey::store::{Cell, MemStore, Row, Store};
 use rowkey::RowKey;
+use rowkey_fixtures::layouts::*;
 use std::time::Instant;
 
 const ROWS: usize = 10_000;
@@ -22,59 +17,63 @@ const ROWS: usize = 10_000;
 /// Where a layout's rows go: a fresh store per table.
 trait Tables {
     type S: Store;
-    fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S;
+    async fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S;
 }
 
 struct Mem;
 impl Tables for Mem {
     type S = MemStore;
-    fn table(&mut self, _: &str, _: &SplitKeys) -> MemStore {
+    async fn table(&mut self, _: &str, _: &SplitKeys) -> MemStore {
         MemStore::new()
     }
 }
 
 #[cfg(feature = "bigtable")]
-struct Bigtable(emulator::Emulator);
+struct Bigtable(rowkey_fixtures::emulator::Emulator);
 #[cfg(feature = "bigtable")]
 impl Tables for Bigtable {
-    type S = rowkey::store::BigtableStore;
-    fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S {
-        use rowkey::store::{BigtableStore, TableSpec};
-        let spec = TableSpec {
-            project: "p",
-            instance: "i",
-            table: name,
-            families: &["d"],
-            splits,
-        };
-        BigtableStore::create_table(Some(&self.0.host), &spec).unwrap();
-        BigtableStore::connect_emulator(&self.0.host, "p", "i", name).unwrap()
+    type S = rowkey::bigtable::BigtableStore;
+    async fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S {
+        use rowkey::bigtable::{BigtableAdmin, BigtableStore, TableSpec};
+        let host = &self.0.host;
+        let admin = BigtableAdmin::connect_emulator(host, "p", "i").unwrap();
+        admin
+            .create_table(&TableSpec::new(name, &["d"]).splits(splits))
+            .await
+            .unwrap();
+        BigtableStore::connect_emulator(host, "p", "i", name)
+            .await
+            .unwrap()
     }
 }
 
-fn load<K: RowKey>(store: &mut impl Store, rows: &[K], cells: impl Fn(usize) -> Vec<Cell>) {
+async fn load<K: RowKey>(store: &impl Store, rows: &[K], cells: impl Fn(usize) -> Vec<Cell>) {
     let rows: Vec<Row> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| Row {
-            key: r.to_vec().unwrap(),
-            cells: cells(i),
-        })
+        .map(|(i, r)| Row::new(r.to_vec().unwrap(), cells(i)))
         .collect();
-    for chunk in rows.chunks(2_000) {
-        store.write_rows(chunk.to_vec()).unwrap();
-    }
+    store.write_rows(rows).await.unwrap();
+}
+
+/// The keys of a plan's rows, as the store streams them.
+async fn keys<S: Store, const N: usize>(
+    store: &S,
+    plan: &rowkey::scan::ScanPlan<N>,
+) -> Vec<Vec<u8>> {
+    let rows: Vec<Row> = store.query(plan).try_collect().await.unwrap();
+    rows.into_iter().map(|r| r.key).collect()
 }
 
 /// The query's rows from the store must be the filter's, in logical key
-/// order, cut at the plan's limit. Returns how many rows matched.
-fn check<K: RowKey, const N: usize>(store: &mut impl Store, rows: &[K], q: &Query<K, N>) -> usize {
-    let got: Vec<Vec<u8>> = store
-        .query(&q.plan)
-        .unwrap()
-        .into_iter()
-        .map(|r| r.key)
-        .collect();
+/// order, cut at the plan's limit; `read_plan` (one multi-range read) must
+/// return the same rows in stored key order. Returns how many rows matched.
+async fn check<K: RowKey, const N: usize>(
+    store: &impl Store,
+    rows: &[K],
+    q: &Query<K, N>,
+) -> usize {
+    let got = keys(store, &q.plan).await;
     let skip = q.plan.prefix_len();
     let mut want: Vec<Vec<u8>> = rows
         .iter()
@@ -91,10 +90,17 @@ fn check<K: RowKey, const N: usize>(store: &mut impl Store, rows: &[K], q: &Quer
     );
     assert_eq!(got.len(), want.len(), "{}", q.name);
     assert!(got == want, "{}: rows differ", q.name);
+    if q.plan.limit().is_none() {
+        let stored: Vec<Row> = store.read_plan(&q.plan).try_collect().await.unwrap();
+        let mut sorted = want.clone();
+        sorted.sort();
+        let stored: Vec<Vec<u8>> = stored.into_iter().map(|r| r.key).collect();
+        assert!(stored == sorted, "{}: read_plan differs", q.name);
+    }
     got.len()
 }
 
-fn run<K: RowKey, const N: usize, T: Tables>(
+async fn run<K: RowKey, const N: usize, T: Tables>(
     tables: &mut T,
     name: &str,
     rows: &[K],
@@ -102,11 +108,12 @@ fn run<K: RowKey, const N: usize, T: Tables>(
     queries: Vec<Query<K, N>>,
 ) -> T::S {
     let start = Instant::now();
-    let mut store = tables.table(name, splits);
-    load(&mut store, rows, |i| {
-        vec![Cell::new("d", "i", i.to_string())]
-    });
-    let matched: usize = queries.iter().map(|q| check(&mut store, rows, q)).sum();
+    let store = tables.table(name, splits).await;
+    load(&store, rows, |i| vec![Cell::new("d", "i", i.to_string())]).await;
+    let mut matched = 0;
+    for q in &queries {
+        matched += check(&store, rows, q).await;
+    }
     eprintln!(
         "{name}: {} rows written, {} queries ({matched} rows) checked in {:.2?}",
         rows.len(),
@@ -116,7 +123,7 @@ fn run<K: RowKey, const N: usize, T: Tables>(
     store
 }
 
-fn order_status(t: &mut impl Tables) {
+async fn order_status(t: &mut impl Tables) {
     let rows = OrderStatus::rows(ROWS);
     run(
         t,
@@ -124,24 +131,20 @@ fn order_status(t: &mut impl Tables) {
         &rows,
         &OrderStatus::splits(),
         OrderStatus::queries(&rows),
-    );
+    )
+    .await;
 }
 
-fn hot_events(t: &mut impl Tables) {
+async fn hot_events(t: &mut impl Tables) {
     let rows = HotEvent::rows(ROWS);
     let queries = HotEvent::queries(&rows);
     let plan = queries[0].plan;
-    let mut store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries);
+    let store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries).await;
     // Keyset pages of 7 through the store: every row once, in order.
-    let all: Vec<Vec<u8>> = store
-        .query(&plan)
-        .unwrap()
-        .into_iter()
-        .map(|r| r.key)
-        .collect();
+    let all = keys(&store, &plan).await;
     let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
     loop {
-        let page = store.page(&plan, resume.as_deref(), 7).unwrap();
+        let page = store.page(&plan, resume.as_deref(), 7).await.unwrap();
         paged.extend(page.rows.into_iter().map(|r| r.key));
         match page.next {
             Some(next) => resume = Some(next),
@@ -152,32 +155,36 @@ fn hot_events(t: &mut impl Tables) {
     eprintln!("hot_events: {} rows read back in pages of 7", paged.len());
 }
 
-fn trades(t: &mut impl Tables) {
+async fn trades(t: &mut impl Tables) {
     let trades = Trade::rows(ROWS);
     let sellers: Vec<SellerTrade> = trades.iter().map(Trade::seller_key).collect();
     let buyers: Vec<BuyerTrade> = trades.iter().map(Trade::buyer_key).collect();
-    let mut main = run(
+    let main = run(
         t,
         "seller_trades",
         &sellers,
         &SellerTrade::split_keys(),
         SellerTrade::queries(&trades),
-    );
+    )
+    .await;
     // The index rows carry the main table's key.
     let start = Instant::now();
-    let mut index = t.table("buyer_trades", &SplitKeys::decimal_string(8));
-    load(&mut index, &buyers, |i| {
+    let index = t.table("buyer_trades", &SplitKeys::decimal_string(8)).await;
+    load(&index, &buyers, |i| {
         vec![Cell::new("d", "seller_key", sellers[i].to_vec().unwrap())]
-    });
+    })
+    .await;
     let mut matched = 0;
     for q in BuyerTrade::queries(&trades) {
-        matched += check(&mut index, &buyers, &q);
+        matched += check(&index, &buyers, &q).await;
         // Joined back to the main table, point get by point get.
         let mut joined: Vec<Vec<u8>> = Vec::new();
-        for row in index.query(&q.plan).unwrap() {
+        let hits: Vec<Row> = index.query(&q.plan).try_collect().await.unwrap();
+        for row in hits {
             let main_key = row.value("d", "seller_key").unwrap().to_vec();
             let main_row = main
                 .read_row(&main_key)
+                .await
                 .unwrap()
                 .expect("the main row exists");
             joined.push(main_row.key);
@@ -197,45 +204,49 @@ fn trades(t: &mut impl Tables) {
     );
 }
 
-fn risk_profile(t: &mut impl Tables) {
+async fn risk_profile(t: &mut impl Tables) {
     let rows = RiskProfile::rows(ROWS);
-    let mut store = run(
+    let store = run(
         t,
         "risk_profile",
         &rows,
         &RiskProfile::splits(),
         RiskProfile::queries(&rows),
-    );
+    )
+    .await;
     for r in rows.iter().step_by(997) {
-        assert!(store.get(r).unwrap().is_some(), "point get {}", r.uid);
+        assert!(store.get(r).await.unwrap().is_some(), "point get {}", r.uid);
     }
     assert!(store
         .get(&RiskProfile {
             uid: "nobody".into()
         })
+        .await
         .unwrap()
         .is_none());
     // The same lookups by ID card and by phone, each its own table.
     let cards = IdCardProfile::rows(ROWS);
-    let mut by_card = t.table("risk_by_id_card", &RiskProfile::splits());
-    load(&mut by_card, &cards, |i| {
+    let by_card = t.table("risk_by_id_card", &RiskProfile::splits()).await;
+    load(&by_card, &cards, |i| {
         vec![Cell::new("d", "uid", rows[i].uid.as_bytes())]
-    });
+    })
+    .await;
     let phones = PhoneProfile::rows(ROWS);
-    let mut by_phone = t.table("risk_by_phone", &RiskProfile::splits());
-    load(&mut by_phone, &phones, |i| {
+    let by_phone = t.table("risk_by_phone", &RiskProfile::splits()).await;
+    load(&by_phone, &phones, |i| {
         vec![Cell::new("d", "uid", rows[i].uid.as_bytes())]
-    });
+    })
+    .await;
     for i in (0..ROWS).step_by(1_001) {
-        let via_card = by_card.get(&cards[i]).unwrap().expect("id card row");
-        let via_phone = by_phone.get(&phones[i]).unwrap().expect("phone row");
+        let via_card = by_card.get(&cards[i]).await.unwrap().expect("id card row");
+        let via_phone = by_phone.get(&phones[i]).await.unwrap().expect("phone row");
         assert_eq!(via_card.value("d", "uid"), Some(rows[i].uid.as_bytes()));
         assert_eq!(via_phone.value("d", "uid"), Some(rows[i].uid.as_bytes()));
     }
     eprintln!("risk_profile: {ROWS} id card and {ROWS} phone rows written, point gets checked");
 }
 
-fn car_telemetry(t: &mut impl Tables) {
+async fn car_telemetry(t: &mut impl Tables) {
     let rows = CarTelemetry::rows(ROWS);
     run(
         t,
@@ -243,10 +254,11 @@ fn car_telemetry(t: &mut impl Tables) {
         &rows,
         &CarTelemetry::splits(),
         CarTelemetry::queries(&rows),
-    );
+    )
+    .await;
 }
 
-fn user_ops(t: &mut impl Tables) {
+async fn user_ops(t: &mut impl Tables) {
     let rows = UserOp::rows(ROWS);
     run(
         t,
@@ -254,10 +266,11 @@ fn user_ops(t: &mut impl Tables) {
         &rows,
         &UserOp::splits(),
         UserOp::queries(&rows),
-    );
+    )
+    .await;
 }
 
-fn site_pages(t: &mut impl Tables) {
+async fn site_pages(t: &mut impl Tables) {
     let rows = SitePage::rows(ROWS);
     run(
         t,
@@ -265,10 +278,11 @@ fn site_pages(t: &mut impl Tables) {
         &rows,
         &SitePage::splits(),
         SitePage::queries(&rows),
-    );
+    )
+    .await;
 }
 
-fn call_records(t: &mut impl Tables) {
+async fn call_records(t: &mut impl Tables) {
     let rows = CallRecord::rows(ROWS);
     // The table is created pre-split at 0| .. 4| (the emulator reports
     // samples, not tablets, so the check is against these keys).
@@ -280,7 +294,8 @@ fn call_records(t: &mut impl Tables) {
         &rows,
         &splits,
         CallRecord::queries(&rows),
-    );
+    )
+    .await;
     // Every row lands in the region of the bucket the Java formula gives.
     for r in &rows {
         let key = r.to_vec().unwrap();
@@ -288,22 +303,25 @@ fn call_records(t: &mut impl Tables) {
     }
 }
 
-fn spending_ledger(t: &mut impl Tables) {
+async fn spending_ledger(t: &mut impl Tables) {
     let rows = Ledger::rows(ROWS);
     let queries = Ledger::queries(&rows);
     assert_eq!((queries[0].plan.len(), queries[1].plan.len()), (1, 10));
-    run(t, "spending_ledger", &rows, &Ledger::split_keys(), queries);
+    run(t, "spending_ledger", &rows, &Ledger::split_keys(), queries).await;
 }
 
 macro_rules! layouts {
     ($($name:ident),* $(,)?) => {
         mod mem {
-            $(#[test] fn $name() { super::$name(&mut super::Mem); })*
+            $(#[tokio::test] async fn $name() { super::$name(&mut super::Mem).await; })*
         }
+        // The emulator runs on the multi-thread runtime, as services do;
+        // tests/bigtable_store.rs covers the current-thread one.
         #[cfg(feature = "bigtable")]
         mod bigtable {
-            $(#[test] fn $name() {
-                super::$name(&mut super::Bigtable(super::emulator::Emulator::start()));
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+                let emulator = rowkey_fixtures::emulator::Emulator::start();
+                super::$name(&mut super::Bigtable(emulator)).await;
             })*
         }
     };

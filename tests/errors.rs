@@ -1,10 +1,8 @@
 //! Bad input gets a precise error: which key, which field, which byte
 //! offset and why; never a panic, a truncation or a different value.
 
-mod common;
-
-use common::Spend;
 use rowkey::{DecodeErrorKind, EncodeErrorKind, KeyPart, RowKey, Side};
+use rowkey_fixtures::Spend;
 
 #[derive(RowKey, Debug, PartialEq)]
 struct Tail {

@@ -11,11 +11,9 @@
 //! Java is installed on every machine this project builds on; without it
 //! this test fails, loudly, rather than skip.
 
-mod common;
-
-use common::{call_bucket, SaltedCall as CallRecord};
 use rowkey::salt::{java_hash_code, phoenix_bucket, phoenix_hash};
 use rowkey::RowKey;
+use rowkey_fixtures::{call_bucket, SaltedCall as CallRecord};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -1,10 +1,8 @@
 //! Salted and hash-prefixed keys: the seed call records byte for byte,
 //! every hash, bucket groups, decode verification and split keys.
 
-mod common;
-
-use common::{java_call_records, SaltedCall as CallRecord};
 use rowkey::{DecodeErrorKind, KeyPart, RowKey};
+use rowkey_fixtures::{java_call_records, SaltedCall as CallRecord};
 
 #[test]
 fn call_record_matches_java_vectors() {

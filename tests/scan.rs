@@ -1,10 +1,8 @@
 //! Partial-row queries on the seed layouts: the ranges the typed builders
 //! produce, printed as the HBase shell lines a person would run.
 
-mod common;
-
-use common::SaltedCall;
 use rowkey::RowKey;
+use rowkey_fixtures::SaltedCall;
 
 /// The spending ledger of rowkey-techniques.md section 5: the bucket is
 /// `(month - 1) * 10 + hash(user + month) % 10`, so one month lives in

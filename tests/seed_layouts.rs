@@ -1,9 +1,7 @@
 //! The seed layouts of the issue, byte for byte.
 
-mod common;
-
-use common::{java_call_records, BucketedCall as CallRecord, Spend};
 use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
+use rowkey_fixtures::{java_call_records, BucketedCall as CallRecord, Spend};
 
 #[test]
 fn call_record_matches_java_vectors() {

@@ -1,41 +1,12 @@
 //! Proof that encoding and borrowed decoding allocate nothing: a global
 //! allocator counts allocations made by the current thread.
 
-mod common;
-
-use common::{BucketedCall as CallRecord, Spend};
 use rowkey::{KeyDisplay, KeyPart, RowKey};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new)
-    }
-}
+use rowkey_fixtures::alloc::{allocations, Counting};
+use rowkey_fixtures::{BucketedCall as CallRecord, Spend};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCS.with(Cell::get);
-    let r = f();
-    (r, ALLOCS.with(Cell::get) - before)
-}
 
 /// Escaped, reversed and descending fields: encoding still writes in place.
 #[derive(RowKey, Debug, PartialEq)]

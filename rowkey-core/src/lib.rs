@@ -24,6 +24,8 @@ mod render;
 pub mod salt;
 pub mod scan;
 pub mod split;
+#[cfg(feature = "store")]
+pub mod store;
 mod writer;
 
 pub use buf::{KeyBuf, KeyStorage};

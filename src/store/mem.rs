@@ -1,43 +1,81 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
-use super::{Row, Store, StoreError};
-use std::collections::BTreeMap;
+use super::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use futures_core::Stream;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
+use std::pin::Pin;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::task::{Context, Poll};
+
+type Table = BTreeMap<Vec<u8>, Vec<Cell>>;
+
+/// Rows a read copies out of the map per lock: reads stream in chunks, so
+/// memory stays bounded however many rows a read returns, and writers are
+/// not held off for a whole read.
+const CHUNK: usize = 256;
 
 /// An in-memory store: a `BTreeMap` from key to cells, compared as
-/// unsigned bytes like HBase and Bigtable compare keys. It never fails.
-#[derive(Debug, Clone, Default)]
+/// unsigned bytes like HBase and Bigtable compare keys, with Bigtable's
+/// rules: one version per cell, no empty keys, no rows without cells, and
+/// keys up to 4 KiB (see [`MemStore::with_key_limit`]). It never fails
+/// otherwise. Clones share the same table.
+#[derive(Debug, Clone)]
 pub struct MemStore {
-    rows: BTreeMap<Vec<u8>, Vec<super::Cell>>,
+    rows: Arc<RwLock<Table>>,
+    limit: KeyLimit,
+}
+
+impl Default for MemStore {
+    fn default() -> Self {
+        MemStore {
+            rows: Arc::default(),
+            limit: KeyLimit::BIGTABLE,
+        }
+    }
 }
 
 impl MemStore {
-    /// An empty store.
+    /// An empty store with Bigtable's key limit.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// An empty store that accepts keys up to `limit`
+    /// ([`KeyLimit::HBASE`] to stand in for HBase).
+    pub fn with_key_limit(limit: KeyLimit) -> Self {
+        MemStore {
+            limit,
+            ..Self::default()
+        }
+    }
+
+    fn table(&self) -> std::sync::RwLockReadGuard<'_, Table> {
+        // No code here panics while holding the lock; a poisoned map is
+        // still consistent.
+        self.rows.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// How many rows it holds.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.table().len()
     }
 
     /// Whether it holds no rows.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.table().is_empty()
     }
 
-    /// Every key, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
-        self.rows.keys().map(Vec::as_slice)
+    /// Every key, in order (a copy).
+    pub fn keys(&self) -> Vec<Vec<u8>> {
+        self.table().keys().cloned().collect()
     }
-}
 
-impl Store for MemStore {
-    fn write_rows(&mut self, rows: Vec<Row>) -> Result<(), StoreError> {
-        super::check_rows(&rows)?;
+    fn write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
+        self.limit.check_rows(&rows)?;
+        let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
-            let cells = self.rows.entry(row.key).or_default();
+            let cells = table.entry(row.key).or_default();
             for cell in row.cells {
                 match cells
                     .iter_mut()
@@ -50,33 +88,86 @@ impl Store for MemStore {
         }
         Ok(())
     }
+}
 
-    fn read_row(&mut self, key: &[u8]) -> Result<Option<Row>, StoreError> {
-        Ok(self.rows.get(key).map(|cells| Row {
-            key: key.to_vec(),
-            cells: cells.clone(),
-        }))
+impl Store for MemStore {
+    fn key_limit(&self) -> KeyLimit {
+        self.limit
     }
 
-    fn read_range(
-        &mut self,
-        start: &[u8],
-        stop: Option<&[u8]>,
-        limit: Option<usize>,
-    ) -> Result<Vec<Row>, StoreError> {
-        let upper = match stop {
-            Some(s) if s <= start => return Ok(Vec::new()),
-            Some(s) => Bound::Excluded(s),
-            None => Bound::Unbounded,
-        };
-        Ok(self
-            .rows
-            .range::<[u8], _>((Bound::Included(start), upper))
-            .take(limit.unwrap_or(usize::MAX))
-            .map(|(k, cells)| Row {
-                key: k.clone(),
-                cells: cells.clone(),
-            })
-            .collect())
+    fn write_rows(
+        &self,
+        rows: Vec<Row>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
+        std::future::ready(self.write(rows))
+    }
+
+    fn read_rows(&self, request: ReadRequest) -> RowStream {
+        Box::pin(MemRows {
+            rows: self.rows.clone(),
+            left: request.limit().unwrap_or(u64::MAX),
+            request,
+            range: 0,
+            last: None,
+            buffer: VecDeque::new(),
+        })
+    }
+}
+
+/// A read of a [`MemStore`]: chunks of rows copied out under the lock.
+struct MemRows {
+    rows: Arc<RwLock<Table>>,
+    request: ReadRequest,
+    /// The range being read.
+    range: usize,
+    /// The last key copied out: the next chunk starts after it.
+    last: Option<Vec<u8>>,
+    left: u64,
+    buffer: VecDeque<Row>,
+}
+
+impl MemRows {
+    fn fill(&mut self) {
+        let table = self.rows.read().unwrap_or_else(PoisonError::into_inner);
+        while self.buffer.len() < CHUNK && self.left > 0 {
+            let Some(range) = self.request.ranges().get(self.range) else {
+                return;
+            };
+            let lower = match &self.last {
+                Some(last) if *last >= range.start => Bound::Excluded(last.as_slice()),
+                _ => Bound::Included(range.start.as_slice()),
+            };
+            let upper = match &range.stop {
+                Some(stop) => Bound::Excluded(stop.as_slice()),
+                None => Bound::Unbounded,
+            };
+            let want = (CHUNK - self.buffer.len()).min(self.left.min(CHUNK as u64) as usize);
+            let before = self.buffer.len();
+            for (key, cells) in table.range::<[u8], _>((lower, upper)).take(want) {
+                self.buffer.push_back(Row {
+                    key: key.clone(),
+                    cells: cells.clone(),
+                });
+            }
+            let got = self.buffer.len() - before;
+            self.left -= got as u64;
+            if let Some(row) = self.buffer.back() {
+                self.last = Some(row.key.clone());
+            }
+            if got < want {
+                self.range += 1;
+            }
+        }
+    }
+}
+
+impl Stream for MemRows {
+    type Item = Result<Row, StoreError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.buffer.is_empty() {
+            self.fill();
+        }
+        Poll::Ready(self.buffer.pop_front().map(Ok))
     }
 }

@@ -31,10 +31,10 @@ impl<K: AsRef<[u8]>, V> ScanRow for (K, V) {
 
 /// The next row of one source, ordered for a min-heap on the key without
 /// its first `skip` bytes (ties: the lower source first).
-struct Head<T> {
-    row: T,
-    source: usize,
-    skip: usize,
+pub(crate) struct Head<T> {
+    pub(crate) row: T,
+    pub(crate) source: usize,
+    pub(crate) skip: usize,
 }
 
 impl<T: ScanRow> Head<T> {

@@ -36,7 +36,7 @@
 //! ```
 
 mod builder;
-mod merge;
+pub(crate) mod merge;
 mod page;
 mod plan;
 mod unavailable;

@@ -1,0 +1,210 @@
+//! A resumable `ReadRows` stream: rows are assembled from chunks as they
+//! arrive; a transient failure (a cut stream, UNAVAILABLE, a stall) drops
+//! the stream and, after a backoff, reads again strictly after the last
+//! committed row, with the rows already delivered taken off the limit.
+
+use crate::chunks::RowAssembler;
+use crate::status::{store_error, url_encode};
+use bigtable_rs::bigtable::BigTable;
+use bigtable_rs::google::bigtable::v2::row_filter::Filter;
+use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
+use bigtable_rs::google::bigtable::v2::{
+    ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
+};
+use rowkey_core::store::{ReadRequest, RetryPolicy, Row, RowStream, StoreError};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use tokio::time::timeout;
+use tonic::metadata::MetadataValue;
+use tonic::Streaming;
+
+/// Where reads go: the client, the full table name and the retry policy.
+#[derive(Clone)]
+pub(crate) struct Target {
+    pub(crate) client: BigTable,
+    pub(crate) table: Arc<str>,
+    pub(crate) app_profile: Arc<str>,
+    pub(crate) retry: RetryPolicy,
+}
+
+impl Target {
+    /// A tonic request with Bigtable's routing header.
+    pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        let params = format!(
+            "table_name={}&app_profile_id={}",
+            url_encode(&self.table),
+            url_encode(&self.app_profile)
+        );
+        if let Ok(value) = MetadataValue::try_from(params) {
+            request
+                .metadata_mut()
+                .insert("x-goog-request-params", value);
+        }
+        request
+    }
+}
+
+/// The `RowSet` of a request's ranges (exactly its bounds: start
+/// inclusive, stop exclusive).
+pub(crate) fn row_set(request: &ReadRequest) -> RowSet {
+    RowSet {
+        row_keys: vec![],
+        row_ranges: request
+            .ranges()
+            .iter()
+            .map(|r| RowRange {
+                start_key: Some(StartKey::StartKeyClosed(r.start.clone())),
+                end_key: r.stop.clone().map(EndKey::EndKeyOpen),
+            })
+            .collect(),
+    }
+}
+
+/// The rows of `request`, resumed after transient failures.
+pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
+    if request.is_empty() {
+        // An empty RowSet would read the whole table: send nothing.
+        return Box::pin(futures_util::stream::empty());
+    }
+    let reader = Reader {
+        target,
+        request,
+        stream: None,
+        rows: RowAssembler::default(),
+        buffer: VecDeque::new(),
+        committed: 0,
+        failures: 0,
+        failed: None,
+        done: false,
+    };
+    Box::pin(futures_util::stream::unfold(reader, |mut r| async move {
+        let item = r.next().await?;
+        Some((item, r))
+    }))
+}
+
+struct Reader {
+    target: Target,
+    /// The whole request; a retry reads `request.after_rows(last, committed)`.
+    request: ReadRequest,
+    stream: Option<Streaming<ReadRowsResponse>>,
+    rows: RowAssembler,
+    buffer: VecDeque<Row>,
+    /// Rows committed so far, over every attempt.
+    committed: u64,
+    /// Failed attempts since the last one that made progress.
+    failures: u32,
+    /// A final error, returned once the rows before it are delivered.
+    failed: Option<StoreError>,
+    done: bool,
+}
+
+impl Reader {
+    async fn next(&mut self) -> Option<Result<Row, StoreError>> {
+        loop {
+            if let Some(row) = self.buffer.pop_front() {
+                return Some(Ok(row));
+            }
+            if let Some(e) = self.failed.take() {
+                self.done = true;
+                return Some(Err(e));
+            }
+            if self.done {
+                return None;
+            }
+            let step = match self.stream.as_mut() {
+                None => self.open().await,
+                Some(stream) => {
+                    let idle = self.target.retry.idle_timeout;
+                    match timeout(idle, stream.message()).await {
+                        Err(_) => Err(StoreError::transient(
+                            "read rows",
+                            format!("the stream stalled: no response for {idle:?}"),
+                        )),
+                        Ok(Err(status)) => Err(store_error("read rows", status)),
+                        Ok(Ok(None)) => {
+                            self.done = true;
+                            Ok(())
+                        }
+                        Ok(Ok(Some(response))) => self.take(response),
+                    }
+                }
+            };
+            if let Err(e) = step {
+                self.fail(e).await;
+            }
+        }
+    }
+
+    /// Sends the request for what is left of the read.
+    async fn open(&mut self) -> Result<(), StoreError> {
+        let rest = match self.rows.last() {
+            Some(last) => self.request.after_rows(last, self.committed),
+            None => self.request.clone(),
+        };
+        if rest.is_empty() {
+            self.done = true;
+            return Ok(());
+        }
+        let message = ReadRowsRequest {
+            table_name: self.target.table.to_string(),
+            app_profile_id: self.target.app_profile.to_string(),
+            rows: Some(row_set(&rest)),
+            // The newest version of each cell, as MemStore keeps only that.
+            filter: Some(RowFilter {
+                filter: Some(Filter::CellsPerColumnLimitFilter(1)),
+            }),
+            rows_limit: rest
+                .limit()
+                .map_or(0, |l| i64::try_from(l).unwrap_or(i64::MAX)),
+            ..ReadRowsRequest::default()
+        };
+        let request = self.target.request(message);
+        let mut client = self.target.client.clone();
+        let idle = self.target.retry.idle_timeout;
+        let response = timeout(idle, client.get_client().read_rows(request)).await;
+        match response {
+            Err(_) => Err(StoreError::transient(
+                "read rows",
+                format!("no response to the request for {idle:?}"),
+            )),
+            Ok(Err(status)) => Err(store_error("read rows", status)),
+            Ok(Ok(response)) => {
+                self.stream = Some(response.into_inner());
+                Ok(())
+            }
+        }
+    }
+
+    /// Rows from one response message.
+    fn take(&mut self, response: ReadRowsResponse) -> Result<(), StoreError> {
+        let before = self.buffer.len();
+        for chunk in response.chunks {
+            self.rows
+                .push(chunk, &mut self.buffer)
+                .map_err(|why| StoreError::backend("read rows", format!("bad response: {why}")))?;
+        }
+        let new = (self.buffer.len() - before) as u64;
+        if new > 0 {
+            self.committed += new;
+            // Progress: a later failure starts a fresh count.
+            self.failures = 0;
+        }
+        Ok(())
+    }
+
+    /// Drops the stream; retries after a backoff when `e` is transient and
+    /// attempts are left, else keeps `e` to return.
+    async fn fail(&mut self, e: StoreError) {
+        self.stream = None;
+        self.rows.discard_partial();
+        self.failures += 1;
+        let retry = self.target.retry;
+        if e.is_transient() && self.failures < retry.attempts {
+            tokio::time::sleep(retry.backoff(self.failures)).await;
+        } else {
+            self.failed = Some(e.after_attempts(self.failures));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! [`StoreError`]: why a store operation failed, precisely.
+
+use crate::{EncodeError, KeyDisplay};
+use core::fmt;
+
+/// A boxed error from a store's client.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why a store operation failed.
+///
+/// Every variant names the operation; key errors name the key (as
+/// `toStringBinary` shows it) and the limit; backend failures say whether
+/// they were transient and how many attempts were made.
+///
+/// ```
+/// use rowkey::store::StoreError;
+/// let e = StoreError::KeyTooLong { op: "write rows", key: vec![b'a'; 5000], len: 5000, max: 4096, store: "Bigtable" };
+/// assert!(e.to_string().starts_with("cannot write rows: key of 5000 bytes exceeds Bigtable's 4096-byte row key limit"));
+/// assert!(!e.is_transient());
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// A typed key could not be encoded.
+    Encode(EncodeError),
+    /// An empty row key: no store accepts one (Bigtable and HBase both
+    /// refuse it), so every store here refuses it the same way.
+    EmptyKey {
+        /// What was being done: "write rows", "read row".
+        op: &'static str,
+    },
+    /// A key longer than the store allows, refused before it was sent.
+    KeyTooLong {
+        /// What was being done.
+        op: &'static str,
+        /// The key (its first 64 bytes are shown).
+        key: Vec<u8>,
+        /// Its length.
+        len: usize,
+        /// The store's limit.
+        max: usize,
+        /// Whose limit: "Bigtable", "HBase".
+        store: &'static str,
+    },
+    /// A row without cells: Bigtable stores no such row, so no store here
+    /// writes one.
+    NoCells {
+        /// The row's key.
+        key: Vec<u8>,
+    },
+    /// The store's client or server failed.
+    Backend {
+        /// What was being done: "read rows", "mutate rows", "create table".
+        op: &'static str,
+        /// Whether the failure was transient (a cut stream, UNAVAILABLE,
+        /// DEADLINE_EXCEEDED, a stall): retried already, `attempts` times.
+        transient: bool,
+        /// How many attempts were made (1: not retried).
+        attempts: u32,
+        /// The client's error.
+        source: BoxError,
+    },
+    /// A blocking call made on a thread that runs an async runtime, where
+    /// blocking would stall (or deadlock) the runtime. Use the async store.
+    InsideAsyncRuntime {
+        /// What was being done.
+        op: &'static str,
+    },
+}
+
+impl StoreError {
+    /// A permanent backend failure during `op`.
+    pub fn backend(op: &'static str, source: impl Into<BoxError>) -> Self {
+        StoreError::Backend {
+            op,
+            transient: false,
+            attempts: 1,
+            source: source.into(),
+        }
+    }
+
+    /// A transient backend failure during `op` (worth retrying).
+    pub fn transient(op: &'static str, source: impl Into<BoxError>) -> Self {
+        StoreError::Backend {
+            op,
+            transient: true,
+            attempts: 1,
+            source: source.into(),
+        }
+    }
+
+    /// Whether retrying the operation may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Backend {
+                transient: true,
+                ..
+            }
+        )
+    }
+
+    /// The same error, recording that `attempts` attempts were made.
+    pub fn after_attempts(mut self, n: u32) -> Self {
+        if let StoreError::Backend { attempts, .. } = &mut self {
+            *attempts = n;
+        }
+        self
+    }
+
+    /// The operation that failed.
+    pub fn op(&self) -> &'static str {
+        match self {
+            StoreError::Encode(_) => "encode a key",
+            StoreError::NoCells { .. } => "write rows",
+            StoreError::EmptyKey { op }
+            | StoreError::KeyTooLong { op, .. }
+            | StoreError::Backend { op, .. }
+            | StoreError::InsideAsyncRuntime { op } => op,
+        }
+    }
+}
+
+/// At most this many bytes of a key go into a message.
+const SHOWN: usize = 64;
+
+fn shown(key: &[u8]) -> String {
+    let head = KeyDisplay(&key[..key.len().min(SHOWN)]).to_string();
+    if key.len() > SHOWN {
+        head + "..."
+    } else {
+        head
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Encode(e) => write!(f, "{e}"),
+            StoreError::EmptyKey { op } => write!(
+                f,
+                "cannot {op}: the row key is empty; Bigtable and HBase refuse empty keys \
+                 (a layout of only raw or unpadded text fields encodes empty values to one)"
+            ),
+            StoreError::KeyTooLong {
+                op,
+                key,
+                len,
+                max,
+                store,
+            } => write!(
+                f,
+                "cannot {op}: key of {len} bytes exceeds {store}'s {max}-byte row key limit \
+                 (key {})",
+                shown(key)
+            ),
+            StoreError::NoCells { key } => write!(
+                f,
+                "cannot write rows: row {} has no cells; a row needs at least one",
+                shown(key)
+            ),
+            StoreError::Backend {
+                op,
+                transient,
+                attempts,
+                source,
+            } => {
+                write!(f, "store failed to {op}")?;
+                match (transient, attempts) {
+                    (true, n) if *n > 1 => write!(f, " after {n} attempts")?,
+                    (true, _) => write!(f, " (transient)")?,
+                    _ => {}
+                }
+                write!(f, ": {source}")
+            }
+            StoreError::InsideAsyncRuntime { op } => write!(
+                f,
+                "cannot {op}: a blocking store was called from inside an async runtime, \
+                 where blocking would stall it; use the async store there"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Encode(e) => Some(e),
+            StoreError::Backend { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl From<EncodeError> for StoreError {
+    fn from(e: EncodeError) -> Self {
+        StoreError::Encode(e)
+    }
+}

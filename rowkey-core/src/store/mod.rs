@@ -1,0 +1,185 @@
+//! Stores that hold keyed rows: the async [`Store`] trait, what it reads
+//! and writes ([`Row`], [`Cell`], [`ReadRequest`]), how a plan's ranges
+//! are read and merged ([`QueryStream`], [`QueryOptions`]), retries
+//! ([`RetryPolicy`]), the checks every store makes before sending
+//! anything ([`KeyLimit`]), and a blocking facade ([`blocking`]).
+//!
+//! The `rowkey` crate re-exports this module as `rowkey::store`, with
+//! `MemStore`, the embedded default; `rowkey-bigtable` implements
+//! [`Store`] for Cloud Bigtable.
+//!
+//! ```
+//! use futures::TryStreamExt;
+//! use rowkey::store::{Cell, MemStore, Store};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Op {
+//!     uid: u64,
+//!     #[desc_ts]
+//!     at: i64,
+//! }
+//!
+//! # futures::executor::block_on(async {
+//! let store = MemStore::new();
+//! for at in [10, 30, 20] {
+//!     store.put(&Op { uid: 7, at }, vec![Cell::new("d", "kind", "login")]).await?;
+//! }
+//! // The newest first, because #[desc_ts] reverses the order.
+//! let rows: Vec<_> = store.query(&Op::scan().uid(7).plan()?).try_collect().await?;
+//! let ats: Vec<i64> = rows.iter().map(|r| r.key_as::<Op>().unwrap().at).collect();
+//! assert_eq!(ats, [30, 20, 10]);
+//! # Ok::<(), rowkey::store::StoreError>(())
+//! # }).unwrap();
+//! ```
+
+pub mod blocking;
+mod error;
+mod limits;
+mod query;
+mod request;
+mod retry;
+mod row;
+
+pub use error::{BoxError, StoreError};
+pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
+pub use query::{QueryOptions, QueryStream};
+pub use request::{KeyRange, ReadRequest};
+pub use retry::RetryPolicy;
+pub use row::{Cell, Row};
+
+use crate::scan::{Page, ScanPlan, ScanRange};
+use crate::RowKey;
+use futures_core::Stream;
+use std::future::Future;
+use std::pin::Pin;
+
+/// The rows of a read, in key order, each a `Result`. A stream ends after
+/// its first error.
+pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send + 'static>>;
+
+/// A sorted table of rows, read by key ranges as HBase and Bigtable are.
+///
+/// A store is a cheap handle (`Clone`, like a client): clones share the
+/// same table, and streams own what they need (`'static`), so they can be
+/// returned from functions and moved into tasks. Every future and stream
+/// is `Send`, for tokio's multi-thread runtime; dropping one cancels it.
+///
+/// Implement the three raw operations; the typed ones (`put`, `get`,
+/// `scan`, `query`, `read_plan`, `page`) come with them. Every store
+/// refuses empty keys, keys over its [`KeyLimit`] and rows without cells
+/// before sending anything.
+pub trait Store: Clone + Send + Sync + 'static {
+    /// The longest key the store accepts, and whose limit that is.
+    fn key_limit(&self) -> KeyLimit;
+
+    /// Writes rows: each row's cells are set, replacing cells with the
+    /// same family and qualifier.
+    fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The rows of `request`, in key order. A request with no ranges
+    /// yields nothing and sends nothing.
+    fn read_rows(&self, request: ReadRequest) -> RowStream;
+
+    /// The row with exactly this key.
+    fn read_row(&self, key: &[u8]) -> impl Future<Output = Result<Option<Row>, StoreError>> + Send {
+        let rows = self
+            .key_limit()
+            .check("read row", key)
+            .map(|()| self.read_rows(ReadRequest::row(key)));
+        async move {
+            let mut rows = rows?;
+            let first = std::future::poll_fn(|cx| rows.as_mut().poll_next(cx)).await;
+            first.transpose()
+        }
+    }
+
+    /// Writes one row under a typed key.
+    fn put<K: RowKey>(
+        &self,
+        key: &K,
+        cells: Vec<Cell>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let row = key.to_vec().map(|key| Row { key, cells });
+        let store = self.clone();
+        async move { store.write_rows(vec![row?]).await }
+    }
+
+    /// The row of a typed key (a point get).
+    fn get<K: RowKey>(
+        &self,
+        key: &K,
+    ) -> impl Future<Output = Result<Option<Row>, StoreError>> + Send {
+        let key = key.to_vec();
+        let store = self.clone();
+        async move { store.read_row(&key?).await }
+    }
+
+    /// The rows of one range, in key order.
+    fn scan<const N: usize>(&self, range: &ScanRange<N>) -> RowStream {
+        self.read_rows(ReadRequest::range(range))
+    }
+
+    /// The rows of a plan in logical key order (the salt prefix ignored,
+    /// so a salted key's buckets come back as one sorted sequence), cut at
+    /// the plan's limit. Ranges are read concurrently and merged with
+    /// bounded memory: see [`QueryOptions`] for the defaults.
+    fn query<const N: usize>(&self, plan: &ScanPlan<N>) -> QueryStream<Self> {
+        QueryStream::new(self.clone(), plan, QueryOptions::default())
+    }
+
+    /// [`query`](Self::query) with chosen concurrency and page size.
+    fn query_with<const N: usize>(
+        &self,
+        plan: &ScanPlan<N>,
+        options: QueryOptions,
+    ) -> QueryStream<Self> {
+        QueryStream::new(self.clone(), plan, options)
+    }
+
+    /// The rows of a plan in stored key order (bucket after bucket, not
+    /// merged), in one multi-range read. Cheaper than
+    /// [`query`](Self::query) when the order does not matter: one request
+    /// instead of one per bucket.
+    fn read_plan<const N: usize>(&self, plan: &ScanPlan<N>) -> RowStream {
+        self.read_rows(ReadRequest::plan(plan))
+    }
+
+    /// One keyset page of a plan: up to `size` rows (at least 1) after
+    /// `resume`, the previous page's [`Page::next`]. A plan's own limit
+    /// caps each page and ends paging when a page reaches it.
+    fn page<const N: usize>(
+        &self,
+        plan: &ScanPlan<N>,
+        resume: Option<&[u8]>,
+        size: usize,
+    ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
+        let plan = match resume {
+            Some(key) => plan.after(key),
+            None => *plan,
+        };
+        let size = size.max(1);
+        let want = plan.limit().map_or(size, |l| l.min(size));
+        // One row more than the page tells whether another page follows.
+        let mut rows = self.query(&plan.with_limit(want.saturating_add(1)));
+        async move {
+            let mut page = Vec::with_capacity(want.min(1024));
+            let mut more = false;
+            while let Some(row) = std::future::poll_fn(|cx| Pin::new(&mut rows).poll_next(cx)).await
+            {
+                let row = row?;
+                if page.len() == want {
+                    more = true;
+                    break;
+                }
+                page.push(row);
+            }
+            let more = more && plan.limit().is_none_or(|l| l > want);
+            let next = match page.last() {
+                Some(last) if more => Some(last.key.clone()),
+                _ => None,
+            };
+            Ok(Page { rows: page, next })
+        }
+    }
+}

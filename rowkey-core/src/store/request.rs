@@ -1,0 +1,266 @@
+//! [`ReadRequest`]: the key ranges of one read, normalised, and where a
+//! read resumes after the last row it delivered.
+
+use crate::scan::{ScanPlan, ScanRange};
+use crate::KeyDisplay;
+use core::fmt;
+
+/// Keys from `start` (inclusive) to `stop` (exclusive; `None`: the end of
+/// the table). An owned [`ScanRange`], as a client request carries it.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct KeyRange {
+    /// The first key of the range.
+    pub start: Vec<u8>,
+    /// The first key after it; `None`: the end of the table.
+    pub stop: Option<Vec<u8>>,
+}
+
+impl KeyRange {
+    /// `[start, stop)`.
+    pub fn new(start: impl Into<Vec<u8>>, stop: Option<Vec<u8>>) -> Self {
+        KeyRange {
+            start: start.into(),
+            stop,
+        }
+    }
+
+    /// The range holding exactly `key`: `[key, key 00)`.
+    pub fn row(key: &[u8]) -> Self {
+        KeyRange::new(key, Some(successor(key)))
+    }
+
+    /// Whether no key can be in the range.
+    pub fn is_empty(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| *s <= self.start)
+    }
+
+    /// Whether `key` is in the range.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start.as_slice() && self.stop.as_ref().is_none_or(|s| key < s.as_slice())
+    }
+}
+
+impl<const N: usize> From<&ScanRange<N>> for KeyRange {
+    fn from(r: &ScanRange<N>) -> Self {
+        KeyRange::new(r.start(), r.stop().map(<[u8]>::to_vec))
+    }
+}
+
+impl<const N: usize> From<ScanRange<N>> for KeyRange {
+    fn from(r: ScanRange<N>) -> Self {
+        KeyRange::from(&r)
+    }
+}
+
+impl fmt::Debug for KeyRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.stop {
+            Some(stop) => write!(f, "[{}, {})", KeyDisplay(&self.start), KeyDisplay(stop)),
+            None => write!(f, "[{}, end)", KeyDisplay(&self.start)),
+        }
+    }
+}
+
+/// The first key after `key`: `key` followed by `0x00`.
+pub(crate) fn successor(key: &[u8]) -> Vec<u8> {
+    let mut next = Vec::with_capacity(key.len() + 1);
+    next.extend_from_slice(key);
+    next.push(0);
+    next
+}
+
+/// One read: sorted, disjoint key ranges (empty ones dropped, overlapping
+/// and touching ones joined) and an optional row limit. Rows come back in
+/// key order. A request with no ranges reads nothing: stores never send
+/// it, because Bigtable reads the whole table for an empty row set.
+///
+/// ```
+/// use rowkey::store::{KeyRange, ReadRequest};
+/// let r = ReadRequest::new([
+///     KeyRange::new("c", Some(b"d".to_vec())),
+///     KeyRange::new("a", Some(b"b".to_vec())),
+///     KeyRange::new("b", Some(b"c".to_vec())),
+///     KeyRange::new("x", Some(b"x".to_vec())), // empty: dropped
+/// ]);
+/// assert_eq!(format!("{:?}", r.ranges()), "[[a, d)]");
+/// // Resuming after "b\x01" reads the rest of the range only.
+/// assert_eq!(format!("{:?}", r.after(b"b\x01").ranges()), r"[[b\x01\x00, d)]");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct ReadRequest {
+    ranges: Vec<KeyRange>,
+    limit: Option<u64>,
+}
+
+impl ReadRequest {
+    /// A request for `ranges`, normalised.
+    pub fn new(ranges: impl IntoIterator<Item = KeyRange>) -> Self {
+        let mut ranges: Vec<KeyRange> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
+        ranges.sort_by(|a, b| a.start.cmp(&b.start));
+        let mut joined: Vec<KeyRange> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match joined.last_mut() {
+                // Overlapping or touching: one range to the later stop.
+                Some(last) if last.stop.as_ref().is_none_or(|s| r.start <= *s) => {
+                    last.stop = match (last.stop.take(), r.stop) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        _ => None,
+                    };
+                }
+                _ => joined.push(r),
+            }
+        }
+        ReadRequest {
+            ranges: joined,
+            limit: None,
+        }
+    }
+
+    /// The one row `key`.
+    pub fn row(key: &[u8]) -> Self {
+        ReadRequest::new([KeyRange::row(key)]).with_limit(1)
+    }
+
+    /// One range of a plan.
+    pub fn range<const N: usize>(range: &ScanRange<N>) -> Self {
+        ReadRequest::new([KeyRange::from(range)])
+    }
+
+    /// Every range of a plan in one request (rows in key order, bucket
+    /// after bucket), with the plan's limit.
+    pub fn plan<const N: usize>(plan: &ScanPlan<N>) -> Self {
+        let r = ReadRequest::new(plan.ranges().map(KeyRange::from));
+        match plan.limit() {
+            Some(l) => r.with_limit(l as u64),
+            None => r,
+        }
+    }
+
+    /// The same request, with at most `limit` rows.
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// The ranges: sorted and disjoint.
+    pub fn ranges(&self) -> &[KeyRange] {
+        &self.ranges
+    }
+
+    /// The row limit, if any.
+    pub fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// Whether the request can return no row: no ranges, or a limit of 0.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty() || self.limit == Some(0)
+    }
+
+    /// Whether `key` is in one of the ranges.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.ranges.iter().any(|r| r.contains(key))
+    }
+
+    /// The rest of the request once the rows up to `key` have been
+    /// delivered: only keys strictly after `key`. A retried read resumes
+    /// here, so no row is delivered twice and none is skipped. The limit
+    /// is not changed: see [`ReadRequest::after_rows`].
+    pub fn after(&self, key: &[u8]) -> Self {
+        let next = successor(key);
+        let ranges = self
+            .ranges
+            .iter()
+            .filter(|r| r.stop.as_ref().is_none_or(|s| *s > next))
+            .map(|r| KeyRange {
+                start: if r.start < next {
+                    next.clone()
+                } else {
+                    r.start.clone()
+                },
+                stop: r.stop.clone(),
+            })
+            .collect();
+        ReadRequest {
+            ranges,
+            limit: self.limit,
+        }
+    }
+
+    /// [`after`](Self::after) `key`, with `delivered` rows taken off the
+    /// limit.
+    pub fn after_rows(&self, key: &[u8], delivered: u64) -> Self {
+        let mut next = self.after(key);
+        next.limit = self.limit.map(|l| l.saturating_sub(delivered));
+        next
+    }
+}
+
+impl fmt::Debug for ReadRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadRequest")
+            .field("ranges", &self.ranges)
+            .field("limit", &self.limit)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(
+            prop_oneof![Just(0u8), Just(1), Just(0xFF), any::<u8>()],
+            0..4,
+        )
+    }
+
+    fn range() -> impl Strategy<Value = KeyRange> {
+        (key(), proptest::option::of(key())).prop_map(|(s, e)| KeyRange::new(s, e))
+    }
+
+    proptest! {
+        /// Normalising keeps exactly the keys of the union, in sorted,
+        /// disjoint, non-empty ranges.
+        #[test]
+        fn normalised_ranges_hold_the_union(
+            ranges in proptest::collection::vec(range(), 0..6),
+            probes in proptest::collection::vec(key(), 0..24),
+        ) {
+            let r = ReadRequest::new(ranges.clone());
+            for w in r.ranges().windows(2) {
+                let stop = w[0].stop.as_ref().expect("only the last range is open");
+                prop_assert!(*stop < w[1].start, "{:?}", r);
+            }
+            prop_assert!(r.ranges().iter().all(|x| !x.is_empty()));
+            for p in probes {
+                prop_assert_eq!(r.contains(&p), ranges.iter().any(|x| x.contains(&p)));
+            }
+        }
+
+        /// `after(k)` keeps exactly the keys of the request above `k`.
+        #[test]
+        fn after_keeps_exactly_the_later_keys(
+            ranges in proptest::collection::vec(range(), 0..6),
+            at in key(),
+            probes in proptest::collection::vec(key(), 0..24),
+        ) {
+            let r = ReadRequest::new(ranges);
+            let rest = r.after(&at);
+            for p in probes {
+                prop_assert_eq!(rest.contains(&p), r.contains(&p) && p > at);
+            }
+        }
+    }
+
+    #[test]
+    fn point_reads_and_limits() {
+        let r = ReadRequest::row(b"k");
+        assert!(r.contains(b"k") && !r.contains(b"k\x00") && !r.contains(b"j"));
+        assert_eq!(r.after_rows(b"k", 1).limit(), Some(0));
+        assert!(r.after(b"k").is_empty());
+        assert!(ReadRequest::new([]).is_empty());
+    }
+}
