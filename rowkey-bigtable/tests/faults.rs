@@ -87,13 +87,16 @@ async fn a_query_cut_mid_stream_resumes_without_loss_or_repeats() {
     let want = ledger(&emu).await;
     let plan = Ledger::scan().plan().unwrap();
     assert_eq!(plan.len(), 120);
-    // 120 buckets streamed at once (the default), then in pages of 100
-    // rows with 8 in flight; each under the same cuts.
+    // The defaults (8 reads in flight, pages of 41 rows for 120 buckets),
+    // then 32 in flight with pages of 200; each under the same cuts.
     for (name, options) in [
-        ("query, 120 streams", QueryOptions::default()),
+        ("query, 8 in flight, pages of 41", QueryOptions::default()),
         (
-            "query, pages of 100, 8 in flight",
-            QueryOptions::default().concurrency(8).page_rows(100),
+            "query, 32 in flight, pages of 200",
+            QueryOptions::default()
+                .concurrency(32)
+                .page_rows(200)
+                .buffer_rows(48_000),
         ),
     ] {
         let proxy = FaultProxy::start(&emu.host);

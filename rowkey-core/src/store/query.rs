@@ -12,37 +12,46 @@ use std::task::{Context, Poll};
 
 /// How a query reads the ranges of a plan.
 ///
-/// A plan of `n` ranges (one per salt bucket) is read with up to
-/// `concurrency` reads in flight:
-/// - `n <= concurrency` (the default for plans up to 128 buckets): every
-///   range is one streaming read, all open at once; a range is pulled only
-///   when the merge needs its next row, so memory stays at about one row
-///   per range plus the transport's flow-control window.
-/// - `n > concurrency`: ranges are read in pages of `page_rows` rows, at
-///   most `concurrency` pages in flight; a page is drained into its
-///   range's buffer as it arrives and the next page resumes after its last
-///   key. Memory is at most `n * page_rows` rows.
+/// Each range (one per salt bucket) is read in pages, at most
+/// `concurrency` pages in flight over all ranges. A page is drained into
+/// its range's buffer as it arrives; the next page of a range resumes
+/// after its last key and is fetched ahead while the range holds less
+/// than a page. A page holds `buffer_rows / (2 * ranges)` rows, at least 1
+/// and at most `page_rows`, so a query holds at most about `buffer_rows`
+/// rows whatever the size of its result.
+///
+/// Bounding the rows in flight matters to gRPC clients too: h2 (under
+/// tonic) counts the small DATA frames it holds unread and closes the
+/// connection (`ENHANCE_YOUR_CALM`) past a budget of half its window, so
+/// many large pages left unread at once would break a read. The defaults
+/// (8 pages in flight, 10,000 rows buffered, pages of at most 1,000 rows)
+/// stay well under it.
 ///
 /// ```
 /// use rowkey::store::QueryOptions;
-/// let o = QueryOptions::default().concurrency(8).page_rows(500);
-/// assert_eq!((o.concurrency, o.page_rows), (8, 500));
+/// let o = QueryOptions::default().concurrency(16).page_rows(500).buffer_rows(4_000);
+/// assert_eq!((o.concurrency, o.page_rows, o.buffer_rows), (16, 500, 4_000));
+/// // 120 buckets share 4,000 buffered rows: pages of 16.
+/// assert_eq!(o.page_for(120), 16);
+/// assert_eq!(o.page_for(1), 500);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct QueryOptions {
     /// The most reads in flight at once (at least 1).
     pub concurrency: usize,
-    /// Rows per read when a plan has more ranges than `concurrency`
-    /// (at least 1).
+    /// The most rows one read asks for (at least 1).
     pub page_rows: usize,
+    /// About how many rows a query may hold at once, over all its ranges.
+    pub buffer_rows: usize,
 }
 
 impl Default for QueryOptions {
     fn default() -> Self {
         QueryOptions {
-            concurrency: 128,
+            concurrency: 8,
             page_rows: 1000,
+            buffer_rows: 10_000,
         }
     }
 }
@@ -54,11 +63,21 @@ impl QueryOptions {
         self
     }
 
-    /// Pages of `n` rows when ranges outnumber the reads in flight (0 is
-    /// taken as 1).
+    /// Pages of at most `n` rows (0 is taken as 1).
     pub fn page_rows(mut self, n: usize) -> Self {
         self.page_rows = n.max(1);
         self
+    }
+
+    /// About `n` rows held at once, over all ranges.
+    pub fn buffer_rows(mut self, n: usize) -> Self {
+        self.buffer_rows = n;
+        self
+    }
+
+    /// The rows a read asks for when a plan has `ranges` ranges.
+    pub fn page_for(&self, ranges: usize) -> usize {
+        (self.buffer_rows / ranges.max(1) / 2).clamp(1, self.page_rows.max(1))
     }
 }
 
@@ -93,8 +112,6 @@ pub struct QueryStream<S> {
     heap: BinaryHeap<Head<Row>>,
     skip: usize,
     remaining: Option<u64>,
-    /// Drain reads eagerly in pages (more ranges than reads in flight).
-    paged: bool,
     page_rows: u64,
     concurrency: usize,
     in_flight: usize,
@@ -115,60 +132,61 @@ impl<S: Store> QueryStream<S> {
             })
             .collect();
         let concurrency = options.concurrency.max(1);
+        let page_rows = options.page_for(ranges.len()) as u64;
         QueryStream {
             store,
             heap: BinaryHeap::with_capacity(ranges.len()),
-            paged: ranges.len() > concurrency,
             ranges,
             skip: plan.prefix_len(),
             remaining: plan.limit().map(|l| l as u64),
-            page_rows: options.page_rows.max(1) as u64,
+            page_rows,
             concurrency,
             in_flight: 0,
             finished: false,
         }
     }
 
-    /// Starts reads for ranges that need rows, while reads may start.
+    /// Starts reads, while reads may start: first for ranges the merge
+    /// waits on (nothing buffered), then ahead for ranges holding less
+    /// than a page.
     fn start_reads(&mut self) {
-        for range in &mut self.ranges {
-            if self.in_flight >= self.concurrency {
-                return;
+        let page = self.page_rows;
+        for waiting in [true, false] {
+            for range in &mut self.ranges {
+                if self.in_flight >= self.concurrency {
+                    return;
+                }
+                let starved = !range.in_heap && range.buffer.is_empty();
+                let wants = if waiting {
+                    starved
+                } else {
+                    (range.buffer.len() as u64) < page
+                };
+                if range.done || range.fetch.is_some() || !wants {
+                    continue;
+                }
+                let asked = self.remaining.unwrap_or(u64::MAX).min(page);
+                let request = match &range.last {
+                    Some(last) => range.request.after(last),
+                    None => range.request.clone(),
+                }
+                .with_limit(asked);
+                if request.is_empty() {
+                    range.done = true;
+                    continue;
+                }
+                range.fetch = Some(Fetch {
+                    rows: self.store.read_rows(request),
+                    asked,
+                    got: 0,
+                });
+                self.in_flight += 1;
             }
-            let needs =
-                !range.done && range.fetch.is_none() && !range.in_heap && range.buffer.is_empty();
-            if !needs {
-                continue;
-            }
-            let mut asked = self.remaining.unwrap_or(u64::MAX);
-            if self.paged {
-                asked = asked.min(self.page_rows);
-            }
-            let request = match &range.last {
-                Some(last) => range.request.after(last),
-                None => range.request.clone(),
-            };
-            let request = if asked == u64::MAX {
-                request
-            } else {
-                request.with_limit(asked)
-            };
-            if request.is_empty() {
-                range.done = true;
-                continue;
-            }
-            range.fetch = Some(Fetch {
-                rows: self.store.read_rows(request),
-                asked,
-                got: 0,
-            });
-            self.in_flight += 1;
         }
     }
 
-    /// Polls every read in flight: a paged read is drained; a streaming
-    /// one gives at most the one row its range needs. Returns whether a
-    /// read ended (freeing its place for another).
+    /// Drains every read in flight into its range's buffer. Returns
+    /// whether a read ended (freeing its place for another).
     fn poll_reads(&mut self, cx: &mut Context<'_>) -> Result<bool, StoreError> {
         let mut freed = false;
         for range in &mut self.ranges {
@@ -176,9 +194,6 @@ impl<S: Store> QueryStream<S> {
                 continue;
             };
             loop {
-                if !self.paged && (range.in_heap || !range.buffer.is_empty()) {
-                    break;
-                }
                 match fetch.rows.as_mut().poll_next(cx) {
                     Poll::Pending => break,
                     Poll::Ready(Some(Ok(row))) => {

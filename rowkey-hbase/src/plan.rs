@@ -1,0 +1,113 @@
+//! A plan's (or a read request's) ranges as one `TScan` each.
+
+use crate::reversed::ReversedTScan;
+use crate::scan::ToTScan;
+use hbase_thrift::hbase::TScan;
+use rowkey_core::scan::ScanPlan;
+use rowkey_core::store::ReadRequest;
+
+/// One forward `TScan` per range of `plan` (one per salt bucket it
+/// touches), in key order; an empty plan gives none. Open one scanner per
+/// scan; each returns its range's rows in key order, and
+/// [`merge_sorted`](rowkey_core::scan::merge_sorted) with the plan's
+/// [`prefix_len`](ScanPlan::prefix_len) merges them into logical order.
+///
+/// The plan's [`limit`](ScanPlan::limit) (`latest()` sets 1) is not in the
+/// scans: a Thrift1 `TScan` has no row limit (`caching` is how many rows
+/// one fetch returns and `batchSize` splits rows into partial rows;
+/// neither is a limit, so neither is set). Stop after `plan.limit()` rows:
+/// ask `scannerGetList(id, n)` for no more rows than are still wanted,
+/// then `scannerClose`. Each bucket's scan may need up to the limit.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey_hbase::plan_scans;
+///
+/// #[derive(RowKey)]
+/// struct Op {
+///     #[salt(buckets = 4, binary)]
+///     user: u32,
+///     seq: u32,
+/// }
+///
+/// let scans = plan_scans(&Op::scan().plan()?);
+/// assert_eq!(scans.len(), 4);
+/// assert_eq!(scans[1].start_row, Some(vec![1]));
+/// assert_eq!(scans[1].stop_row, Some(vec![2]));
+/// assert_eq!(scans[3].stop_row, Some(vec![4]));
+/// // One user's rows are in one bucket.
+/// assert_eq!(plan_scans(&Op::scan().user(7).plan()?).len(), 1);
+/// // An empty plan has no scans: never a scan without bounds, which
+/// // would read the whole table.
+/// assert!(plan_scans(&rowkey::scan::ScanPlan::<9>::empty()).is_empty());
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+pub fn plan_scans<const N: usize>(plan: &ScanPlan<N>) -> Vec<TScan> {
+    let mut ranges: Vec<_> = plan.ranges().collect();
+    ranges.sort_by(|a, b| a.start().cmp(b.start()));
+    ranges.iter().filter_map(ToTScan::to_tscan).collect()
+}
+
+/// One [`ReversedTScan`] per range of `plan`, highest range first: reading
+/// them in order, each with its steps, gives the plan's rows in descending
+/// stored key order (bucket after bucket for a salted key). An empty plan
+/// gives none. The plan's limit is not in the scans: see [`plan_scans`].
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey_hbase::plan_scans_reversed;
+///
+/// #[derive(RowKey)]
+/// struct Op {
+///     #[salt(buckets = 4, binary)]
+///     user: u32,
+///     seq: u32,
+/// }
+///
+/// let reads = plan_scans_reversed(&Op::scan().plan()?);
+/// assert_eq!(reads.len(), 4);
+/// // The last bucket first, [03, 04): from 04 (a row 04 is skipped) down
+/// // to 02 (exclusive; a row 02 ... says stop).
+/// assert_eq!(reads[0].tscan().start_row, Some(vec![4]));
+/// assert_eq!(reads[0].tscan().stop_row, Some(vec![2]));
+/// // The first bucket last: down to the first row of the table.
+/// assert_eq!(reads[3].tscan().start_row, Some(vec![1]));
+/// assert_eq!(reads[3].tscan().stop_row, None);
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+pub fn plan_scans_reversed<const N: usize>(plan: &ScanPlan<N>) -> Vec<ReversedTScan> {
+    let mut ranges: Vec<_> = plan.ranges().collect();
+    ranges.sort_by(|a, b| b.start().cmp(a.start()));
+    ranges
+        .iter()
+        .filter_map(ToTScan::to_reversed_tscan)
+        .collect()
+}
+
+/// One forward `TScan` per range of `request` (sorted and disjoint), in
+/// key order; a request without ranges gives none. Reading them in order
+/// gives the request's rows in key order. The request's limit is not in
+/// the scans: stop after [`ReadRequest::limit`] rows, as for a plan (see
+/// [`plan_scans`]). With [`ReadRequest::after`], a read that failed
+/// resumes after the last row it delivered.
+///
+/// ```
+/// use rowkey::store::{KeyRange, ReadRequest};
+/// use rowkey_hbase::request_scans;
+///
+/// let request = ReadRequest::new([
+///     KeyRange::new(b"c".to_vec(), Some(b"d".to_vec())),
+///     KeyRange::new(b"a".to_vec(), Some(b"b".to_vec())),
+/// ]);
+/// let scans = request_scans(&request.after(b"a\x07"));
+/// assert_eq!(scans.len(), 2);
+/// assert_eq!(scans[0].start_row, Some(b"a\x07\x00".to_vec()));
+/// assert_eq!(scans[1].start_row, Some(b"c".to_vec()));
+/// ```
+pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
+    request
+        .ranges()
+        .iter()
+        .filter_map(ToTScan::to_tscan)
+        .collect()
+}

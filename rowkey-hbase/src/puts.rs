@@ -1,0 +1,101 @@
+//! [`Row`]s as hbase-thrift `BatchMutation`s for `mutateRows`.
+
+use crate::error::ThriftDataError;
+use hbase_thrift::hbase::{BatchMutation, Mutation};
+use rowkey_core::store::{Cell, KeyLimit, Row, StoreError};
+
+/// A row as the `BatchMutation` that sets its cells, for
+/// `mutateRows(table, batches, attributes)`, after the checks every store
+/// makes: a non-empty key of at most 32767 bytes, at least one cell, and
+/// (HBase's own) a non-empty family without `:` in every cell.
+///
+/// Each cell is a `Mutation` with every field spelled out:
+/// `column: family:qualifier` (HBase splits it at the first `:`, so the
+/// qualifier may hold any bytes), `value`, `is_delete: Some(false)`, and
+/// `write_to_w_a_l: Some(true)`. HBase's IDL defaults `writeToWAL` to true
+/// and its handler sets `SYNC_WAL` (older versions `USE_DEFAULT`) for it
+/// and `SKIP_WAL` for false; it is set explicitly here because
+/// hbase-thrift's `Mutation::default()` has `write_to_w_a_l: Some(false)`,
+/// which would write without the write-ahead log (and lose the write if a
+/// region server fails). The cells are written at the server's time
+/// (`mutateRows`, not `mutateRowsTs`).
+///
+/// ```
+/// use rowkey::store::{Cell, Row};
+/// use rowkey_hbase::to_batch_mutation;
+///
+/// let row = Row::new(b"k\x00\xFF".to_vec(), vec![Cell::new("d", "at:utc", "12")]);
+/// let batch = to_batch_mutation(row)?;
+/// assert_eq!(batch.row, Some(b"k\x00\xFF".to_vec()));
+/// let m = &batch.mutations.as_ref().unwrap()[0];
+/// assert_eq!(m.column, Some(b"d:at:utc".to_vec()));
+/// assert_eq!(m.value, Some(b"12".to_vec()));
+/// assert_eq!((m.is_delete, m.write_to_w_a_l), (Some(false), Some(true)));
+///
+/// // Refused before anything is sent: a row without cells, an empty key.
+/// assert!(to_batch_mutation(Row::new(b"k".to_vec(), vec![])).is_err());
+/// assert!(to_batch_mutation(Row::new(Vec::new(), vec![Cell::new("d", "q", "v")])).is_err());
+/// # Ok::<(), rowkey::store::StoreError>(())
+/// ```
+pub fn to_batch_mutation(row: Row) -> Result<BatchMutation, StoreError> {
+    check(std::slice::from_ref(&row))?;
+    Ok(batch(row))
+}
+
+/// [`to_batch_mutation`] for each row, in their order; every row is
+/// checked before any is converted, and the first error is returned.
+///
+/// ```
+/// use rowkey::store::{Cell, Row, StoreError};
+/// use rowkey_hbase::to_batch_mutations;
+///
+/// let ok = Row::new(b"a".to_vec(), vec![Cell::new("d", "q", "v")]);
+/// assert_eq!(to_batch_mutations(vec![ok.clone(), ok.clone()])?.len(), 2);
+/// let long = Row::new(vec![b'k'; 32768], vec![Cell::new("d", "q", "v")]);
+/// let e = to_batch_mutations(vec![ok, long]).unwrap_err();
+/// assert!(matches!(e, StoreError::KeyTooLong { len: 32768, max: 32767, store: "HBase", .. }));
+/// # Ok::<(), StoreError>(())
+/// ```
+pub fn to_batch_mutations(rows: Vec<Row>) -> Result<Vec<BatchMutation>, StoreError> {
+    check(&rows)?;
+    Ok(rows.into_iter().map(batch).collect())
+}
+
+/// The store checks, then every family.
+fn check(rows: &[Row]) -> Result<(), StoreError> {
+    KeyLimit::HBASE.check_rows(rows)?;
+    for row in rows {
+        for cell in &row.cells {
+            if cell.family.is_empty() || cell.family.contains(':') {
+                return Err(StoreError::backend(
+                    "write rows",
+                    ThriftDataError::BadFamily {
+                        row: row.key.clone(),
+                        family: cell.family.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn batch(row: Row) -> BatchMutation {
+    BatchMutation {
+        row: Some(row.key),
+        mutations: Some(row.cells.into_iter().map(put).collect()),
+    }
+}
+
+fn put(cell: Cell) -> Mutation {
+    let mut column = Vec::with_capacity(cell.family.len() + 1 + cell.qualifier.len());
+    column.extend_from_slice(cell.family.as_bytes());
+    column.push(b':');
+    column.extend_from_slice(&cell.qualifier);
+    Mutation {
+        is_delete: Some(false),
+        column: Some(column),
+        value: Some(cell.value),
+        write_to_w_a_l: Some(true),
+    }
+}
