@@ -2,6 +2,12 @@
 //! arrive; a transient failure (a cut stream, UNAVAILABLE, a stall) drops
 //! the stream and, after a backoff, reads again strictly after the last
 //! committed row, with the rows already delivered taken off the limit.
+//!
+//! A read is sent as requests of at most `page_rows` rows, each resuming
+//! after the last: h2 holds the rows of a request that the caller has not
+//! pulled yet, and closes the connection (`ENHANCE_YOUR_CALM`) when too
+//! many small DATA frames pile up unread, so a slow reader of one long
+//! stream would fail. A page bounds what can pile up.
 
 use crate::chunks::RowAssembler;
 use crate::status::{store_error, url_encode};
@@ -25,6 +31,8 @@ pub(crate) struct Target {
     pub(crate) table: Arc<str>,
     pub(crate) app_profile: Arc<str>,
     pub(crate) retry: RetryPolicy,
+    /// The most rows one request asks for.
+    pub(crate) page_rows: u64,
 }
 
 impl Target {
@@ -74,6 +82,7 @@ pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
         rows: RowAssembler::default(),
         buffer: VecDeque::new(),
         committed: 0,
+        page: (0, 0),
         failures: 0,
         failed: None,
         done: false,
@@ -93,6 +102,8 @@ struct Reader {
     buffer: VecDeque<Row>,
     /// Rows committed so far, over every attempt.
     committed: u64,
+    /// Rows asked for and committed by the request in flight.
+    page: (u64, u64),
     /// Failed attempts since the last one that made progress.
     failures: u32,
     /// A final error, returned once the rows before it are delivered.
@@ -124,7 +135,10 @@ impl Reader {
                         )),
                         Ok(Err(status)) => Err(store_error("read rows", status)),
                         Ok(Ok(None)) => {
-                            self.done = true;
+                            // A full page: more may follow, from after it.
+                            let (asked, got) = self.page;
+                            self.stream = None;
+                            self.done = got < asked;
                             Ok(())
                         }
                         Ok(Ok(Some(response))) => self.take(response),
@@ -147,6 +161,8 @@ impl Reader {
             self.done = true;
             return Ok(());
         }
+        let asked = rest.limit().unwrap_or(u64::MAX).min(self.target.page_rows);
+        let rest = rest.with_limit(asked);
         let message = ReadRowsRequest {
             table_name: self.target.table.to_string(),
             app_profile_id: self.target.app_profile.to_string(),
@@ -172,6 +188,7 @@ impl Reader {
             Ok(Err(status)) => Err(store_error("read rows", status)),
             Ok(Ok(response)) => {
                 self.stream = Some(response.into_inner());
+                self.page = (asked, 0);
                 Ok(())
             }
         }
@@ -188,6 +205,7 @@ impl Reader {
         let new = (self.buffer.len() - before) as u64;
         if new > 0 {
             self.committed += new;
+            self.page.1 += new;
             // Progress: a later failure starts a fresh count.
             self.failures = 0;
         }

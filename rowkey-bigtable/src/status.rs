@@ -15,6 +15,14 @@ pub(crate) fn is_transient(status: &Status) -> bool {
             let m = status.message().to_ascii_lowercase();
             m.contains("rst_stream") || m.contains("rst stream") || m.contains("unexpected eos")
         }
+        // h2 closing the connection under us (its flood guard: too many
+        // small frames left unread) comes back as RESOURCE_EXHAUSTED with
+        // the h2 error as its source; the server's own quota errors have
+        // no source.
+        Code::ResourceExhausted => {
+            std::error::Error::source(status).is_some()
+                && status.message().starts_with("h2 protocol error")
+        }
         // tonic reports a connection that broke mid-stream as UNKNOWN or
         // CANCELLED with the transport error as its source.
         Code::Unknown | Code::Cancelled => {

@@ -94,6 +94,7 @@ impl BigtableStore {
                 table: table.into(),
                 app_profile: Arc::from(""),
                 retry: RetryPolicy::default(),
+                page_rows: 10_000,
             },
             writes: WriteOptions::default(),
         }
@@ -108,6 +109,15 @@ impl BigtableStore {
     /// The same store with other write batching.
     pub fn with_write_options(mut self, writes: WriteOptions) -> Self {
         self.writes = writes;
+        self
+    }
+
+    /// The same store asking for at most `n` rows per `ReadRows` request
+    /// (default 10,000; 0 is taken as 1). A long read is sent as requests
+    /// of this many rows, each resuming after the last, which bounds what
+    /// the HTTP/2 layer holds unread for a slow reader.
+    pub fn with_read_page_rows(mut self, n: u64) -> Self {
+        self.target.page_rows = n.max(1);
         self
     }
 

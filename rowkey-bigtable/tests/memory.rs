@@ -1,9 +1,11 @@
 //! Bounded memory, proven with a counting allocator: the peak heap while
 //! a 120-bucket query streams 20,000 rows and while it streams 200,000 is
-//! the same, on the emulator and on MemStore.
+//! the same once the query's row budget is reached, on the emulator and on
+//! MemStore; with the default budget (10,000 rows) the peak stays under a
+//! bound set by the budget, not by the rows.
 
 use futures::StreamExt;
-use rowkey::store::{Cell, MemStore, Row, Store};
+use rowkey::store::{Cell, MemStore, QueryOptions, Row, Store};
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::alloc::{live_bytes, peak_bytes, reset_peak, Counting};
@@ -28,13 +30,18 @@ fn rows(n: usize) -> Vec<Row> {
         .collect()
 }
 
+/// A budget both tables reach: 2,000 rows.
+fn small() -> QueryOptions {
+    QueryOptions::default().buffer_rows(2_000)
+}
+
 /// Streams every row of the all-bucket query: (rows, peak heap bytes above
 /// what was live before).
-async fn stream_all(store: &impl Store) -> (usize, usize) {
+async fn stream_all(store: &impl Store, options: QueryOptions) -> (usize, usize) {
     let plan = Ledger::scan().plan().unwrap();
     reset_peak();
     let before = live_bytes();
-    let mut rows = store.query(&plan);
+    let mut rows = store.query_with(&plan, options);
     let mut n = 0;
     while let Some(row) = rows.next().await {
         row.unwrap();
@@ -44,15 +51,36 @@ async fn stream_all(store: &impl Store) -> (usize, usize) {
     (n, peak_bytes().saturating_sub(before))
 }
 
-fn check(store: &str, small: (usize, usize), large: (usize, usize)) {
+/// `peaks`: (rows, peak) for 20,000 and 200,000 rows with a 2,000-row
+/// budget, then with the default budget.
+fn check(store: &str, peaks: &[(usize, usize)]) {
+    let [small, large, default_small, default_large] = peaks else {
+        panic!("four measurements");
+    };
     eprintln!(
-        "{store}: peak heap while streaming {} rows: {} KiB; {} rows: {} KiB",
+        "{store}, budget 2,000 rows: peak heap while streaming {} rows: {} KiB; {} rows: {} KiB",
         small.0,
         small.1 / 1024,
         large.0,
         large.1 / 1024
     );
+    eprintln!(
+        "{store}, default budget (10,000 rows): {} rows: {} KiB; {} rows: {} KiB",
+        default_small.0,
+        default_small.1 / 1024,
+        default_large.0,
+        default_large.1 / 1024
+    );
+    // With the defaults the bound is the budget's: about a KiB per row
+    // (a row, its cells, their share of transport buffers), plus 4 MiB.
+    let bound = 10_000 * 1024 + (4 << 20);
+    assert!(
+        default_large.1 <= bound,
+        "{store}: {} bytes, over the default budget's bound of {bound}",
+        default_large.1
+    );
     assert_eq!((small.0, large.0), (20_000, 200_000));
+    assert_eq!((default_small.0, default_large.0), (20_000, 200_000));
     // Ten times the rows, not more memory: at most a quarter more, or
     // 256 KiB, whichever is larger (allocator and buffer noise).
     let allowed = small.1 + (small.1 / 4).max(256 << 10);
@@ -66,9 +94,22 @@ fn check(store: &str, small: (usize, usize), large: (usize, usize)) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streaming_a_query_holds_bounded_memory() {
+    let (mut peaks, mut tables) = (Vec::new(), Vec::new());
+    for n in [20_000, 200_000] {
+        let store = MemStore::new();
+        store.write_rows(rows(n)).await.unwrap();
+        tables.push(store);
+    }
+    for options in [small(), QueryOptions::default()] {
+        for store in &tables {
+            peaks.push(stream_all(store, options).await);
+        }
+    }
+    check("MemStore", &peaks);
+
     let emu = Emulator::start();
     let admin = BigtableAdmin::connect_emulator(&emu.host, "p", "i").unwrap();
-    let mut peaks = Vec::new();
+    let (mut peaks, mut tables) = (Vec::new(), Vec::new());
     for n in [20_000, 200_000] {
         let name = format!("ledger{n}");
         admin
@@ -79,15 +120,12 @@ async fn streaming_a_query_holds_bounded_memory() {
             .await
             .unwrap();
         store.write_rows(rows(n)).await.unwrap();
-        peaks.push(stream_all(&store).await);
+        tables.push(store);
     }
-    check("BigtableStore (emulator)", peaks[0], peaks[1]);
-
-    let mut peaks = Vec::new();
-    for n in [20_000, 200_000] {
-        let store = MemStore::new();
-        store.write_rows(rows(n)).await.unwrap();
-        peaks.push(stream_all(&store).await);
+    for options in [small(), QueryOptions::default()] {
+        for store in &tables {
+            peaks.push(stream_all(store, options).await);
+        }
     }
-    check("MemStore", peaks[0], peaks[1]);
+    check("BigtableStore (emulator)", &peaks);
 }

@@ -35,6 +35,7 @@ pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
 pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order};
 pub use part::{DecodePart, KeyPart};
 pub use reader::KeyReader;
+pub use render::UnrenderableKey;
 pub use writer::KeyWriter;
 
 /// HBase's hard limit on a row key's length (its length is a signed short).

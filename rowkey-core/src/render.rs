@@ -1,18 +1,64 @@
 //! Quoting keys for the command lines people paste them into: the HBase
 //! shell (JRuby double-quoted strings, `toStringBinary` escapes) and a
-//! POSIX shell running `cbt` (`$'..'` with `\xNN`).
+//! POSIX shell running `cbt` (`$'..'` with `\xNN`). A key a command line
+//! cannot carry is an [`UnrenderableKey`] error, never a command that
+//! means something else.
 
 use crate::KeyDisplay;
+use core::fmt;
+
+/// A key that a tool's command line cannot carry, so no command is
+/// printed for it.
+///
+/// ```
+/// use rowkey::scan::ScanRange;
+/// let r = ScanRange::<8>::with_prefix(b"a\x00\x01").unwrap();
+/// let e = r.cbt("t").unwrap_err();
+/// assert_eq!(e.to_string(), "cannot write a cbt command for key a\\x00\\x01: it holds 0x00, \
+///     which no command-line argument can carry (bash cuts $'..' strings there); \
+///     use the Bigtable API (rowkey-bigtable) for this key");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UnrenderableKey {
+    /// The tool: "cbt".
+    pub tool: &'static str,
+    /// The key, as `toStringBinary` shows it.
+    pub key: String,
+    /// Why the tool cannot take it.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for UnrenderableKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot write a {} command for key {}: {}; use the Bigtable API (rowkey-bigtable) \
+             for this key",
+            self.tool, self.key, self.reason
+        )
+    }
+}
+
+impl std::error::Error for UnrenderableKey {}
 
 /// `"<toStringBinary>"` with `"` and `#` escaped for Ruby, so the HBase
-/// shell reads the exact bytes back.
+/// shell reads the exact bytes back (`\` is already `\x5C`).
 pub(crate) fn hbase_string(key: &[u8]) -> String {
     let shown = KeyDisplay(key).to_string();
     format!("\"{}\"", shown.replace('"', "\\\"").replace('#', "\\#"))
 }
 
-/// The bytes inside a bash `$'..'` string.
-pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) {
+/// The bytes inside a bash `$'..'` string; a key with 0x00 cannot be one
+/// (argv strings end at NUL, and bash cuts `$'..'` there).
+pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) -> Result<(), UnrenderableKey> {
+    if key.contains(&0) {
+        return Err(UnrenderableKey {
+            tool: "cbt",
+            key: KeyDisplay(key).to_string(),
+            reason: "it holds 0x00, which no command-line argument can carry \
+                     (bash cuts $'..' strings there)",
+        });
+    }
     for &b in key {
         match b {
             b'\'' | b'\\' => {
@@ -23,12 +69,106 @@ pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) {
             _ => out.push_str(&format!("\\x{b:02X}")),
         }
     }
+    Ok(())
 }
 
 /// `$'name=<bytes>'` for one `cbt` argument.
-pub(crate) fn cbt_arg(name: &str, key: &[u8]) -> String {
+pub(crate) fn cbt_arg(name: &str, key: &[u8]) -> Result<String, UnrenderableKey> {
     let mut s = format!("$'{name}=");
-    ansi_c_body(key, &mut s);
+    ansi_c_body(key, &mut s)?;
     s.push('\'');
-    s
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What JRuby makes of a double-quoted literal that uses only the
+    /// escapes the renderer writes (`\xNN`, `\"`, `\#`); `None` for any
+    /// other backslash or an unescaped `"`/`#{`.
+    fn ruby_double_quoted(lit: &str) -> Option<Vec<u8>> {
+        let body = lit.strip_prefix('"')?.strip_suffix('"')?;
+        let b = body.as_bytes();
+        let (mut out, mut i) = (Vec::new(), 0);
+        while i < b.len() {
+            match b[i] {
+                b'\\' => match *b.get(i + 1)? {
+                    b'x' => {
+                        let hex = std::str::from_utf8(b.get(i + 2..i + 4)?).ok()?;
+                        out.push(u8::from_str_radix(hex, 16).ok()?);
+                        i += 4;
+                    }
+                    c @ (b'"' | b'#') => {
+                        out.push(c);
+                        i += 2;
+                    }
+                    _ => return None,
+                },
+                b'"' => return None,
+                b'#' if matches!(b.get(i + 1), Some(b'{' | b'$' | b'@')) => return None,
+                c => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// What bash makes of `$'..'` with the escapes the renderer writes.
+    fn bash_ansi_c(lit: &str) -> Option<Vec<u8>> {
+        let body = lit.strip_prefix("$'")?.strip_suffix('\'')?;
+        let b = body.as_bytes();
+        let (mut out, mut i) = (Vec::new(), 0);
+        while i < b.len() {
+            match b[i] {
+                b'\\' => match *b.get(i + 1)? {
+                    b'x' => {
+                        let hex = std::str::from_utf8(b.get(i + 2..i + 4)?).ok()?;
+                        out.push(u8::from_str_radix(hex, 16).ok()?);
+                        i += 4;
+                    }
+                    c @ (b'\'' | b'\\') => {
+                        out.push(c);
+                        i += 2;
+                    }
+                    _ => return None,
+                },
+                b'\'' => return None,
+                c => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        // bash ends the string at a NUL.
+        if let Some(nul) = out.iter().position(|&c| c == 0) {
+            out.truncate(nul);
+        }
+        Some(out)
+    }
+
+    proptest! {
+        /// The HBase shell reads back exactly the key.
+        #[test]
+        fn hbase_strings_carry_every_key(key in proptest::collection::vec(any::<u8>(), 0..24)) {
+            prop_assert_eq!(ruby_double_quoted(&hbase_string(&key)), Some(key));
+        }
+
+        /// bash gives `cbt` exactly the key, or no command is written.
+        #[test]
+        fn cbt_arguments_carry_the_key_or_refuse(
+            key in proptest::collection::vec(prop_oneof![Just(0u8), Just(b'\''), Just(b'\\'), any::<u8>()], 0..24),
+        ) {
+            match cbt_arg("start", &key) {
+                Ok(arg) => {
+                    let inner = arg.replacen("start=", "", 1);
+                    prop_assert_eq!(bash_ansi_c(&inner), Some(key));
+                }
+                Err(e) => prop_assert!(key.contains(&0), "{e}"),
+            }
+        }
+    }
 }

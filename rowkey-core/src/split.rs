@@ -3,7 +3,7 @@
 //! `RegionSplitter`'s algorithms, and their renderings for the HBase shell,
 //! `cbt` and plain lists.
 
-use crate::render::{ansi_c_body, hbase_string};
+use crate::render::{ansi_c_body, hbase_string, UnrenderableKey};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -22,26 +22,6 @@ use core::fmt;
 pub struct SplitKeys {
     keys: Vec<Vec<u8>>,
 }
-
-/// A split key `cbt` cannot take: its argument is a comma-separated list.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct UnrenderableSplit {
-    /// The key, as `toStringBinary` shows it.
-    pub key: String,
-}
-
-impl fmt::Display for UnrenderableSplit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "split key {} contains ',', which cbt's splits= list cannot hold; create the table \
-             with the Bigtable admin API instead",
-            self.key
-        )
-    }
-}
-
-impl std::error::Error for UnrenderableSplit {}
 
 impl SplitKeys {
     /// Split keys from any keys: sorted, duplicates and the empty key
@@ -136,19 +116,24 @@ impl SplitKeys {
 
     /// The `cbt` command that creates `table` with family `family`
     /// pre-split on these keys, quoted for a POSIX shell (`$'..'` with
-    /// `\xNN` escapes where a key holds bytes that are not printable).
-    pub fn cbt(&self, table: &str, family: &str) -> Result<String, UnrenderableSplit> {
+    /// `\xNN` escapes where a key holds bytes that are not printable). A
+    /// key holding `,` (cbt's list separator) or `0x00` (which no argument
+    /// can carry) is an error: create such tables with the admin API
+    /// (rowkey-bigtable's `BigtableAdmin`).
+    pub fn cbt(&self, table: &str, family: &str) -> Result<String, UnrenderableKey> {
         let mut arg = String::from("splits=");
         for (i, k) in self.keys.iter().enumerate() {
             if k.contains(&b',') {
-                return Err(UnrenderableSplit {
+                return Err(UnrenderableKey {
+                    tool: "cbt",
                     key: KeyDisplay(k).to_string(),
+                    reason: "it holds ',', which cbt's splits= list cannot carry",
                 });
             }
             if i > 0 {
                 arg.push(',');
             }
-            ansi_c_body(k, &mut arg);
+            ansi_c_body(k, &mut arg)?;
         }
         Ok(format!(
             "cbt createtable {table} families={family} $'{arg}'"
@@ -226,6 +211,9 @@ mod tests {
         );
         let bad = SplitKeys::new([b"a,b".to_vec()]);
         assert_eq!(bad.cbt("t", "cf").unwrap_err().key, "a,b");
+        // The issue's case: a binary split 00 05 would be cut at the NUL.
+        let nul = SplitKeys::new([vec![0x00, 0x05], vec![0x01]]);
+        assert!(nul.cbt("t", "cf").unwrap_err().reason.contains("0x00"));
     }
 
     #[test]

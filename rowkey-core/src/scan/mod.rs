@@ -50,7 +50,7 @@ pub use plan::{PlanRanges, ScanPlan};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;
-use crate::render::{cbt_arg, hbase_string};
+use crate::render::{cbt_arg, hbase_string, UnrenderableKey};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -130,14 +130,16 @@ impl<const N: usize> ScanRange<N> {
     }
 
     /// The `cbt read` command that reads this range of `table` (`end` is
-    /// exclusive, as here).
-    pub fn cbt(&self, table: &str) -> String {
-        let mut cmd = format!("cbt read {table} {}", cbt_arg("start", self.start()));
+    /// exclusive, as here). A bound holding `0x00`, which no command-line
+    /// argument can carry, is an error rather than a command that reads
+    /// another range.
+    pub fn cbt(&self, table: &str) -> Result<String, UnrenderableKey> {
+        let mut cmd = format!("cbt read {table} {}", cbt_arg("start", self.start())?);
         if let Some(stop) = self.stop() {
             cmd.push(' ');
-            cmd.push_str(&cbt_arg("end", stop));
+            cmd.push_str(&cbt_arg("end", stop)?);
         }
-        cmd
+        Ok(cmd)
     }
 }
 
@@ -209,7 +211,12 @@ mod tests {
             r.hbase_shell("t"),
             r#"scan 't', {STARTROW => "1_\x01", STOPROW => "1_\x02"}"#
         );
-        assert_eq!(r.cbt("t"), r"cbt read t $'start=1_\x01' $'end=1_\x02'");
+        assert_eq!(
+            r.cbt("t").unwrap(),
+            r"cbt read t $'start=1_\x01' $'end=1_\x02'"
+        );
+        let nul = ScanRange::<8>::with_prefix(b"x\x00\x01").unwrap();
+        assert_eq!(nul.cbt("t").unwrap_err().tool, "cbt");
         assert_eq!(r.to_string(), r"[1_\x01, 1_\x02)");
         assert_eq!(
             format!("{r:?}"),

@@ -12,28 +12,30 @@ use std::task::{Context, Poll};
 
 /// How a query reads the ranges of a plan.
 ///
-/// Each range (one per salt bucket) is read in pages, at most
-/// `concurrency` pages in flight over all ranges. A page is drained into
-/// its range's buffer as it arrives; the next page of a range resumes
-/// after its last key and is fetched ahead while the range holds less
-/// than a page. A page holds `buffer_rows / (2 * ranges)` rows, at least 1
-/// and at most `page_rows`, so a query holds at most about `buffer_rows`
-/// rows whatever the size of its result.
+/// Each range (one per salt bucket) is read in pages, each resuming after
+/// the last key of the one before, with at most `concurrency` reads in
+/// flight over all ranges. A page is drained into its range's buffer as
+/// it arrives. The query holds at most about `buffer_rows` rows, buffered
+/// or asked for, whatever the size of its result:
+/// - a range the merge waits on (nothing buffered) always gets a read,
+///   for its share of the free budget, between 1 and `page_rows` rows;
+/// - a range running low (under a quarter page) is read ahead a full page
+///   while the budget has room for it.
 ///
-/// Bounding the rows in flight matters to gRPC clients too: h2 (under
+/// So a plan of 120 buckets starts with pages of `buffer_rows / 120` rows
+/// and reads larger pages as the merge drains them.
+///
+/// Bounding the rows asked for matters to gRPC clients too: h2 (under
 /// tonic) counts the small DATA frames it holds unread and closes the
 /// connection (`ENHANCE_YOUR_CALM`) past a budget of half its window, so
-/// many large pages left unread at once would break a read. The defaults
-/// (8 pages in flight, 10,000 rows buffered, pages of at most 1,000 rows)
-/// stay well under it.
+/// large reads left unread by a slow consumer would break it. The
+/// defaults (32 reads in flight, 10,000 rows, pages of at most 1,000) stay
+/// under it, and rowkey-bigtable retries such a close as transient.
 ///
 /// ```
 /// use rowkey::store::QueryOptions;
 /// let o = QueryOptions::default().concurrency(16).page_rows(500).buffer_rows(4_000);
 /// assert_eq!((o.concurrency, o.page_rows, o.buffer_rows), (16, 500, 4_000));
-/// // 120 buckets share 4,000 buffered rows: pages of 16.
-/// assert_eq!(o.page_for(120), 16);
-/// assert_eq!(o.page_for(1), 500);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -42,14 +44,15 @@ pub struct QueryOptions {
     pub concurrency: usize,
     /// The most rows one read asks for (at least 1).
     pub page_rows: usize,
-    /// About how many rows a query may hold at once, over all its ranges.
+    /// About how many rows a query may hold or have asked for at once,
+    /// over all its ranges (at least one per range).
     pub buffer_rows: usize,
 }
 
 impl Default for QueryOptions {
     fn default() -> Self {
         QueryOptions {
-            concurrency: 8,
+            concurrency: 32,
             page_rows: 1000,
             buffer_rows: 10_000,
         }
@@ -69,15 +72,10 @@ impl QueryOptions {
         self
     }
 
-    /// About `n` rows held at once, over all ranges.
+    /// About `n` rows held or asked for at once, over all ranges.
     pub fn buffer_rows(mut self, n: usize) -> Self {
         self.buffer_rows = n;
         self
-    }
-
-    /// The rows a read asks for when a plan has `ranges` ranges.
-    pub fn page_for(&self, ranges: usize) -> usize {
-        (self.buffer_rows / ranges.max(1) / 2).clamp(1, self.page_rows.max(1))
     }
 }
 
@@ -93,6 +91,16 @@ struct Range {
     done: bool,
     /// Its next row is in the heap.
     in_heap: bool,
+}
+
+impl Range {
+    fn idle(&self) -> bool {
+        !self.done && self.fetch.is_none()
+    }
+
+    fn starved(&self) -> bool {
+        self.idle() && !self.in_heap && self.buffer.is_empty()
+    }
 }
 
 /// A read in flight: its stream, the rows asked for and delivered so far.
@@ -112,9 +120,10 @@ pub struct QueryStream<S> {
     heap: BinaryHeap<Head<Row>>,
     skip: usize,
     remaining: Option<u64>,
-    page_rows: u64,
-    concurrency: usize,
+    options: QueryOptions,
     in_flight: usize,
+    /// Rows buffered, plus rows asked for and not yet delivered.
+    held: u64,
     finished: bool,
 }
 
@@ -131,56 +140,67 @@ impl<S: Store> QueryStream<S> {
                 in_heap: false,
             })
             .collect();
-        let concurrency = options.concurrency.max(1);
-        let page_rows = options.page_for(ranges.len()) as u64;
         QueryStream {
             store,
             heap: BinaryHeap::with_capacity(ranges.len()),
             ranges,
             skip: plan.prefix_len(),
             remaining: plan.limit().map(|l| l as u64),
-            page_rows,
-            concurrency,
+            options,
             in_flight: 0,
+            held: 0,
             finished: false,
         }
     }
 
-    /// Starts reads, while reads may start: first for ranges the merge
-    /// waits on (nothing buffered), then ahead for ranges holding less
-    /// than a page.
+    /// Starts a read of range `i` for `asked` rows (fewer when the query
+    /// wants fewer).
+    fn start(&mut self, i: usize, asked: u64) {
+        let asked = asked.min(self.remaining.unwrap_or(u64::MAX)).max(1);
+        let range = &mut self.ranges[i];
+        let request = match &range.last {
+            Some(last) => range.request.after(last),
+            None => range.request.clone(),
+        }
+        .with_limit(asked);
+        if request.is_empty() {
+            range.done = true;
+            return;
+        }
+        range.fetch = Some(Fetch {
+            rows: self.store.read_rows(request),
+            asked,
+            got: 0,
+        });
+        self.in_flight += 1;
+        self.held += asked;
+    }
+
+    /// Starts reads while reads may start: first for the ranges the merge
+    /// waits on, each for its share of the free budget; then ahead, a full
+    /// page, for ranges running low while the budget has room.
     fn start_reads(&mut self) {
-        let page = self.page_rows;
-        for waiting in [true, false] {
-            for range in &mut self.ranges {
-                if self.in_flight >= self.concurrency {
-                    return;
-                }
-                let starved = !range.in_heap && range.buffer.is_empty();
-                let wants = if waiting {
-                    starved
-                } else {
-                    (range.buffer.len() as u64) < page
-                };
-                if range.done || range.fetch.is_some() || !wants {
-                    continue;
-                }
-                let asked = self.remaining.unwrap_or(u64::MAX).min(page);
-                let request = match &range.last {
-                    Some(last) => range.request.after(last),
-                    None => range.request.clone(),
-                }
-                .with_limit(asked);
-                if request.is_empty() {
-                    range.done = true;
-                    continue;
-                }
-                range.fetch = Some(Fetch {
-                    rows: self.store.read_rows(request),
-                    asked,
-                    got: 0,
-                });
-                self.in_flight += 1;
+        let concurrency = self.options.concurrency.max(1);
+        let page = self.options.page_rows.max(1) as u64;
+        let budget = self.options.buffer_rows as u64;
+        let mut starved = self.ranges.iter().filter(|r| r.starved()).count() as u64;
+        for i in 0..self.ranges.len() {
+            if starved == 0 || self.in_flight >= concurrency {
+                break;
+            }
+            if self.ranges[i].starved() {
+                let share = budget.saturating_sub(self.held) / starved;
+                self.start(i, share.clamp(1, page));
+                starved -= 1;
+            }
+        }
+        for i in 0..self.ranges.len() {
+            if self.in_flight >= concurrency || self.held + page > budget {
+                return;
+            }
+            let r = &self.ranges[i];
+            if r.idle() && (r.buffer.len() as u64) < page / 4 {
+                self.start(i, page);
             }
         }
     }
@@ -208,6 +228,7 @@ impl<S: Store> QueryStream<S> {
                         // later row of it can be needed.
                         let limit = self.remaining.unwrap_or(u64::MAX);
                         range.done = fetch.got < fetch.asked || fetch.asked >= limit;
+                        self.held -= fetch.asked.saturating_sub(fetch.got);
                         range.fetch = None;
                         self.in_flight -= 1;
                         freed = true;
@@ -229,6 +250,13 @@ impl<S: Store> QueryStream<S> {
             }
             match range.buffer.pop_front() {
                 Some(row) => {
+                    self.held -= 1;
+                    // A drained buffer gives its room back: kept, 120
+                    // buffers that once held a page each would hold
+                    // memory the budget no longer counts.
+                    if range.buffer.is_empty() && range.buffer.capacity() > 64 {
+                        range.buffer = VecDeque::new();
+                    }
                     self.heap.push(Head {
                         row,
                         source: i,
