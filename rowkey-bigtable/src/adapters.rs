@@ -16,10 +16,10 @@
 //!
 //! let plan = Op::scan().plan()?;
 //! let set = plan.to_row_set().expect("the plan has ranges");
-//! // Four buckets whose ranges touch: one range in the set, [00, end).
+//! // Four buckets whose ranges touch: one range in the set, [00, 04).
 //! assert_eq!(set.row_ranges.len(), 1);
 //! assert_eq!(set.row_ranges[0].start_key, Some(StartKey::StartKeyClosed(vec![0])));
-//! assert_eq!(set.row_ranges[0].end_key, None);
+//! assert_eq!(set.row_ranges[0].end_key, Some(EndKey::EndKeyOpen(vec![4])));
 //! let range = plan.range(1).unwrap().to_row_range();
 //! assert_eq!(range.start_key, Some(StartKey::StartKeyClosed(vec![1])));
 //! assert_eq!(range.end_key, Some(EndKey::EndKeyOpen(vec![2])));
