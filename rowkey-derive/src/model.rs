@@ -17,6 +17,8 @@ pub struct KeyModel<'a> {
     pub separator: Option<u8>,
     /// `#[rowkey(max_len = N)]`.
     pub max_len: Option<Spanned<usize>>,
+    /// `#[rowkey(target = "..")]`.
+    pub target: Option<Spanned<crate::attr::Target>>,
     pub fields: Vec<FieldModel<'a>>,
     /// A salt bucket or hash prefix before the fields.
     pub prefix: Option<PrefixModel>,

@@ -45,7 +45,26 @@ impl<T> Spanned<T> {
 pub struct StructAttrs {
     pub separator: Option<Spanned<u8>>,
     pub max_len: Option<Spanned<usize>>,
+    pub target: Option<Spanned<Target>>,
     pub krate: Option<Path>,
+}
+
+/// `#[rowkey(target = "bigtable" | "hbase")]`: the store whose row key
+/// limit the layout must fit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Bigtable,
+    Hbase,
+}
+
+impl Target {
+    /// The store's limit on a key's length, and its name for messages.
+    pub fn limit(self) -> (usize, &'static str) {
+        match self {
+            Target::Bigtable => (4096, "Bigtable"),
+            Target::Hbase => (crate::check::HBASE_MAX_KEY_LEN, "HBase"),
+        }
+    }
 }
 
 /// `#[text]` / `#[text(width = N)]`.
@@ -108,6 +127,23 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                     let n = Spanned::new(lit.base10_parse()?, lit.span());
                     set_once(cx, &mut out.max_len, n, &meta, "max_len");
                 }
+                "target" => {
+                    let s: syn::LitStr = meta.value()?.parse()?;
+                    let target = match s.value().as_str() {
+                        "bigtable" => Target::Bigtable,
+                        "hbase" => Target::Hbase,
+                        other => {
+                            return Err(syn::Error::new(
+                                s.span(),
+                                format!(
+                                    "unknown target `{other}`; use target = \"bigtable\" (keys up \
+                                     to 4096 bytes) or target = \"hbase\" (32767 bytes)"
+                                ),
+                            ))
+                        }
+                    };
+                    set_once(cx, &mut out.target, Spanned::new(target, s.span()), &meta, "target");
+                }
                 "crate" => {
                     let s: syn::LitStr = meta.value()?.parse()?;
                     out.krate = Some(s.parse()?);
@@ -115,7 +151,7 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                 other => {
                     return Err(meta.error(format!(
                         "unknown option `{other}` in #[rowkey(..)]; {}",
-                        suggest::hint(other, &["separator", "max_len", "crate"])
+                        suggest::hint(other, &["separator", "max_len", "target", "crate"])
                     )))
                 }
             }

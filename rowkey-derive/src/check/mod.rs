@@ -6,7 +6,7 @@ mod combine;
 mod dispersion;
 mod field;
 
-use crate::attr::{self, FieldAttrs, StructAttrs};
+use crate::attr::{self, FieldAttrs, StructAttrs, Target};
 use crate::ctxt::Ctxt;
 use crate::model::{FieldModel, KeyModel};
 use crate::ty;
@@ -14,7 +14,7 @@ use field::FieldCheck;
 use syn::{Data, DeriveInput, Field, Fields, GenericParam};
 
 /// HBase's row key limit.
-const HBASE_MAX_KEY_LEN: usize = 32767;
+pub(crate) const HBASE_MAX_KEY_LEN: usize = 32767;
 
 /// Checks a `#[derive(RowKey)]` input; `None` when it has errors (all of
 /// them reported to `cx`).
@@ -24,13 +24,16 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
     check_repr(cx, input);
     check_misplaced(cx, input);
     let attrs = attr::struct_attrs(cx, &input.attrs);
+    let (limit, store) = attrs
+        .target
+        .as_ref()
+        .map_or((HBASE_MAX_KEY_LEN, "HBase"), |t| t.value.limit());
     if let Some(max) = &attrs.max_len {
-        if max.value > HBASE_MAX_KEY_LEN {
+        if max.value > limit {
             cx.error_at(
                 max.span,
                 format!(
-                    "max_len {} exceeds HBase's {HBASE_MAX_KEY_LEN}-byte row key limit; use \
-                     {HBASE_MAX_KEY_LEN} or less",
+                    "max_len {} exceeds {store}'s {limit}-byte row key limit; use {limit} or less",
                     max.value
                 ),
             );
@@ -68,6 +71,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         krate,
         separator,
         max_len: attrs.max_len,
+        target: attrs.target,
         fields: models,
         prefix,
     })
@@ -243,6 +247,17 @@ fn check_total_len(
                     "this layout can take up to {total} bytes, more than max_len = {}; shorten \
                      a field's width or max_len, or raise the limit",
                     max.value
+                ),
+            );
+        }
+    } else if let Some(target) = attrs.target.as_ref().filter(|t| t.value != Target::Hbase) {
+        let (limit, store) = target.value.limit();
+        if total > limit {
+            cx.error_at(
+                target.span,
+                format!(
+                    "this layout can take up to {total} bytes, more than {store}'s {limit}-byte \
+                     row key limit; lower a field's #[max_len] or #[pad] width"
                 ),
             );
         }

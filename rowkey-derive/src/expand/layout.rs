@@ -58,6 +58,15 @@ pub fn consts(model: &KeyModel) -> TokenStream {
             const _: () = ::core::assert!(__MAX_LEN <= #limit, #msg);
         }
     });
+    let target_assert = model.target.as_ref().map(|t| {
+        let (limit, store) = t.value.limit();
+        let msg = format!(
+            "{name}: the layout can exceed {store}'s {limit}-byte row key limit (#[rowkey(target)])"
+        );
+        quote_spanned! {t.span=>
+            const _: () = ::core::assert!(__MAX_LEN <= #limit, #msg);
+        }
+    });
     let prefix_consts = super::prefix::consts(model);
     let layout_prefix = super::prefix::layout_prefix(model);
     quote! {
@@ -70,6 +79,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
             { let f = ::core::option::Option::Some(__PREFIX_LEN + #seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
         #hbase_assert
         #max_assert
+        #target_assert
         static __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
         static __LAYOUT: __rk::Layout = __rk::Layout {
             name: #name,
