@@ -35,7 +35,7 @@ impl RowAssembler {
                 return Err(format!(
                     "chunk for row {} before row {} was committed",
                     KeyDisplay(&chunk.row_key),
-                    KeyDisplay(&self.row.as_ref().map_or(&[][..], |r| &r.key))
+                    KeyDisplay(self.row.as_ref().map_or(&[][..], |r| &r.key))
                 ));
             }
             if self

@@ -142,7 +142,13 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                             ))
                         }
                     };
-                    set_once(cx, &mut out.target, Spanned::new(target, s.span()), &meta, "target");
+                    set_once(
+                        cx,
+                        &mut out.target,
+                        Spanned::new(target, s.span()),
+                        &meta,
+                        "target",
+                    );
                 }
                 "crate" => {
                     let s: syn::LitStr = meta.value()?.parse()?;
