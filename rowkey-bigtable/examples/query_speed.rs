@@ -8,7 +8,7 @@
 use bigtable_rs::google::bigtable::v2::row_filter::Filter;
 use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowFilter};
 use futures::StreamExt;
-use rowkey::store::{Cell, QueryOptions, Row, RowStream, Store};
+use rowkey::store::{QueryOptions, RowStream, Store};
 use rowkey::RowKey;
 use rowkey_bigtable::adapters::ToRowSet;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
@@ -45,17 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .create_table(&TableSpec::new("ledger", &["d"]).splits(&Ledger::split_keys()))
         .await?;
     let store = BigtableStore::connect_emulator(&emu.host, "p", "i", "ledger").await?;
-    let mut keys: Vec<Vec<u8>> = Ledger::rows(n * 11 / 10)
-        .iter()
-        .map(|r| r.to_vec())
-        .collect::<Result<_, _>>()?;
-    keys.sort();
-    keys.dedup();
-    keys.truncate(n);
-    let rows: Vec<Row> = keys
-        .into_iter()
-        .map(|k| Row::new(k, vec![Cell::new("d", "amount", "12.50")]))
-        .collect();
+    let rows = Ledger::distinct_rows(n);
     let loaded = Instant::now();
     store.write_rows(rows).await?;
     println!("{n} ledger rows loaded in {:.2?}", loaded.elapsed());

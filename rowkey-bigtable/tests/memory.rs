@@ -5,7 +5,7 @@
 //! bound set by the budget, not by the rows.
 
 use futures::StreamExt;
-use rowkey::store::{Cell, MemStore, QueryOptions, Row, Store};
+use rowkey::store::{MemStore, QueryOptions, Store};
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::alloc::{live_bytes, peak_bytes, reset_peak, Counting};
@@ -14,21 +14,6 @@ use rowkey_fixtures::layouts::Ledger;
 
 #[global_allocator]
 static HEAP: Counting = Counting;
-
-/// `n` distinct ledger rows.
-fn rows(n: usize) -> Vec<Row> {
-    let mut keys: Vec<Vec<u8>> = Ledger::rows(n * 11 / 10)
-        .iter()
-        .map(|r| r.to_vec().unwrap())
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys.truncate(n);
-    assert_eq!(keys.len(), n, "the generator gives enough distinct keys");
-    keys.into_iter()
-        .map(|k| Row::new(k, vec![Cell::new("d", "amount", "12.50")]))
-        .collect()
-}
 
 /// A budget both tables reach: 2,000 rows.
 fn small() -> QueryOptions {
@@ -97,7 +82,7 @@ async fn streaming_a_query_holds_bounded_memory() {
     let (mut peaks, mut tables) = (Vec::new(), Vec::new());
     for n in [20_000, 200_000] {
         let store = MemStore::new();
-        store.write_rows(rows(n)).await.unwrap();
+        store.write_rows(Ledger::distinct_rows(n)).await.unwrap();
         tables.push(store);
     }
     for options in [small(), QueryOptions::default()] {
@@ -119,7 +104,7 @@ async fn streaming_a_query_holds_bounded_memory() {
         let store = BigtableStore::connect_emulator(&emu.host, "p", "i", &name)
             .await
             .unwrap();
-        store.write_rows(rows(n)).await.unwrap();
+        store.write_rows(Ledger::distinct_rows(n)).await.unwrap();
         tables.push(store);
     }
     for options in [small(), QueryOptions::default()] {

@@ -85,65 +85,49 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// What JRuby makes of a double-quoted literal that uses only the
-    /// escapes the renderer writes (`\xNN`, `\"`, `\#`); `None` for any
-    /// other backslash or an unescaped `"`/`#{`.
-    fn ruby_double_quoted(lit: &str) -> Option<Vec<u8>> {
-        let body = lit.strip_prefix('"')?.strip_suffix('"')?;
+    /// The bytes of a quoted literal that uses only the escapes the
+    /// renderers write: `\xNN` and a backslash before one of `plain`;
+    /// `None` for any other escape or for a byte in `bad` unescaped.
+    fn unquote(body: &str, plain: &[u8], bad: impl Fn(&[u8]) -> bool) -> Option<Vec<u8>> {
         let b = body.as_bytes();
         let (mut out, mut i) = (Vec::new(), 0);
         while i < b.len() {
-            match b[i] {
-                b'\\' => match *b.get(i + 1)? {
+            if b[i] == b'\\' {
+                match *b.get(i + 1)? {
                     b'x' => {
                         let hex = std::str::from_utf8(b.get(i + 2..i + 4)?).ok()?;
                         out.push(u8::from_str_radix(hex, 16).ok()?);
                         i += 4;
                     }
-                    c @ (b'"' | b'#') => {
+                    c if plain.contains(&c) => {
                         out.push(c);
                         i += 2;
                     }
                     _ => return None,
-                },
-                b'"' => return None,
-                b'#' if matches!(b.get(i + 1), Some(b'{' | b'$' | b'@')) => return None,
-                c => {
-                    out.push(c);
-                    i += 1;
                 }
+            } else if bad(&b[i..]) {
+                return None;
+            } else {
+                out.push(b[i]);
+                i += 1;
             }
         }
         Some(out)
     }
 
-    /// What bash makes of `$'..'` with the escapes the renderer writes.
+    /// What JRuby makes of a double-quoted literal: `"` ends it, `#{`,
+    /// `#$` and `#@` interpolate.
+    fn ruby_double_quoted(lit: &str) -> Option<Vec<u8>> {
+        let body = lit.strip_prefix('"')?.strip_suffix('"')?;
+        unquote(body, b"\"#", |rest| {
+            rest[0] == b'"' || (rest[0] == b'#' && matches!(rest.get(1), Some(b'{' | b'$' | b'@')))
+        })
+    }
+
+    /// What bash makes of `$'..'`: `'` ends it, and a NUL ends the string.
     fn bash_ansi_c(lit: &str) -> Option<Vec<u8>> {
         let body = lit.strip_prefix("$'")?.strip_suffix('\'')?;
-        let b = body.as_bytes();
-        let (mut out, mut i) = (Vec::new(), 0);
-        while i < b.len() {
-            match b[i] {
-                b'\\' => match *b.get(i + 1)? {
-                    b'x' => {
-                        let hex = std::str::from_utf8(b.get(i + 2..i + 4)?).ok()?;
-                        out.push(u8::from_str_radix(hex, 16).ok()?);
-                        i += 4;
-                    }
-                    c @ (b'\'' | b'\\') => {
-                        out.push(c);
-                        i += 2;
-                    }
-                    _ => return None,
-                },
-                b'\'' => return None,
-                c => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        }
-        // bash ends the string at a NUL.
+        let mut out = unquote(body, b"'\\", |rest| rest[0] == b'\'')?;
         if let Some(nul) = out.iter().position(|&c| c == 0) {
             out.truncate(nul);
         }
