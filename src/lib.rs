@@ -27,20 +27,33 @@
 //!
 //! | attribute | on | stores |
 //! | --- | --- | --- |
-//! | (none) | integers, `bool`, `char`, `[u8; N]`, `#[derive(KeyPart)]` enums, your `KeyPart` types | binary: big-endian, sign bit flipped |
+//! | (none) | integers, `bool`, `char`, `[u8; N]`, `#[derive(KeyPart)]` enums, your `KeyPart` types | binary, big-endian; signed integers with the sign bit flipped so negatives sort first |
 //! | `#[text]`, `#[text(width = N)]` | integers | zero-padded decimal digits; more digits than `N` is an error |
-//! | `#[pad(width = N, fill = B, align = left\|right)]` | text, bytes | exactly `N` bytes; `align = left` fills before the value (leftPad) |
+//! | `#[pad(width = N, fill = B, align = left\|right)]` | text, bytes | exactly `N` bytes; `fill` defaults to `0x00` and `align` to `right` (fill after the value); `align = left` fills before it (leftPad) |
 //! | `#[max_len(N)]` | text, bytes | up to `N` bytes, escaped (`00`→`00 FF`, ends `00 01`); the last field raw |
 //! | `#[reverse]`, `#[reverse(segments = ".")]` | text, bytes, `#[text]` integers | characters/digits or segments back to front (no order) |
 //! | `#[desc_ts]` (+ `#[text]`) | `i64`, `u64` | `i64::MAX - ts`: newest first |
 //! | `#[desc]` | any ordered field | inverted bytes: descending |
-//!
-//! | `#[salt(buckets = N, ..)]` | one or more fields | a bucket `0..N` hashed from them in front of the key (see [`salt`]) |
-//! | `#[hash_prefix(len = N)]` | one field | the first `N` hex characters of its md5 in front of the key |
+//! | `#[salt(buckets = N)]` | one or more fields | a bucket `0..N` hashed from them in front of the key, as digits (`binary`: one byte, two above 256); `hash`, `group_by` and more in [`salt`] |
+//! | `#[hash_prefix(len = N)]` | one field | the first `N` hex characters of its md5 in front of the key (`binary`: raw bytes) |
 //!
 //! `Option<T>` fields get a tag byte (`None` sorts first). On the struct,
-//! `#[rowkey(separator = "_")]` joins text fields with a separator and
-//! `#[rowkey(max_len = N)]` fails the build if a key could exceed `N` bytes.
+//! `#[rowkey(separator = "_")]` joins text fields with a separator,
+//! `#[rowkey(max_len = N)]` fails the build if a key could exceed `N`
+//! bytes, and `#[rowkey(target = "bigtable")]` (or `"hbase"`) if it could
+//! exceed that store's row key limit (4096 or 32767 bytes).
+//!
+//! The scan builder (`Key::scan()`) sets leading fields in key order; with
+//! a custom `hash = path::fn` salt, `in_bucket(b)` names the bucket the
+//! query's rows are in. See [`scan`].
+//!
+//! # Stores
+//!
+//! [`store`] has the async [`Store`](store::Store) trait and
+//! [`MemStore`](store::MemStore); [`blocking`] the same for code that is
+//! not async; the `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable,
+//! the `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
+//! (hbase-thrift adapters, the `rowkey-hbase` crate).
 #![warn(missing_docs)]
 
 pub use rowkey_core::*;
