@@ -11,7 +11,7 @@ use core::ops::Deref;
 /// HBase's `Bytes.toStringBinary`.
 ///
 /// ```
-/// use rowkey_core::KeyBuf;
+/// use rowkey::KeyBuf;
 /// let key = KeyBuf::<8>::from_slice(b"a\x01").unwrap();
 /// assert_eq!(&*key, b"a\x01");
 /// assert_eq!(key.to_string(), r"a\x01");

@@ -7,7 +7,7 @@ use core::fmt;
 /// is, every other byte (and `\` itself) as `\xNN` with upper-case hex.
 ///
 /// ```
-/// use rowkey_core::KeyDisplay;
+/// use rowkey::KeyDisplay;
 /// let key = b"2021-12\x01\x01zhangsan\xff";
 /// assert_eq!(KeyDisplay(key).to_string(), r"2021-12\x01\x01zhangsan\xFF");
 /// ```

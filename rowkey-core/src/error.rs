@@ -93,7 +93,7 @@ pub enum EncodeErrorKind {
 /// A value that cannot be written as a key.
 ///
 /// ```
-/// use rowkey_core::{EncodeError, EncodeErrorKind};
+/// use rowkey::{EncodeError, EncodeErrorKind};
 /// let e = EncodeError::new("Spend", "user", 6, EncodeErrorKind::TooLong { len: 12, max: 10 });
 /// assert_eq!(e.field(), "user");
 /// assert_eq!(
@@ -294,7 +294,7 @@ pub enum DecodeErrorKind {
 /// Bytes that are not a key of the expected struct.
 ///
 /// ```
-/// use rowkey_core::{DecodeError, DecodeErrorKind};
+/// use rowkey::{DecodeError, DecodeErrorKind};
 /// let e = DecodeError::new("CallRecord", "time", 12, DecodeErrorKind::InvalidDigit { byte: b'x' });
 /// assert_eq!(e.offset(), 12);
 /// assert_eq!(

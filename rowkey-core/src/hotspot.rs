@@ -8,7 +8,7 @@ use core::fmt;
 /// Rows per region for a sample of keys and given split keys.
 ///
 /// ```
-/// use rowkey_core::{hotspot::HotspotReport, split::SplitKeys};
+/// use rowkey::{hotspot::HotspotReport, split::SplitKeys};
 /// let splits = SplitKeys::new([b"1".to_vec(), b"2".to_vec()]);
 /// let keys = ["0a", "0b", "1a", "2a"];
 /// let r = HotspotReport::new(&splits, keys.iter().map(|k| k.as_bytes()));

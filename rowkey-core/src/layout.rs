@@ -279,9 +279,26 @@ fn describe_hash_prefix(s: &mut String, p: &HashPrefixPlan) -> fmt::Result {
     )
 }
 
+/// How a binary part's bytes look, by its type as written: signed integers
+/// flip the sign bit, unsigned ones are plain big-endian, anything else
+/// (`bool`, `char`, arrays, enums, newtypes, your own parts) is written by
+/// its `KeyPart` impl.
+fn binary_form(ty: &str) -> &'static str {
+    let inner = ty
+        .strip_prefix("Option<")
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or(ty)
+        .trim();
+    match inner {
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "binary (big-endian, sign bit flipped)",
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "binary (big-endian)",
+        _ => "its KeyPart bytes",
+    }
+}
+
 fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
     match *codec {
-        FieldCodec::Binary => write!(s, "{ty} as binary (big-endian, sign bit flipped)"),
+        FieldCodec::Binary => write!(s, "{ty} as {}", binary_form(ty)),
         FieldCodec::Text { width, reverse } => {
             write!(s, "{ty} as {width} zero-padded decimal digits")?;
             if reverse {

@@ -19,7 +19,7 @@ use crate::writer::KeyWriter;
 /// # Implementing it for your own type
 ///
 /// ```
-/// use rowkey_core::{DecodeError, DecodePart, EncodeError, KeyPart, KeyReader, KeyWriter};
+/// use rowkey::{DecodeError, DecodePart, EncodeError, KeyPart, KeyReader, KeyWriter};
 ///
 /// /// A 16-byte id, stored as is.
 /// #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -9,7 +9,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// [`DecodeErrorKind::UnexpectedEnd`], never a panic.
 ///
 /// ```
-/// use rowkey_core::KeyReader;
+/// use rowkey::KeyReader;
 /// let mut r = KeyReader::new(b"abc", "Demo");
 /// r.field("a");
 /// assert_eq!(r.take(2).unwrap(), b"ab");

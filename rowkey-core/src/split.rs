@@ -10,7 +10,7 @@ use core::fmt;
 /// Split keys in ascending order; `n` keys make `n + 1` regions.
 ///
 /// ```
-/// use rowkey_core::split::SplitKeys;
+/// use rowkey::split::SplitKeys;
 /// let s = SplitKeys::hex_string(4);
 /// assert_eq!(s.to_string(), "40000000\n80000000\nc0000000\n");
 /// assert_eq!(

@@ -10,7 +10,7 @@ use crate::error::{EncodeError, EncodeErrorKind};
 /// [`EncodeErrorKind::BufferTooSmall`].
 ///
 /// ```
-/// use rowkey_core::KeyWriter;
+/// use rowkey::KeyWriter;
 /// let mut out = [0u8; 4];
 /// let mut w = KeyWriter::new(&mut out, "Demo");
 /// w.field("a");

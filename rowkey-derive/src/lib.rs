@@ -11,6 +11,7 @@ mod attr;
 mod check;
 mod ctxt;
 mod expand;
+mod fallback;
 mod model;
 mod suggest;
 mod ty;
@@ -30,7 +31,8 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let model = check::key_model(&cx, &input);
     match (cx.check(), model) {
         (Ok(()), Some(model)) => expand::row_key(&model).into(),
-        (Err(errors), _) => errors.into(),
+        // The errors, and stubs so that uses of the key add none.
+        (Err(errors), _) => fallback::row_key(&input, errors).into(),
         (Ok(()), None) => TokenStream::new(),
     }
 }
@@ -45,7 +47,7 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let out = expand::key_part::key_part(&cx, &input);
     match (cx.check(), out) {
         (Ok(()), Some(tokens)) => tokens.into(),
-        (Err(errors), _) => errors.into(),
+        (Err(errors), _) => fallback::key_part(&input, errors).into(),
         (Ok(()), None) => TokenStream::new(),
     }
 }

@@ -53,8 +53,8 @@ impl Timestamp for u64 {
 /// zero-padded digits.
 ///
 /// ```
-/// use rowkey_core::codec::DescTs;
-/// use rowkey_core::KeyWriter;
+/// use rowkey::codec::DescTs;
+/// use rowkey::KeyWriter;
 /// let mut out = [0u8; 19];
 /// let mut w = KeyWriter::new(&mut out, "Op");
 /// DescTs { text: true }.put(&mut w, 1_638_360_000_000i64).unwrap();

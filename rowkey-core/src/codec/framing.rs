@@ -33,8 +33,8 @@ pub enum Framing {
 /// Everything the derive decided about one text or byte field.
 ///
 /// ```
-/// use rowkey_core::codec::{BytesCodec, Framing};
-/// use rowkey_core::{KeyReader, KeyWriter, Side};
+/// use rowkey::codec::{BytesCodec, Framing};
+/// use rowkey::{KeyReader, KeyWriter, Side};
 /// let pad = BytesCodec::new(Framing::Padded { width: 10, fill: 0x01, side: Side::Left }, 10);
 /// let mut out = [0u8; 10];
 /// let mut w = KeyWriter::new(&mut out, "Spend");

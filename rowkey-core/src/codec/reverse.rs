@@ -22,7 +22,7 @@ pub enum Reverse {
 /// whole. Never panics, whatever the bytes.
 ///
 /// ```
-/// use rowkey_core::codec::reverse::{reverse_in_place, Reverse};
+/// use rowkey::codec::reverse::{reverse_in_place, Reverse};
 /// let mut host = *b"www.iteblog.com";
 /// reverse_in_place(&mut host, Reverse::Segments(b'.'), true);
 /// assert_eq!(&host, b"com.iteblog.www");

@@ -17,7 +17,7 @@ use md5::{Digest, Md5};
 /// ```
 ///
 /// ```
-/// use rowkey_core::salt::default_hash;
+/// use rowkey::salt::default_hash;
 /// assert_eq!(default_hash(&[b"foo0001"]), default_hash(&[b"foo", b"0001"]));
 /// ```
 #[inline]
@@ -47,7 +47,7 @@ const fn fmix32(mut h: u32) -> u32 {
 /// all a text key holds).
 ///
 /// ```
-/// use rowkey_core::salt::java_string_hash;
+/// use rowkey::salt::java_string_hash;
 /// assert_eq!(java_string_hash(&[b"5678"]), 1632578);
 /// assert_eq!(java_string_hash(&[b"polygenelubricants"]), i32::MIN);
 /// ```
@@ -75,7 +75,7 @@ pub fn java_string_hash(parts: &[&[u8]]) -> i32 {
 /// `Math.abs(last4(tel).hashCode() ^ yyyyMM(time).hashCode()) % 6`:
 ///
 /// ```
-/// use rowkey_core::salt::{java_abs_mod, java_hash_code};
+/// use rowkey::salt::{java_abs_mod, java_hash_code};
 /// let h = java_hash_code("5678") ^ java_hash_code("202112");
 /// assert_eq!(java_abs_mod(h, 6), 2);
 /// ```
@@ -91,7 +91,7 @@ pub fn java_hash_code(s: &str) -> i32 {
 /// there, which is `Math.abs(h % n)`: the bucket is always in range.
 ///
 /// ```
-/// use rowkey_core::salt::java_abs_mod;
+/// use rowkey::salt::java_abs_mod;
 /// assert_eq!(java_abs_mod(-7, 6), 1);
 /// assert_eq!(java_abs_mod(i32::MIN, 6), 2); // Java's Math.abs(h) % 6 is -2
 /// ```
@@ -116,7 +116,7 @@ pub fn phoenix_hash(bytes: &[u8]) -> i32 {
 /// `h == Integer.MIN_VALUE`; this is the current formula.
 ///
 /// ```
-/// use rowkey_core::salt::{phoenix_bucket, phoenix_hash};
+/// use rowkey::salt::{phoenix_bucket, phoenix_hash};
 /// assert_eq!(phoenix_hash(b""), 1);
 /// assert_eq!(phoenix_bucket(phoenix_hash(b"a"), 16), (31 + 97) % 16);
 /// ```

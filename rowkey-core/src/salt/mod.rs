@@ -1,7 +1,8 @@
 //! Salting: a bucket number in front of the key, computed from chosen
 //! fields, so that sequential keys spread over `N` regions instead of
 //! piling into the last one. [`SaltPlan`] is the derived plan of one key;
-//! the functions in [`hash`](self#functions) are the hashes it can use.
+//! the hash functions here ([`default_hash`], [`java_string_hash`],
+//! [`phoenix_hash`], [`md5_hash`]) are the ones it can use.
 //!
 //! A salted key starts with its bucket, then the struct's separator (text
 //! buckets of separator-joined keys), then the fields:

@@ -44,3 +44,23 @@ reasons! {
     /// Only a `#[desc_ts]` field has a latest row first.
     LatestNeedsADescTsField,
 }
+
+/// Never implemented: the bound on `Key::scan()` of a key that has no scan
+/// builder, so a call fails to compile with the reason in the message.
+#[diagnostic::on_unimplemented(
+    message = "this key has no scan builder: {Why}",
+    label = "no scan builder for this key",
+    note = "read its rows by their whole key (`get`), or put the hashed field first: a hash prefix of the first field leaves the later fields in order"
+)]
+pub trait HasScanBuilder<Why> {}
+
+/// What `scan()` returns on a key without a scan builder (it cannot be
+/// called).
+#[derive(Debug)]
+pub struct NoScanBuilder<'a>(core::marker::PhantomData<&'a ()>);
+
+reasons! {
+    /// The key starts with the hash of a field after the first, so no
+    /// leading fields set in order pick out one range of keys.
+    KeysHashPrefixedByALaterFieldHaveNoScanOrder,
+}

@@ -17,6 +17,9 @@ pub fn key_part(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
     if let Some(m) = &attrs.max_len {
         cx.error_at(m.span, "#[derive(KeyPart)] takes only `crate = \"..\"`; the bound of a key part comes from its encoding");
     }
+    if let Some(t) = &attrs.target {
+        cx.error_at(t.span, "#[derive(KeyPart)] takes only `crate = \"..\"`; a target belongs on a #[derive(RowKey)] struct");
+    }
     let krate = attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey));
     if let Some(p) = input.generics.params.first() {
         cx.error_spanned_by(p, "#[derive(KeyPart)] does not support generic parameters");

@@ -52,6 +52,26 @@ pub fn has_builder(model: &KeyModel) -> bool {
     }
 }
 
+/// A `scan()` whose bound never holds, so calling it says why there is no
+/// builder instead of falling back to `Iterator::scan`.
+fn no_builder(model: &KeyModel) -> TokenStream {
+    let ident = model.ident;
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// No scan builder: the key starts with the hash of a later field.
+            #[allow(dead_code)]
+            pub fn scan<'__rowkey_x>() -> __rk::scan::NoScanBuilder<'__rowkey_x>
+            where
+                __rk::scan::NoScanBuilder<'__rowkey_x>:
+                    __rk::scan::HasScanBuilder<__rk::scan::KeysHashPrefixedByALaterFieldHaveNoScanOrder>,
+            {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
 /// The builder struct, at module level next to the key struct.
 pub fn scan_struct(model: &KeyModel) -> TokenStream {
     if !has_builder(model) {
@@ -85,7 +105,7 @@ pub fn scan_struct(model: &KeyModel) -> TokenStream {
 /// block (they use its plan constants).
 pub fn scan_impls(model: &KeyModel) -> TokenStream {
     if !has_builder(model) {
-        return quote!();
+        return no_builder(model);
     }
     let ident = model.ident;
     let name = ident.to_string();

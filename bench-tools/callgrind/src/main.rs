@@ -1,0 +1,812 @@
+//! One benchmark case per process, for callgrind.
+//!
+//! ```text
+//! rowkey-callgrind list              # every case name, one a line
+//! rowkey-callgrind check             # hand-written bytes == rowkey bytes, round trips
+//! rowkey-callgrind <case> <iters>    # run one case `iters` times
+//! ```
+//!
+//! Every case runs its operation inside `bench_loop` / `bench_merge` (never
+//! inlined), so callgrind can collect only there
+//! (`--toggle-collect='*bench_*'`); `../callgrind.sh` also runs each case at
+//! two iteration counts and divides the difference, so any constant cost
+//! (setup, the merge's heap start) cancels.
+//!
+//! The layouts and the hand-written `Spend` encoder/decoder are copied from
+//! `benches/encode.rs`; the other hand-written codecs write the same bytes
+//! as rowkey (`check` proves it).
+
+use rowkey::scan::merge_sorted;
+use rowkey::RowKey;
+use std::hint::black_box;
+
+// ---------------------------------------------------------------- layouts
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Spend<'a> {
+    #[text(width = 6)]
+    month: u32,
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: &'a str,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(separator = "_")]
+struct CallRecord {
+    #[text(width = 1)]
+    bucket: u8,
+    #[text(width = 11)]
+    tel: u64,
+    #[text(width = 14)]
+    time: u64,
+}
+
+/// The call record with the bucket computed by rowkey's default salt hash
+/// over the tel and time digits.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(separator = "_")]
+struct SaltedCall {
+    #[salt(buckets = 6)]
+    #[text(width = 11)]
+    tel: u64,
+    #[salt]
+    #[text(width = 14)]
+    time: u64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Event {
+    tenant: u32,
+    #[max_len(32)]
+    name: String,
+    #[desc]
+    at: i64,
+    seq: u64,
+}
+
+// Plain structs with the same fields, for the serde/storekey encoders
+// (which write their own bytes, not rowkey's).
+
+#[derive(serde::Serialize, storekey::Encode)]
+struct PlainSpend<'a> {
+    month: u32,
+    user: &'a str,
+    at_ms: i64,
+}
+
+#[derive(serde::Serialize, storekey::Encode)]
+struct PlainCall {
+    bucket: u8,
+    tel: u64,
+    time: u64,
+}
+
+#[derive(
+    Debug, PartialEq, serde::Serialize, serde::Deserialize, storekey::Encode, storekey::Decode,
+)]
+struct PlainEvent {
+    tenant: u32,
+    name: String,
+    at: i64,
+    seq: u64,
+}
+
+macro_rules! u64_key {
+    ($name:ident, $n:literal, $($f:ident),+) => {
+        #[derive(RowKey, Debug, PartialEq)]
+        struct $name {
+            $($f: u64),+
+        }
+
+        impl $name {
+            fn sample() -> Self {
+                let mut v = 0x0123_4567_89AB_CDEFu64;
+                $(let $f = v; v = v.rotate_left(7).wrapping_add(0x9E37_79B9);)+
+                let _ = v;
+                $name { $($f),+ }
+            }
+
+            /// `to_be_bytes` copies.
+            fn by_hand(&self) -> [u8; $n * 8] {
+                let mut out = [0u8; $n * 8];
+                let mut i = 0;
+                $(
+                    out[i..i + 8].copy_from_slice(&self.$f.to_be_bytes());
+                    i += 8;
+                )+
+                let _ = i;
+                out
+            }
+
+            fn decode_by_hand(key: &[u8]) -> Option<Self> {
+                if key.len() != $n * 8 {
+                    return None;
+                }
+                let mut chunks = key.chunks_exact(8);
+                Some($name {
+                    $($f: u64::from_be_bytes(chunks.next()?.try_into().ok()?)),+
+                })
+            }
+        }
+    };
+}
+
+u64_key!(U64x2, 2, f0, f1);
+u64_key!(U64x4, 4, f0, f1, f2, f3);
+u64_key!(U64x8, 8, f0, f1, f2, f3, f4, f5, f6, f7);
+u64_key!(U64x16, 16, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15);
+
+// ------------------------------------------------------- hand-written codecs
+
+/// What a careful person writes by hand for `Spend`: checks included.
+/// (Copied from benches/encode.rs.)
+fn spend_by_hand(month: u32, user: &str, at_ms: i64, out: &mut [u8; 24]) -> Result<(), ()> {
+    if month > 999_999 || user.len() > 10 || user.as_bytes().first() == Some(&1) || at_ms < 0 {
+        return Err(());
+    }
+    let mut m = month;
+    for i in (0..6).rev() {
+        out[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+    }
+    let pad = 10 - user.len();
+    out[6..6 + pad].fill(1);
+    out[6 + pad..16].copy_from_slice(user.as_bytes());
+    out[16..].copy_from_slice(&(i64::MAX - at_ms).to_be_bytes());
+    Ok(())
+}
+
+/// (Copied from benches/encode.rs.)
+fn spend_decode_by_hand(key: &[u8]) -> Option<(u32, &str, i64)> {
+    if key.len() != 24 {
+        return None;
+    }
+    let mut month = 0u32;
+    for &d in &key[..6] {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        month = month * 10 + u32::from(d - b'0');
+    }
+    let start = key[6..16].iter().take_while(|&&b| b == 1).count();
+    let user = std::str::from_utf8(&key[6 + start..16]).ok()?;
+    let stored = i64::from_be_bytes(key[16..].try_into().ok()?);
+    (stored >= 0).then_some((month, user, i64::MAX - stored))
+}
+
+/// Zero-padded digits of `v` into all of `out`; false if `v` has more.
+#[inline]
+fn digits(mut v: u64, out: &mut [u8]) -> bool {
+    for b in out.iter_mut().rev() {
+        *b = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    v == 0
+}
+
+#[inline]
+fn parse_digits(bytes: &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for &d in bytes {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u64::from(d - b'0');
+    }
+    Some(v)
+}
+
+fn call_by_hand(bucket: u8, tel: u64, time: u64, out: &mut [u8; 28]) -> Result<(), ()> {
+    let ok = digits(u64::from(bucket), &mut out[..1])
+        & digits(tel, &mut out[2..13])
+        & digits(time, &mut out[14..28]);
+    out[1] = b'_';
+    out[13] = b'_';
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
+}
+
+fn call_decode_by_hand(key: &[u8]) -> Option<(u8, u64, u64)> {
+    if key.len() != 28 || key[1] != b'_' || key[13] != b'_' {
+        return None;
+    }
+    Some((
+        parse_digits(&key[..1])? as u8,
+        parse_digits(&key[2..13])?,
+        parse_digits(&key[14..])?,
+    ))
+}
+
+/// rowkey's default salt hash (FNV-1a, then murmur3's fmix32), as
+/// specified in `rowkey::salt::default_hash`, written out.
+#[inline]
+fn fnv_fmix(parts: [&[u8]; 2]) -> u32 {
+    let mut h: u32 = 0x811C_9DC5;
+    for part in parts {
+        for &b in part {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85EB_CA6B);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xC2B2_AE35);
+    h ^ (h >> 16)
+}
+
+fn salted_call_by_hand(tel: u64, time: u64, out: &mut [u8; 28]) -> Result<(), ()> {
+    let ok = digits(tel, &mut out[2..13]) & digits(time, &mut out[14..28]);
+    if !ok {
+        return Err(());
+    }
+    let bucket = fnv_fmix([&out[2..13], &out[14..28]]) % 6;
+    out[0] = b'0' + bucket as u8;
+    out[1] = b'_';
+    out[13] = b'_';
+    Ok(())
+}
+
+fn salted_call_decode_by_hand(key: &[u8]) -> Option<(u64, u64)> {
+    if key.len() != 28 || key[1] != b'_' || key[13] != b'_' {
+        return None;
+    }
+    let bucket = parse_digits(&key[..1])? as u32;
+    let tel = parse_digits(&key[2..13])?;
+    let time = parse_digits(&key[14..])?;
+    (fnv_fmix([&key[2..13], &key[14..28]]) % 6 == bucket).then_some((tel, time))
+}
+
+const EVENT_MAX: usize = 4 + (2 * 32 + 2) + 8 + 8;
+
+/// `tenant` big-endian, `name` escaped (00 -> 00 FF, then 00 01), `at`
+/// sign-flipped big-endian with every byte inverted, `seq` big-endian.
+fn event_by_hand(
+    tenant: u32,
+    name: &str,
+    at: i64,
+    seq: u64,
+    out: &mut [u8; EVENT_MAX],
+) -> Result<usize, ()> {
+    if name.len() > 32 {
+        return Err(());
+    }
+    out[..4].copy_from_slice(&tenant.to_be_bytes());
+    let mut i = 4;
+    for &b in name.as_bytes() {
+        out[i] = b;
+        i += 1;
+        if b == 0 {
+            out[i] = 0xFF;
+            i += 1;
+        }
+    }
+    out[i] = 0;
+    out[i + 1] = 1;
+    i += 2;
+    let at = !((at as u64) ^ (1 << 63));
+    out[i..i + 8].copy_from_slice(&at.to_be_bytes());
+    out[i + 8..i + 16].copy_from_slice(&seq.to_be_bytes());
+    Ok(i + 16)
+}
+
+fn event_decode_by_hand(key: &[u8]) -> Option<(u32, String, i64, u64)> {
+    let tenant = u32::from_be_bytes(key.get(..4)?.try_into().ok()?);
+    let mut name = Vec::new();
+    let mut i = 4;
+    loop {
+        match *key.get(i)? {
+            0 => {
+                match *key.get(i + 1)? {
+                    0xFF => name.push(0),
+                    1 => break,
+                    _ => return None,
+                }
+                i += 2;
+            }
+            b => {
+                name.push(b);
+                i += 1;
+            }
+        }
+        if name.len() > 32 {
+            return None;
+        }
+    }
+    i += 2;
+    let rest = key.get(i..)?;
+    if rest.len() != 16 {
+        return None;
+    }
+    let at = !u64::from_be_bytes(rest[..8].try_into().ok()?) ^ (1 << 63);
+    let seq = u64::from_be_bytes(rest[8..].try_into().ok()?);
+    Some((tenant, String::from_utf8(name).ok()?, at as i64, seq))
+}
+
+// ----------------------------------------------------------------- inputs
+
+fn spend() -> Spend<'static> {
+    Spend {
+        month: 202112,
+        user: "zhangsan",
+        at_ms: 1_638_316_800_000,
+    }
+}
+
+fn call() -> CallRecord {
+    CallRecord {
+        bucket: 2,
+        tel: 13812345678,
+        time: 20211201120000,
+    }
+}
+
+fn salted_call() -> SaltedCall {
+    SaltedCall {
+        tel: 13812345678,
+        time: 20211201120000,
+    }
+}
+
+fn event() -> Event {
+    Event {
+        tenant: 7,
+        name: "checkout\0completed".into(),
+        at: 1_638_316_800_000,
+        seq: 42,
+    }
+}
+
+fn plain_spend() -> PlainSpend<'static> {
+    let s = spend();
+    PlainSpend {
+        month: s.month,
+        user: s.user,
+        at_ms: s.at_ms,
+    }
+}
+
+fn plain_call() -> PlainCall {
+    let c = call();
+    PlainCall {
+        bucket: c.bucket,
+        tel: c.tel,
+        time: c.time,
+    }
+}
+
+fn plain_event() -> PlainEvent {
+    let e = event();
+    PlainEvent {
+        tenant: e.tenant,
+        name: e.name,
+        at: e.at,
+        seq: e.seq,
+    }
+}
+
+fn spend_format(s: &Spend) -> Vec<u8> {
+    let mut k = format!(
+        "{:06}{}{}",
+        s.month,
+        "\x01".repeat(10 - s.user.len()),
+        s.user
+    )
+    .into_bytes();
+    k.extend_from_slice(&(i64::MAX - s.at_ms).to_be_bytes());
+    k
+}
+
+fn call_format(r: &CallRecord) -> Vec<u8> {
+    format!("{}_{:011}_{:014}", r.bucket, r.tel, r.time).into_bytes()
+}
+
+fn call_split_parse(key: &[u8]) -> (u8, u64, u64) {
+    let s = std::str::from_utf8(key).unwrap();
+    let mut it = s.split('_');
+    let bucket: u8 = it.next().unwrap().parse().unwrap();
+    let tel: u64 = it.next().unwrap().parse().unwrap();
+    let time: u64 = it.next().unwrap().parse().unwrap();
+    (bucket, tel, time)
+}
+
+// ----------------------------------------------------------------- loops
+
+/// The measured loop: callgrind collects inside this function only.
+#[inline(never)]
+fn bench_loop<T>(iters: u64, mut op: impl FnMut() -> T) {
+    for _ in 0..iters {
+        black_box(op());
+    }
+}
+
+/// Merges `sources` (each sorted, key = 1 salt byte + logical key) and
+/// keeps every row (no free per row); callgrind collects inside only.
+#[inline(never)]
+fn bench_merge(sources: Vec<Vec<Vec<u8>>>, out: &mut Vec<Vec<u8>>) {
+    for row in merge_sorted(sources, 1, None) {
+        out.push(black_box(row));
+    }
+}
+
+/// `rows` keys over `n` sources: row `i` goes to source `i % n`, its key
+/// `[bucket][tenant u32][id u64]` (13 bytes), so the merge interleaves
+/// every source.
+fn merge_case(n: usize, rows: u64) {
+    let mut sources: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
+    for i in 0..rows {
+        let s = (i % n as u64) as usize;
+        let mut key = Vec::with_capacity(13);
+        key.push(s as u8);
+        key.extend_from_slice(&7u32.to_be_bytes());
+        key.extend_from_slice(&i.to_be_bytes());
+        sources[s].push(key);
+    }
+    let mut out = Vec::with_capacity(rows as usize);
+    bench_merge(black_box(sources), &mut out);
+    assert_eq!(out.len() as u64, rows);
+    assert!(out.windows(2).all(|w| w[0][1..] < w[1][1..]));
+}
+
+macro_rules! u64_cases {
+    ($case:expr, $iters:expr, $($prefix:literal => $ty:ident),+) => {
+        match $case {
+            $(
+                concat!($prefix, "/encode/rowkey") => {
+                    let k = $ty::sample();
+                    bench_loop($iters, || black_box(&k).to_key().unwrap());
+                    true
+                }
+                concat!($prefix, "/encode/hand") => {
+                    let k = $ty::sample();
+                    bench_loop($iters, || black_box(&k).by_hand());
+                    true
+                }
+                concat!($prefix, "/decode/rowkey") => {
+                    let key = $ty::sample().to_key().unwrap();
+                    bench_loop($iters, || $ty::decode(black_box(&key)).unwrap());
+                    true
+                }
+                concat!($prefix, "/decode/hand") => {
+                    let key = $ty::sample().to_key().unwrap();
+                    bench_loop($iters, || $ty::decode_by_hand(black_box(&key)).unwrap());
+                    true
+                }
+            )+
+            _ => false,
+        }
+    };
+}
+
+/// Every case, in report order: `layout/op/way`.
+const CASES: &[&str] = &[
+    "spend/encode/rowkey",
+    "spend/encode/hand",
+    "spend/encode/format",
+    "spend/encode/memcomparable",
+    "spend/encode/storekey",
+    "call/encode/rowkey",
+    "call/encode/hand",
+    "call/encode/format",
+    "call/encode/memcomparable",
+    "call/encode/storekey",
+    "salted_call/encode/rowkey",
+    "salted_call/encode/hand",
+    "event/encode/rowkey",
+    "event/encode/hand",
+    "event/encode/memcomparable",
+    "event/encode/storekey",
+    "spend/decode/rowkey",
+    "spend/decode/hand",
+    "call/decode/rowkey",
+    "call/decode/hand",
+    "call/decode/format",
+    "salted_call/decode/rowkey",
+    "salted_call/decode/hand",
+    "event/decode/rowkey",
+    "event/decode/hand",
+    "event/decode/memcomparable",
+    "event/decode/storekey",
+    "u64x2/encode/rowkey",
+    "u64x2/encode/hand",
+    "u64x2/decode/rowkey",
+    "u64x2/decode/hand",
+    "u64x4/encode/rowkey",
+    "u64x4/encode/hand",
+    "u64x4/decode/rowkey",
+    "u64x4/decode/hand",
+    "u64x8/encode/rowkey",
+    "u64x8/encode/hand",
+    "u64x8/decode/rowkey",
+    "u64x8/decode/hand",
+    "u64x16/encode/rowkey",
+    "u64x16/encode/hand",
+    "u64x16/decode/rowkey",
+    "u64x16/decode/hand",
+    "merge/6/rowkey",
+    "merge/64/rowkey",
+    "merge/256/rowkey",
+];
+
+fn run(case: &str, iters: u64) -> bool {
+    match case {
+        "spend/encode/rowkey" => {
+            let s = spend();
+            bench_loop(iters, || black_box(&s).to_key().unwrap());
+        }
+        "spend/encode/hand" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let s = black_box(&s);
+                let mut out = [0u8; 24];
+                spend_by_hand(s.month, s.user, s.at_ms, &mut out).unwrap();
+                out
+            });
+        }
+        "spend/encode/format" => {
+            let s = spend();
+            bench_loop(iters, || spend_format(black_box(&s)));
+        }
+        "spend/encode/memcomparable" => {
+            let s = plain_spend();
+            bench_loop(iters, || memcomparable::to_vec(black_box(&s)).unwrap());
+        }
+        "spend/encode/storekey" => {
+            let s = plain_spend();
+            bench_loop(iters, || storekey::encode_vec(black_box(&s)).unwrap());
+        }
+        "call/encode/rowkey" => {
+            let r = call();
+            bench_loop(iters, || black_box(&r).to_key().unwrap());
+        }
+        "call/encode/hand" => {
+            let r = call();
+            bench_loop(iters, || {
+                let r = black_box(&r);
+                let mut out = [0u8; 28];
+                call_by_hand(r.bucket, r.tel, r.time, &mut out).unwrap();
+                out
+            });
+        }
+        "call/encode/format" => {
+            let r = call();
+            bench_loop(iters, || call_format(black_box(&r)));
+        }
+        "call/encode/memcomparable" => {
+            let r = plain_call();
+            bench_loop(iters, || memcomparable::to_vec(black_box(&r)).unwrap());
+        }
+        "call/encode/storekey" => {
+            let r = plain_call();
+            bench_loop(iters, || storekey::encode_vec(black_box(&r)).unwrap());
+        }
+        "salted_call/encode/rowkey" => {
+            let r = salted_call();
+            bench_loop(iters, || black_box(&r).to_key().unwrap());
+        }
+        "salted_call/encode/hand" => {
+            let r = salted_call();
+            bench_loop(iters, || {
+                let r = black_box(&r);
+                let mut out = [0u8; 28];
+                salted_call_by_hand(r.tel, r.time, &mut out).unwrap();
+                out
+            });
+        }
+        "event/encode/rowkey" => {
+            let e = event();
+            bench_loop(iters, || black_box(&e).to_key().unwrap());
+        }
+        "event/encode/hand" => {
+            let e = event();
+            bench_loop(iters, || {
+                let e = black_box(&e);
+                let mut out = [0u8; EVENT_MAX];
+                let n = event_by_hand(e.tenant, &e.name, e.at, e.seq, &mut out).unwrap();
+                (out, n)
+            });
+        }
+        "event/encode/memcomparable" => {
+            let e = plain_event();
+            bench_loop(iters, || memcomparable::to_vec(black_box(&e)).unwrap());
+        }
+        "event/encode/storekey" => {
+            let e = plain_event();
+            bench_loop(iters, || storekey::encode_vec(black_box(&e)).unwrap());
+        }
+        "spend/decode/rowkey" => {
+            let key = spend().to_key().unwrap();
+            bench_loop(iters, || Spend::decode(black_box(&key)).unwrap());
+        }
+        "spend/decode/hand" => {
+            let key = spend().to_key().unwrap();
+            bench_loop(iters, || spend_decode_by_hand(black_box(&key)).unwrap());
+        }
+        "call/decode/rowkey" => {
+            let key = call().to_key().unwrap();
+            bench_loop(iters, || CallRecord::decode(black_box(&key)).unwrap());
+        }
+        "call/decode/hand" => {
+            let key = call().to_key().unwrap();
+            bench_loop(iters, || call_decode_by_hand(black_box(&key)).unwrap());
+        }
+        "call/decode/format" => {
+            let key = call().to_key().unwrap();
+            bench_loop(iters, || call_split_parse(black_box(&key)));
+        }
+        "salted_call/decode/rowkey" => {
+            let key = salted_call().to_key().unwrap();
+            bench_loop(iters, || SaltedCall::decode(black_box(&key)).unwrap());
+        }
+        "salted_call/decode/hand" => {
+            let key = salted_call().to_key().unwrap();
+            bench_loop(iters, || salted_call_decode_by_hand(black_box(&key)).unwrap());
+        }
+        "event/decode/rowkey" => {
+            let key = event().to_key().unwrap();
+            bench_loop(iters, || Event::decode(black_box(&key)).unwrap());
+        }
+        "event/decode/hand" => {
+            let key = event().to_key().unwrap();
+            bench_loop(iters, || event_decode_by_hand(black_box(&key)).unwrap());
+        }
+        "event/decode/memcomparable" => {
+            let mc = memcomparable::to_vec(&plain_event()).unwrap();
+            bench_loop(iters, || {
+                memcomparable::from_slice::<PlainEvent>(black_box(&mc)).unwrap()
+            });
+        }
+        "event/decode/storekey" => {
+            let sk = storekey::encode_vec(&plain_event()).unwrap();
+            bench_loop(iters, || {
+                storekey::decode::<_, PlainEvent>(black_box(&sk[..])).unwrap()
+            });
+        }
+        "merge/6/rowkey" => merge_case(6, iters),
+        "merge/64/rowkey" => merge_case(64, iters),
+        "merge/256/rowkey" => merge_case(256, iters),
+        other => {
+            return u64_cases!(other, iters,
+                "u64x2" => U64x2, "u64x4" => U64x4, "u64x8" => U64x8, "u64x16" => U64x16)
+        }
+    }
+    true
+}
+
+/// The hand-written codecs write rowkey's bytes and read them back; the
+/// peers round-trip.
+fn check() -> Result<(), String> {
+    fn same(what: &str, rowkey: &[u8], hand: &[u8]) -> Result<(), String> {
+        if rowkey == hand {
+            Ok(())
+        } else {
+            Err(format!("{what}: rowkey {rowkey:02X?} != hand {hand:02X?}"))
+        }
+    }
+    let s = spend();
+    let key = s.to_key().unwrap();
+    let mut out = [0u8; 24];
+    spend_by_hand(s.month, s.user, s.at_ms, &mut out).unwrap();
+    same("spend", &key, &out)?;
+    same("spend format!", &key, &spend_format(&s))?;
+    if Spend::decode(&key).unwrap() != s
+        || spend_decode_by_hand(&key) != Some((s.month, s.user, s.at_ms))
+    {
+        return Err("spend decode".into());
+    }
+
+    let r = call();
+    let key = r.to_key().unwrap();
+    let mut out = [0u8; 28];
+    call_by_hand(r.bucket, r.tel, r.time, &mut out).unwrap();
+    same("call", &key, &out)?;
+    same("call format!", &key, &call_format(&r))?;
+    let want = (r.bucket, r.tel, r.time);
+    if CallRecord::decode(&key).unwrap() != r
+        || call_decode_by_hand(&key) != Some(want)
+        || call_split_parse(&key) != want
+    {
+        return Err("call decode".into());
+    }
+
+    // Every bucket: tel values that land in each of the 6.
+    let mut seen = [false; 6];
+    for tel in 13812345670..13812345770u64 {
+        let r = SaltedCall {
+            tel,
+            time: 20211201120000,
+        };
+        let key = r.to_key().unwrap();
+        let mut out = [0u8; 28];
+        salted_call_by_hand(r.tel, r.time, &mut out).unwrap();
+        same("salted call", &key, &out)?;
+        if SaltedCall::decode(&key).unwrap() != r
+            || salted_call_decode_by_hand(&key) != Some((r.tel, r.time))
+        {
+            return Err("salted call decode".into());
+        }
+        seen[usize::from(key[0] - b'0')] = true;
+        let mut wrong = out;
+        wrong[0] = b'0' + (wrong[0] - b'0' + 1) % 6;
+        if SaltedCall::decode(&wrong).is_ok() || salted_call_decode_by_hand(&wrong).is_some() {
+            return Err("salted call: a wrong bucket was accepted".into());
+        }
+    }
+    if seen != [true; 6] {
+        return Err(format!("salted call: buckets seen {seen:?}"));
+    }
+
+    for name in ["checkout\0completed", "", "\0", "a\0\0b", &"x".repeat(32)] {
+        for at in [1_638_316_800_000, -5, 0, i64::MIN, i64::MAX] {
+            let e = Event {
+                tenant: 7,
+                name: name.into(),
+                at,
+                seq: 42,
+            };
+            let key = e.to_key().unwrap();
+            let mut out = [0u8; EVENT_MAX];
+            let n = event_by_hand(e.tenant, &e.name, e.at, e.seq, &mut out).unwrap();
+            same("event", &key, &out[..n])?;
+            if Event::decode(&key).unwrap() != e
+                || event_decode_by_hand(&key) != Some((e.tenant, e.name.clone(), e.at, e.seq))
+            {
+                return Err(format!("event decode {name:?} {at}"));
+            }
+        }
+    }
+    let e = plain_event();
+    let mc = memcomparable::to_vec(&e).unwrap();
+    let sk = storekey::encode_vec(&e).unwrap();
+    if memcomparable::from_slice::<PlainEvent>(&mc).unwrap() != e
+        || storekey::decode::<_, PlainEvent>(&sk[..]).unwrap() != e
+    {
+        return Err("peer event round trip".into());
+    }
+
+    macro_rules! check_u64 {
+        ($($ty:ident),+) => {$(
+            let k = $ty::sample();
+            let key = k.to_key().unwrap();
+            same(stringify!($ty), &key, &k.by_hand())?;
+            if $ty::decode(&key).unwrap() != k || $ty::decode_by_hand(&key) != Some(k) {
+                return Err(concat!(stringify!($ty), " decode").into());
+            }
+        )+};
+    }
+    check_u64!(U64x2, U64x4, U64x8, U64x16);
+
+    for n in [6, 64, 256] {
+        merge_case(n, 10_000);
+    }
+    Ok(())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["list"] => CASES.iter().for_each(|c| println!("{c}")),
+        ["check"] => match check() {
+            Ok(()) => println!("check: ok ({} cases)", CASES.len()),
+            Err(e) => {
+                eprintln!("check failed: {e}");
+                std::process::exit(1);
+            }
+        },
+        [case, iters] => {
+            let iters: u64 = iters.parse().expect("iterations: a number");
+            if !CASES.contains(&case) || !run(case, iters) {
+                eprintln!("unknown case {case:?}; `list` prints them");
+                std::process::exit(2);
+            }
+        }
+        _ => {
+            eprintln!("usage: rowkey-callgrind list | check | <case> <iterations>");
+            std::process::exit(2);
+        }
+    }
+}

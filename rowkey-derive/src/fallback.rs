@@ -1,0 +1,138 @@
+//! What a derive emits when its input has errors: the errors, and stub
+//! impls of what it would have generated, so that code using the key
+//! (`to_key()`, `decode`, `scan().field(..).plan()`, `key_as`) adds no
+//! follow-on errors and a user sees only the real mistake. thiserror's
+//! `fallback.rs` is the model. The stubs never run: the crate does not
+//! compile while the errors stand.
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, Path};
+
+/// The `rowkey` path the user chose, if it can be read; `::rowkey` else.
+fn krate(input: &DeriveInput) -> Path {
+    let cx = Ctxt::default();
+    let attrs = attr::struct_attrs(&cx, &input.attrs);
+    // Its errors are the derive's own, already reported.
+    let _ = cx.check();
+    attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey))
+}
+
+/// `errors` plus stubs of `RowKey`, `DecodeKey`, the inherent `decode` and
+/// the scan builder's setters and `plan()`/`key()`.
+pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
+    let krate = krate(input);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut de_generics = input.generics.clone();
+    de_generics
+        .params
+        .insert(0, syn::parse_quote!('__rowkey_de));
+    let (de_impl_generics, _, _) = de_generics.split_for_impl();
+    let scan = format_ident!("{}Scan", ident);
+    let vis = &input.vis;
+    // Setters by field name, except names the builder's own finishers take.
+    let setters = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(n) => n
+                .named
+                .iter()
+                .filter_map(|f| f.ident.as_ref())
+                .filter(|f| *f != "plan" && *f != "key")
+                .map(|f| quote!(pub fn #f<__T>(self, _: __T) -> Self { self }))
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    quote! {
+        #errors
+
+        #[doc(hidden)]
+        #vis struct #scan;
+
+        #[allow(dead_code, unused_qualifications)]
+        const _: () = {
+            use #krate::__private as __rk;
+
+            impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
+                const MAX_LEN: usize = 0;
+                const FIXED_LEN: __rk::Option<usize> = __rk::None;
+                type Key = __rk::KeyBuf<0>;
+                fn encoded_len(&self) -> usize {
+                    ::core::unimplemented!()
+                }
+                fn encode_into(&self, _: &mut [u8]) -> __rk::Result<usize, __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
+                fn layout() -> &'static __rk::Layout {
+                    ::core::unimplemented!()
+                }
+            }
+
+            impl #de_impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #where_clause {
+                fn decode(_: &'__rowkey_de [u8]) -> __rk::Result<Self, __rk::DecodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+
+            impl #impl_generics #ident #ty_generics #where_clause {
+                pub fn decode(_: &[u8]) -> __rk::Result<Self, __rk::DecodeError> {
+                    ::core::unimplemented!()
+                }
+                pub fn scan() -> #scan {
+                    #scan
+                }
+            }
+
+            impl #scan {
+                #(#setters)*
+                pub fn plan(self) -> __rk::Result<__rk::ScanPlan<1>, __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
+                pub fn key(self) -> __rk::Result<__rk::KeyBuf<0>, __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+        };
+    }
+}
+
+/// `errors` plus stubs of `KeyPart` and `DecodePart`.
+pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
+    let krate = krate(input);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut de_generics = input.generics.clone();
+    de_generics
+        .params
+        .insert(0, syn::parse_quote!('__rowkey_de));
+    let (de_impl_generics, _, _) = de_generics.split_for_impl();
+    quote! {
+        #errors
+
+        #[allow(dead_code, unused_qualifications)]
+        const _: () = {
+            use #krate::__private as __rk;
+
+            impl #impl_generics __rk::KeyPart for #ident #ty_generics #where_clause {
+                const MAX_LEN: usize = 0;
+                const FIXED_LEN: __rk::Option<usize> = __rk::None;
+                fn encoded_len(&self) -> usize {
+                    ::core::unimplemented!()
+                }
+                fn encode(&self, _: &mut __rk::KeyWriter<'_>) -> __rk::Result<(), __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+
+            impl #de_impl_generics __rk::DecodePart<'__rowkey_de> for #ident #ty_generics #where_clause {
+                fn decode(_: &mut __rk::KeyReader<'__rowkey_de>) -> __rk::Result<Self, __rk::DecodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+        };
+    }
+}
