@@ -116,7 +116,7 @@ if rows:
     for layout, op in rows:
         g = lambda way: per_op.get(f"{layout}/{op}/{way}")
         r, h, f, m, s = g("rowkey"), g("hand"), g("format"), g("memcomparable"), g("storekey")
-        label = names.get(layout) or f"{layout[3:]} x u64"
+        label = names.get(layout) or f"{layout[4:]} x u64"
         print(f"| {label} | {op} | {fmt(r)} | {fmt(h)} | {ratio(r, h)} | {fmt(f)} | {ratio(f, r)} "
               f"| {fmt(m)} | {ratio(m, r)} | {fmt(s)} | {ratio(s, r)} |")
 if merges:

@@ -1,31 +1,91 @@
-//! The two error types of the crate: [`EncodeError`] and [`DecodeError`].
+//! The two error types of the crate: [`EncodeError`] and [`DecodeError`],
+//! one [`KeyError`] each with its own kind of reason.
 //!
-//! Both carry the key struct's name, the field at fault, the byte offset in
-//! the key and a reason, so a failure in a log points at the exact byte.
-//! Neither allocates: they are built on the hot path.
+//! Both carry where the fault is ([`KeyLocation`]: the key struct's name,
+//! the field at fault, the byte offset in the key) and why, so a failure
+//! in a log points at the exact byte. Neither allocates: they are built on
+//! the hot path.
 
+use crate::codec::framing::Side;
 use core::fmt;
 
-/// Which side of a value a pad fills.
+/// Where in a key an error is: the key struct, the field, the byte.
 ///
 /// ```
-/// assert_eq!(rowkey::Side::Left.to_string(), "left");
+/// use rowkey::{EncodeError, EncodeErrorKind};
+/// let e = EncodeError::new("Spend", "user", 6, EncodeErrorKind::TooLong { len: 12, max: 10 });
+/// assert_eq!(e.location().to_string(), "Spend.user at byte 6");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum Side {
-    /// Fill bytes before the value (Java's `StringUtils.leftPad`).
-    Left,
-    /// Fill bytes after the value (`StringUtils.rightPad`).
-    Right,
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyLocation {
+    key: &'static str,
+    field: &'static str,
+    offset: usize,
 }
 
-impl fmt::Display for Side {
+impl KeyLocation {
+    /// The key struct's name.
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+    /// The field at fault (empty when the error is about the whole key,
+    /// or about bytes after the last field).
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+    /// Byte offset in the key where the field's bytes start or the fault
+    /// is.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// `Spend.user at byte 6`.
+impl fmt::Display for KeyLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Left => "left",
-            Side::Right => "right",
-        })
+        f.write_str(self.key)?;
+        if !self.field.is_empty() {
+            write!(f, ".{}", self.field)?;
+        }
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+/// An error at a place in a key: [`EncodeError`] with an
+/// [`EncodeErrorKind`], [`DecodeError`] with a [`DecodeErrorKind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyError<K> {
+    at: KeyLocation,
+    kind: K,
+}
+
+impl<K: Copy> KeyError<K> {
+    /// An error in field `field` of key struct `key`, at byte `offset`.
+    pub const fn new(key: &'static str, field: &'static str, offset: usize, kind: K) -> Self {
+        KeyError {
+            at: KeyLocation { key, field, offset },
+            kind,
+        }
+    }
+    /// Where the fault is.
+    pub fn location(&self) -> KeyLocation {
+        self.at
+    }
+    /// The key struct's name.
+    pub fn key(&self) -> &'static str {
+        self.at.key
+    }
+    /// The field at fault (empty when the error is about the whole key).
+    pub fn field(&self) -> &'static str {
+        self.at.field
+    }
+    /// Byte offset in the key where the field's bytes start or the fault is.
+    pub fn offset(&self) -> usize {
+        self.at.offset
+    }
+    /// Why it failed.
+    pub fn kind(&self) -> K {
+        self.kind
     }
 }
 
@@ -101,45 +161,9 @@ pub enum EncodeErrorKind {
 ///     "cannot encode Spend.user at byte 6: value is 12 bytes, the layout allows at most 10"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct EncodeError {
-    key: &'static str,
-    field: &'static str,
-    offset: usize,
-    kind: EncodeErrorKind,
-}
+pub type EncodeError = KeyError<EncodeErrorKind>;
 
 impl EncodeError {
-    /// An error in field `field` of key struct `key`, at byte `offset`.
-    pub const fn new(
-        key: &'static str,
-        field: &'static str,
-        offset: usize,
-        kind: EncodeErrorKind,
-    ) -> Self {
-        EncodeError {
-            key,
-            field,
-            offset,
-            kind,
-        }
-    }
-    /// The key struct's name.
-    pub fn key(&self) -> &'static str {
-        self.key
-    }
-    /// The field at fault (empty when the error is about the whole key).
-    pub fn field(&self) -> &'static str {
-        self.field
-    }
-    /// Byte offset in the key where the field's bytes start or the fault is.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-    /// Why it failed.
-    pub fn kind(&self) -> EncodeErrorKind {
-        self.kind
-    }
     /// The same error with `needed` replaced, for a too-small buffer once
     /// the whole key's length is known.
     #[doc(hidden)]
@@ -153,11 +177,7 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot encode {}", self.key)?;
-        if !self.field.is_empty() {
-            write!(f, ".{}", self.field)?;
-        }
-        write!(f, " at byte {}: ", self.offset)?;
+        write!(f, "cannot encode {}: ", self.at)?;
         match self.kind {
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
@@ -302,54 +322,11 @@ pub enum DecodeErrorKind {
 ///     "cannot decode CallRecord.time at byte 12: byte x is not a decimal digit"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DecodeError {
-    key: &'static str,
-    field: &'static str,
-    offset: usize,
-    kind: DecodeErrorKind,
-}
-
-impl DecodeError {
-    /// An error in field `field` of key struct `key`, at byte `offset`.
-    pub const fn new(
-        key: &'static str,
-        field: &'static str,
-        offset: usize,
-        kind: DecodeErrorKind,
-    ) -> Self {
-        DecodeError {
-            key,
-            field,
-            offset,
-            kind,
-        }
-    }
-    /// The key struct's name.
-    pub fn key(&self) -> &'static str {
-        self.key
-    }
-    /// The field being decoded (empty for trailing bytes after the last).
-    pub fn field(&self) -> &'static str {
-        self.field
-    }
-    /// Byte offset in the input where the fault is.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-    /// Why it failed.
-    pub fn kind(&self) -> DecodeErrorKind {
-        self.kind
-    }
-}
+pub type DecodeError = KeyError<DecodeErrorKind>;
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot decode {}", self.key)?;
-        if !self.field.is_empty() {
-            write!(f, ".{}", self.field)?;
-        }
-        write!(f, " at byte {}: ", self.offset)?;
+        write!(f, "cannot decode {}: ", self.at)?;
         match self.kind {
             DecodeErrorKind::UnexpectedEnd { needed } => {
                 write!(f, "the key ends {needed} byte(s) too early")

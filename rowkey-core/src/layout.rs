@@ -2,8 +2,8 @@
 //! ([`Layout::explain`]), tools (serde, behind the `serde` feature) and the
 //! scan and salt planners that build on it.
 
+use crate::codec::framing::Side;
 use crate::codec::{Framing, Reverse};
-use crate::error::Side;
 use crate::salt::{BucketFormat, HashPrefixPlan, SaltHash, SaltPlan};
 use crate::split::SplitKeys;
 use core::fmt::{self, Write};
@@ -343,14 +343,5 @@ fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
                 "8 bytes big-endian"
             }
         ),
-    }
-}
-
-/// `a + b` for optional lengths (const, for derived layouts).
-#[doc(hidden)]
-pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.saturating_add(b)),
-        _ => None,
     }
 }

@@ -29,8 +29,11 @@ pub mod store;
 mod writer;
 
 pub use buf::{KeyBuf, KeyStorage};
+pub use codec::framing::Side;
 pub use display::KeyDisplay;
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Side};
+pub use error::{
+    DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyError, KeyLocation,
+};
 pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
 pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order};
 pub use part::{DecodePart, KeyPart};
@@ -45,13 +48,36 @@ pub const HBASE_MAX_KEY_LEN: usize = 32767;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codec::{
-        desc, option, BytesCodec, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes,
-        Reverse, TextInt, Timestamp,
+        BytesCodec, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes, Reverse,
+        TextInt, Timestamp,
     };
-    pub use crate::layout::add_fixed;
     pub use crate::salt::{
-        self, BucketFormat, BucketGroups, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash, SaltPlan,
+        BucketFormat, BucketGroups, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash, SaltPlan,
     };
+
+    /// `Option` tags.
+    pub mod option {
+        pub use crate::codec::option::{put_tag, take_tag};
+    }
+
+    /// `#[desc]` on whole parts.
+    pub mod desc {
+        pub use crate::codec::desc_part::{fixed_width_for_desc, put_part, take_inverted_part};
+    }
+
+    /// The salt module, with the group helpers generated code calls.
+    pub mod salt {
+        pub use crate::salt::groups::{checked_group, group_in_range};
+        pub use crate::salt::*;
+    }
+
+    /// `a + b` for optional lengths (const, for derived layouts).
+    pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(a.saturating_add(b)),
+            _ => None,
+        }
+    }
     pub use crate::scan::{self, ScanBuilder, ScanPlan};
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,

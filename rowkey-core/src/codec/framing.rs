@@ -5,9 +5,10 @@
 use super::bytes::{DecodeBytes, DecodeBytesOwned};
 use super::escaped;
 use super::reverse::{reverse_in_place, Reverse};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Side};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
+use core::fmt;
 
 /// Where a variable-length value's bytes end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -334,6 +335,29 @@ impl BytesCodec {
         }
         reverse_in_place(&mut v, self.reverse, text);
         Ok(v)
+    }
+}
+
+/// Which side of a value a pad fills.
+///
+/// ```
+/// assert_eq!(rowkey::Side::Left.to_string(), "left");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum Side {
+    /// Fill bytes before the value (Java's `StringUtils.leftPad`).
+    Left,
+    /// Fill bytes after the value (`StringUtils.rightPad`).
+    Right,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        })
     }
 }
 

@@ -8,15 +8,16 @@
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
 //! | [`reverse`] | characters, digits or segments back to front | none |
 //! | [`desc`] | `i64::MAX - ts`, inverted parts | reversed |
-//! | [`option`] | `None` = `00`, `Some(v)` = `01` + v | kept |
+//! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
 pub mod bytes;
 pub mod decimal;
 pub mod desc;
+pub(crate) mod desc_part;
 pub mod escaped;
 pub mod framing;
 pub mod int;
-pub mod option;
+pub(crate) mod option;
 pub mod reverse;
 
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};

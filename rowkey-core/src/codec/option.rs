@@ -1,18 +1,6 @@
 //! `Option<T>` fields: a tag byte, `0x00` for `None` and `0x01` for
 //! `Some`, then the value. Every `None` sorts before every `Some`.
-//!
-//! ```
-//! use rowkey::codec::option::{put_tag, take_tag};
-//! use rowkey::{KeyReader, KeyWriter};
-//! let mut out = [0u8; 2];
-//! let mut w = KeyWriter::new(&mut out, "Demo");
-//! put_tag(&mut w, false, false).unwrap();
-//! put_tag(&mut w, true, true).unwrap(); // inverted for #[desc]
-//! assert_eq!(out, [0x00, 0xFE]);
-//! let mut r = KeyReader::new(&out, "Demo");
-//! assert!(!take_tag(&mut r, false).unwrap());
-//! assert!(take_tag(&mut r, true).unwrap());
-//! ```
+//! Only generated code calls these (through `__private`).
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::KeyReader;
@@ -39,5 +27,23 @@ pub fn take_tag(r: &mut KeyReader<'_>, desc: bool) -> Result<bool, DecodeError> 
         NONE_TAG => Ok(false),
         SOME_TAG => Ok(true),
         _ => Err(r.error_at(at, DecodeErrorKind::InvalidTag { byte })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_sort_none_first_and_invert() {
+        let mut out = [0u8; 2];
+        let mut w = KeyWriter::new(&mut out, "Demo");
+        put_tag(&mut w, false, false).unwrap();
+        put_tag(&mut w, true, true).unwrap(); // inverted for #[desc]
+        assert_eq!(out, [0x00, 0xFE]);
+        let mut r = KeyReader::new(&out, "Demo");
+        assert!(!take_tag(&mut r, false).unwrap());
+        assert!(take_tag(&mut r, true).unwrap());
+        assert!(take_tag(&mut KeyReader::new(&[7], "Demo"), false).is_err());
     }
 }

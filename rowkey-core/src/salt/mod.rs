@@ -28,6 +28,7 @@
 //! assert_eq!(Event::split_keys().len(), 15);
 //! ```
 
+pub(crate) mod groups;
 mod hash;
 mod hash_prefix;
 
@@ -326,23 +327,6 @@ impl SaltPlan {
             }
         }
     }
-}
-
-/// The group of an integer field declared with `range = LO..=HI`: its
-/// offset from `LO`, or `None` outside the range.
-#[inline]
-pub fn group_in_range(value: i128, lo: i128, hi: i128) -> Option<u32> {
-    if (lo..=hi).contains(&value) {
-        u32::try_from(value - lo).ok()
-    } else {
-        None
-    }
-}
-
-/// A group computed by a user function, if it is below the group count.
-#[inline]
-pub fn checked_group(group: u32, groups: u32) -> Option<u32> {
-    (group < groups).then_some(group)
 }
 
 /// A unit enum as a bucket group: `#[derive(KeyPart)]` implements it, so

@@ -1,0 +1,45 @@
+//! `#[desc]` on a whole key part: its bytes inverted, so the field sorts
+//! in reverse. Only generated code calls these (through `__private`).
+
+use crate::{DecodeError, DecodePart, EncodeError, KeyPart, KeyReader, KeyWriter};
+
+/// Writes a part, inverted when `desc`.
+#[inline]
+pub fn put_part<T: KeyPart + ?Sized>(
+    w: &mut KeyWriter<'_>,
+    v: &T,
+    desc: bool,
+) -> Result<(), EncodeError> {
+    let start = w.position();
+    v.encode(w)?;
+    if desc {
+        w.invert_since(start);
+    }
+    Ok(())
+}
+
+/// Reads a fixed-width part of `N` bytes written inverted by
+/// [`put_part`]; `N` is the part's `FIXED_LEN`.
+pub fn take_inverted_part<T, const N: usize>(r: &mut KeyReader<'_>) -> Result<T, DecodeError>
+where
+    T: for<'x> DecodePart<'x>,
+{
+    let at = r.position();
+    let mut scratch: [u8; N] = r.take_array()?;
+    scratch.iter_mut().for_each(|b| *b = !*b);
+    let mut inner = r.nested(&scratch, at);
+    let v = T::decode(&mut inner)?;
+    inner.finish()?;
+    Ok(v)
+}
+
+/// The width of a fixed part, failing the build (as a const) for
+/// variable-width parts, which `#[desc]` cannot invert.
+pub const fn fixed_width_for_desc(fixed: Option<usize>) -> usize {
+    match fixed {
+        Some(n) => n,
+        None => {
+            panic!("#[desc] needs a fixed-width key part; this type's KeyPart::FIXED_LEN is None")
+        }
+    }
+}
