@@ -46,6 +46,19 @@ if [ "$keep" = 1 ]; then
 else
     trap 'rm -rf "$work"' EXIT
 fi
+# A snapshot of the rowkey sources (tracked and untracked, not ignored
+# files): others may edit the live tree while this runs, and a changed
+# dependency would be rebuilt inside a timed build.
+snapshot="$work/rowkey-src"
+mkdir -p "$snapshot"
+(cd "$rowkey_path" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) \
+    | tar -xf - -C "$snapshot"
+[ -f "$snapshot/Cargo.toml" ] || { echo "could not snapshot $rowkey_path" >&2; exit 1; }
+rowkey_rev="$(git -C "$rowkey_path" rev-parse --short HEAD 2>/dev/null || echo '?')"
+if ! git -C "$rowkey_path" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null; then
+    rowkey_rev="$rowkey_rev + uncommitted changes"
+fi
+
 # One target directory for both crates: shared dependencies build once.
 export CARGO_TARGET_DIR="$work/target"
 unset CARGO_INCREMENTAL RUSTC_BOOTSTRAP RUSTFLAGS CARGO_BUILD_RUSTFLAGS
@@ -66,12 +79,12 @@ publish = false
 $3
 EOF
     # Pin dependency versions to the workspace's.
-    cp "$rowkey_path/Cargo.lock" "$dir/Cargo.lock"
+    cp "$snapshot/Cargo.lock" "$dir/Cargo.lock"
     python3 "$here/gen_structs.py" "$2" --count "$count" --salted "$salted" --seed "$seed" \
         >"$dir/src/lib.rs"
 }
 
-make_crate rowkey_bench rowkey "rowkey = { path = \"$rowkey_path\" }"
+make_crate rowkey_bench rowkey "rowkey = { path = \"$snapshot\" }"
 make_crate serde_bench serde 'serde = { version = "1", features = ["derive"] }'
 crates=(rowkey_bench serde_bench)
 
@@ -137,7 +150,7 @@ if [ "${SKIP_EXPAND:-0}" != 1 ]; then
 fi
 
 echo "$count structs ($salted salted), seed $seed; $runs timed runs per cell; rustc $(rustc --version | cut -d' ' -f2-)"
-echo "rowkey at $rowkey_path ($(git -C "$rowkey_path" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$rowkey_path" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null || echo ', with uncommitted changes'))"
+echo "rowkey: a snapshot of $rowkey_path at $rowkey_rev, taken when the script started"
 echo
 python3 - "$times" "$expanded" <<'EOF'
 import statistics

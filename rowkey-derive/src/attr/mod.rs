@@ -4,9 +4,9 @@
 //! point at the exact token at fault. No rule about combinations lives
 //! here: that is `check.rs`.
 
-mod dispersion;
+mod prefix;
 
-pub use dispersion::{int_literal, HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
+pub use prefix::{int_literal, HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
 
 use crate::ctxt::Ctxt;
 use crate::suggest;
@@ -187,8 +187,8 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "reverse" => parse_reverse(attr).map(|r| set_attr(cx, &mut out.reverse, r, attr)),
             "desc_ts" => flag(attr).map(|()| set_attr(cx, &mut out.desc_ts, span, attr)),
             "desc" => flag(attr).map(|()| set_attr(cx, &mut out.desc, span, attr)),
-            "salt" => dispersion::parse_salt(attr).map(|s| set_attr(cx, &mut out.salt, s, attr)),
-            "hash_prefix" => dispersion::parse_hash_prefix(attr)
+            "salt" => prefix::parse_salt(attr).map(|s| set_attr(cx, &mut out.salt, s, attr)),
+            "hash_prefix" => prefix::parse_hash_prefix(attr)
                 .map(|h| set_attr(cx, &mut out.hash_prefix, h, attr)),
             "rowkey" => Err(syn::Error::new_spanned(
                 attr,

@@ -3,7 +3,7 @@
 //! all problems of a struct, not just the first.
 
 mod combine;
-mod dispersion;
+mod prefix;
 mod field;
 
 use crate::attr::{self, FieldAttrs, StructAttrs, Target};
@@ -55,7 +55,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         .filter_map(|(i, (f, a))| field_model(cx, f, a, i + 1 == count, &attrs))
         .collect();
     let field_refs: Vec<&Field> = fields.iter().collect();
-    let prefix = dispersion::prefix_model(cx, &field_refs, &field_attrs, &attrs);
+    let prefix = prefix::prefix_model(cx, &field_refs, &field_attrs, &attrs);
     if models.len() == count {
         let prefix_len = prefix.as_ref().map_or(0, |p| p.len(separator.is_some()));
         check_total_len(cx, input, &attrs, &models, prefix_len);

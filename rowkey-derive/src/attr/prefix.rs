@@ -1,6 +1,6 @@
 //! Reads `#[salt(..)]` and `#[hash_prefix(..)]`: the attributes that put a
 //! computed prefix in front of the key. Rules about them live in
-//! `check/dispersion.rs`.
+//! `check/prefix.rs`.
 
 use super::{ident_of, int_value, Spanned};
 use crate::suggest;
