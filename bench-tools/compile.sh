@@ -3,7 +3,8 @@
 # generated structs (bench-tools/gen_structs.py).
 #
 # Makes, in a temp directory (removed on exit), two throwaway crates that
-# depend on this workspace by path:
+# depend by path on a snapshot of this workspace (copied when the script
+# starts, so edits made meanwhile do not rebuild rowkey inside a timing):
 #   rowkey_bench: 200 structs with rowkey attributes, #[derive(rowkey::RowKey)]
 #   serde_bench:  the same structs, no attributes, #[derive(Serialize, Deserialize)]
 # builds both once (untimed: dependencies, then a warm-up), then times
@@ -36,7 +37,7 @@ while getopts "r:n:s:kh" opt; do
         n) count="$OPTARG" ;;
         s) salted="$OPTARG" ;;
         k) keep=1 ;;
-        *) sed -n '2,25p' "$0"; exit 2 ;;
+        *) sed -n '2,26p' "$0"; exit 2 ;;
     esac
 done
 
@@ -51,8 +52,8 @@ fi
 # dependency would be rebuilt inside a timed build.
 snapshot="$work/rowkey-src"
 mkdir -p "$snapshot"
-(cd "$rowkey_path" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) \
-    | tar -xf - -C "$snapshot"
+(cd "$rowkey_path" && git ls-files -co --exclude-standard -z \
+    | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$snapshot"
 [ -f "$snapshot/Cargo.toml" ] || { echo "could not snapshot $rowkey_path" >&2; exit 1; }
 rowkey_rev="$(git -C "$rowkey_path" rev-parse --short HEAD 2>/dev/null || echo '?')"
 if ! git -C "$rowkey_path" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null; then
@@ -91,7 +92,8 @@ crates=(rowkey_bench serde_bench)
 build() { # crate [env...]: a debug build, quiet unless it fails
     local crate="$1"
     shift
-    if ! (cd "$work/$crate" && env "$@" cargo build --quiet 2>"$work/$crate.log"); then
+    if ! (cd "$work/$crate" && env "$@" cargo build --quiet --message-format=json \
+        >"$work/$crate.json" 2>"$work/$crate.log"); then
         echo "cargo build failed in $crate:" >&2
         cat "$work/$crate.log" >&2
         exit 1
@@ -116,6 +118,12 @@ for mode in incremental non-incremental; do
             t0="$(now_ns)"
             build "$crate" "${envs[@]}"
             t1="$(now_ns)"
+            # Only the crate itself may have compiled inside the timing.
+            if grep '"reason":"compiler-artifact"' "$work/$crate.json" | grep '"fresh":false' \
+                | grep -v "$crate" >&2; then
+                echo "error: a dependency was rebuilt inside a timed build of $crate" >&2
+                exit 1
+            fi
             printf '%s\t%s\t%s\n' "$mode" "$crate" "$((t1 - t0))" >>"$times"
             echo "  $mode $crate run $i: $(((t1 - t0) / 1000000)) ms" >&2
         done

@@ -44,9 +44,9 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::default();
-    let out = expand::key_part::key_part(&cx, &input);
-    match (cx.check(), out) {
-        (Ok(()), Some(tokens)) => tokens.into(),
+    let model = check::key_part::key_part_model(&cx, &input);
+    match (cx.check(), model) {
+        (Ok(()), Some(model)) => expand::key_part::key_part(&model).into(),
         (Err(errors), _) => fallback::key_part(&input, errors).into(),
         (Ok(()), None) => TokenStream::new(),
     }

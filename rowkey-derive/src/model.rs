@@ -208,3 +208,19 @@ impl FieldModel<'_> {
         syn::ext::IdentExt::unraw(self.ident).to_string()
     }
 }
+
+/// A checked `#[derive(KeyPart)]` input.
+pub struct KeyPartModel<'a> {
+    pub ident: &'a Ident,
+    /// Path to the `rowkey` facade (`#[rowkey(crate = "..")]`).
+    pub krate: Path,
+    pub shape: PartShape<'a>,
+}
+
+/// What a key part is.
+pub enum PartShape<'a> {
+    /// A unit-only enum, its variants in declared (sort) order.
+    UnitEnum(Vec<&'a Ident>),
+    /// A newtype struct over this type.
+    Newtype(&'a Type),
+}

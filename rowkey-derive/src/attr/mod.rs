@@ -188,8 +188,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "desc_ts" => flag(attr).map(|()| set_attr(cx, &mut out.desc_ts, span, attr)),
             "desc" => flag(attr).map(|()| set_attr(cx, &mut out.desc, span, attr)),
             "salt" => prefix::parse_salt(attr).map(|s| set_attr(cx, &mut out.salt, s, attr)),
-            "hash_prefix" => prefix::parse_hash_prefix(attr)
-                .map(|h| set_attr(cx, &mut out.hash_prefix, h, attr)),
+            "hash_prefix" => {
+                prefix::parse_hash_prefix(attr).map(|h| set_attr(cx, &mut out.hash_prefix, h, attr))
+            }
             "rowkey" => Err(syn::Error::new_spanned(
                 attr,
                 "#[rowkey(..)] goes on the struct; fields take #[text], #[pad], #[max_len], \

@@ -3,8 +3,9 @@
 //! all problems of a struct, not just the first.
 
 mod combine;
-mod prefix;
 mod field;
+pub mod key_part;
+mod prefix;
 
 use crate::attr::{self, FieldAttrs, StructAttrs, Target};
 use crate::ctxt::Ctxt;
