@@ -63,6 +63,20 @@ macro_rules! text_int {
             #[inline]
             fn parse_digits(len: usize, byte: impl Fn(usize) -> u8) -> Result<Self, Option<usize>> {
                 let mut v: $t = 0;
+                if len < Self::MAX_DIGITS {
+                    // Fewer digits than the type's largest value has: at
+                    // most 10^(MAX_DIGITS-1) - 1, which always fits, so no
+                    // per-digit overflow check (the width is a constant:
+                    // this branch folds away).
+                    for i in 0..len {
+                        let d = byte(i).wrapping_sub(b'0');
+                        if d > 9 {
+                            return Err(Some(i));
+                        }
+                        v = v * 10 + d as $t;
+                    }
+                    return Ok(v);
+                }
                 for i in 0..len {
                     let d = byte(i).wrapping_sub(b'0');
                     if d > 9 {
@@ -189,6 +203,30 @@ impl Digits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One digit short of the type's largest value never overflows (the
+    /// unchecked path); a full-width number that does is an error.
+    #[test]
+    fn digits_at_the_overflow_boundary() {
+        fn nines(n: usize) -> Vec<u8> {
+            vec![b'9'; n]
+        }
+        fn parse<T: TextInt>(s: &[u8]) -> Result<T, Option<usize>> {
+            T::parse_digits(s.len(), |i| s[i])
+        }
+        assert_eq!(parse::<u8>(&nines(2)), Ok(99));
+        assert_eq!(parse::<u8>(&nines(3)), Err(None));
+        assert_eq!(parse::<i8>(&nines(2)), Ok(99));
+        assert_eq!(parse::<i8>(&nines(3)), Err(None));
+        assert_eq!(parse::<u64>(&nines(19)), Ok(9_999_999_999_999_999_999));
+        assert_eq!(parse::<u64>(&nines(20)), Err(None));
+        assert_eq!(parse::<i64>(&nines(18)), Ok(999_999_999_999_999_999));
+        assert_eq!(parse::<i64>(&nines(19)), Err(None));
+        assert_eq!(parse::<i64>(b"9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(parse::<u128>(&nines(38)).map(|v| v + 1), Ok(10u128.pow(38)));
+        assert_eq!(parse::<u32>(b"12x"), Err(Some(2)));
+        assert_eq!(parse::<u32>(b"00000000012x"), Err(Some(11)));
+    }
     use proptest::prelude::*;
 
     fn enc<T: TextInt>(d: Digits, v: T) -> Result<Vec<u8>, EncodeError> {
