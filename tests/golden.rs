@@ -58,6 +58,9 @@ one_field!(PadRight: Vec<u8>, #[pad(width = 6)]);
 one_field!(RevChars: String, #[max_len(32)], #[reverse]);
 one_field!(RevSegments: String, #[max_len(32)], #[reverse(segments = ".")]);
 one_field!(OptText: Option<String>, #[max_len(8)]);
+one_field!(F32: f32);
+one_field!(F64: f64);
+one_field!(DescF64: f64, #[desc]);
 
 #[derive(RowKey, Debug, PartialEq)]
 struct Escaped {
@@ -256,6 +259,18 @@ fn keys() -> Vec<(&'static str, String)> {
     key!("enum Paid", Enum { v: Status::Paid });
     key!("enum Shipped", Enum { v: Status::Shipped });
     key!("newtype 7", Newtype { v: OrderId(7) });
+    key!("f32 1.5", F32 { v: 1.5 });
+    key!("f64 -1.5", F64 { v: -1.5 });
+    key!("f64 0.0", F64 { v: 0.0 });
+    key!("f64 -0.0 (stored as 0.0)", F64 { v: -0.0 });
+    key!("f64 +inf", F64 { v: f64::INFINITY });
+    key!(
+        "f64 -inf",
+        F64 {
+            v: f64::NEG_INFINITY
+        }
+    );
+    key!("desc f64 2.0", DescF64 { v: 2.0 });
     key!("Option<i16> None", OptI16 { v: None });
     key!("Option<i16> Some(-1)", OptI16 { v: Some(-1) });
     key!("text(6) 42", Text6 { v: 42 });

@@ -292,6 +292,7 @@ fn binary_form(ty: &str) -> &'static str {
     match inner {
         "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "binary (big-endian, sign bit flipped)",
         "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "binary (big-endian)",
+        "f32" | "f64" => "binary (IEEE 754 bits in total order; -0.0 as 0.0, NaN refused)",
         _ => "its KeyPart bytes",
     }
 }

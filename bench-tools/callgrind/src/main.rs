@@ -296,30 +296,21 @@ fn event_by_hand(
 
 fn event_decode_by_hand(key: &[u8]) -> Option<(u32, String, i64, u64)> {
     let tenant = u32::from_be_bytes(key.get(..4)?.try_into().ok()?);
-    let mut name = Vec::new();
+    // Unescape: copy the runs between 00 bytes, one allocation.
+    let mut name = Vec::with_capacity(32);
     let mut i = 4;
     loop {
-        match *key.get(i)? {
-            0 => {
-                match *key.get(i + 1)? {
-                    0xFF => name.push(0),
-                    1 => break,
-                    _ => return None,
-                }
-                i += 2;
-            }
-            b => {
-                name.push(b);
-                i += 1;
-            }
-        }
-        if name.len() > 32 {
-            return None;
+        let zero = i + key.get(i..)?.iter().position(|&b| b == 0)?;
+        name.extend_from_slice(&key[i..zero]);
+        i = zero + 2;
+        match *key.get(zero + 1)? {
+            0xFF => name.push(0),
+            1 => break,
+            _ => return None,
         }
     }
-    i += 2;
     let rest = key.get(i..)?;
-    if rest.len() != 16 {
+    if name.len() > 32 || rest.len() != 16 {
         return None;
     }
     let at = !u64::from_be_bytes(rest[..8].try_into().ok()?) ^ (1 << 63);

@@ -2,7 +2,8 @@
 //!
 //! | module | writes | order |
 //! | --- | --- | --- |
-//! | [`int`] | integers big-endian, sign bit flipped | kept |
+//! | [`int`] | integers big-endian, sign bit flipped for signed types | kept |
+//! | [`float`] | `f32`/`f64` bits in total order; `-0.0` stored as `0.0`, NaN refused | kept |
 //! | [`decimal`] | integers as zero-padded digits (`#[text]`) | kept |
 //! | [`escaped`] | variable bytes, `00`→`00 FF`, terminator `00 01` | kept |
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
@@ -15,6 +16,7 @@ pub mod decimal;
 pub mod desc;
 pub(crate) mod desc_part;
 pub mod escaped;
+pub mod float;
 pub mod framing;
 pub mod int;
 pub(crate) mod option;

@@ -28,29 +28,15 @@ impl FieldCheck<'_> {
     pub(super) fn codec(&self, last: bool, st: &StructAttrs) -> Option<Codec> {
         let a = self.attrs;
         let name = &self.name;
-        match self.kind {
-            TypeKind::PlatformInt => {
-                self.cx.error_spanned_by(
-                    self.ty,
-                    format!(
-                        "field `{name}`: usize/isize change width with the platform, so the \
-                         stored key would too; use u64/i64 (or u32/i32)"
-                    ),
-                );
-                return None;
-            }
-            TypeKind::Float => {
-                self.cx.error_spanned_by(
-                    self.ty,
-                    format!(
-                        "field `{name}`: floats are not key parts (NaN and -0.0 have no single \
-                         sort position); store a scaled integer or implement KeyPart for a \
-                         wrapper"
-                    ),
-                );
-                return None;
-            }
-            _ => {}
+        if self.kind == TypeKind::PlatformInt {
+            self.cx.error_spanned_by(
+                self.ty,
+                format!(
+                    "field `{name}`: usize/isize change width with the platform, so the \
+                     stored key would too; use u64/i64 (or u32/i32)"
+                ),
+            );
+            return None;
         }
         if a.malformed {
             // Its error is reported; a guess at the codec would only add

@@ -1,9 +1,0 @@
-use rowkey::RowKey;
-
-#[derive(RowKey)]
-struct Reading {
-    sensor: u32,
-    value: f64,
-}
-
-fn main() {}

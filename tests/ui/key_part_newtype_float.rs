@@ -1,6 +1,0 @@
-use rowkey::KeyPart;
-
-#[derive(KeyPart)]
-struct Ratio(f64);
-
-fn main() {}
