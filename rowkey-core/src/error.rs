@@ -87,6 +87,14 @@ impl<K: Copy> KeyError<K> {
     pub fn kind(&self) -> K {
         self.kind
     }
+    /// The same error, in field `field`: generated code names the field
+    /// only on the error path, not on every write.
+    #[doc(hidden)]
+    #[cold]
+    pub fn in_field(mut self, field: &'static str) -> Self {
+        self.at.field = field;
+        self
+    }
 }
 
 /// Why a value could not be encoded.

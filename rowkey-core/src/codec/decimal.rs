@@ -126,8 +126,9 @@ impl Digits {
         }
     }
 
-    /// Writes `v`.
-    #[inline]
+    /// Writes `v`. Always inlined: generated code calls it on a `const`
+    /// layout, so the width is a constant and the digit loop unrolls.
+    #[inline(always)]
     pub fn put<T: TextInt>(&self, w: &mut KeyWriter<'_>, v: T) -> Result<(), EncodeError> {
         let at = w.position();
         let out = w.reserve(self.width)?;
@@ -181,7 +182,7 @@ impl Digits {
     }
 
     /// Reads a value.
-    #[inline]
+    #[inline(always)]
     pub fn take<T: TextInt>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
         let at = r.position();
         let bytes = r.take(self.width)?;

@@ -98,7 +98,11 @@ impl BytesCodec {
     }
 
     /// Writes `value`; `text` says it is UTF-8 (reversal keeps characters).
-    #[inline]
+    ///
+    /// Always inlined: generated code calls it on a `const` codec, so the
+    /// framing, reversal, separator and order checks fold away and only
+    /// the chosen framing's writes remain.
+    #[inline(always)]
     pub fn put(&self, w: &mut KeyWriter<'_>, value: &[u8], text: bool) -> Result<(), EncodeError> {
         let start = w.position();
         if value.len() > self.max_len {

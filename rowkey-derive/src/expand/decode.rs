@@ -43,16 +43,18 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
         .enumerate()
         .map(|(i, (f, local))| {
             let field_name = f.name();
+            // The field's name goes into an error only on the error path:
+            // the reader does not carry it through every read.
+            let on_err = quote!(.map_err(|__e| __e.in_field(#field_name)));
             let sep_read = match sep {
-                Some(b) if i > 0 => quote!(__r.expect_separator(#b)?;),
+                Some(b) if i > 0 => quote!(__r.expect_separator(#b)#on_err?;),
                 _ => quote!(),
             };
             let ty = f.ty;
-            let take = with_option(f, take_value(f, sep));
+            let take = with_option(f, &on_err, take_value(f, sep, &on_err));
             let start = prefix::decode_field_start(model, i);
             let end = prefix::decode_field_end(model, i);
             quote! {
-                __r.field(#field_name);
                 #sep_read
                 #start
                 let #local: #ty = #take;
@@ -96,13 +98,13 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     }
 }
 
-fn with_option(f: &FieldModel, take: TokenStream) -> TokenStream {
+fn with_option(f: &FieldModel, on_err: &TokenStream, take: TokenStream) -> TokenStream {
     if !f.optional {
         return take;
     }
     let desc = f.desc;
     quote! {
-        if __rk::option::take_tag(__r, #desc)? {
+        if __rk::option::take_tag(__r, #desc)#on_err? {
             ::core::option::Option::Some(#take)
         } else {
             ::core::option::Option::None
@@ -111,7 +113,7 @@ fn with_option(f: &FieldModel, take: TokenStream) -> TokenStream {
 }
 
 /// The expression that reads one value.
-fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
+fn take_value(f: &FieldModel, sep: Option<u8>, on_err: &TokenStream) -> TokenStream {
     let ty = f.value_ty;
     // Locals and the impl's lifetime are interpolated with call-site spans:
     // a span taken from the type may carry a `macro_rules!` hygiene context
@@ -124,24 +126,24 @@ fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
             quote_spanned! {ty.span()=>
                 __rk::desc::take_inverted_part::<#ty, {
                     __rk::desc::fixed_width_for_desc(<#static_ty as __rk::KeyPart>::FIXED_LEN)
-                }>(#r)?
+                }>(#r)#on_err?
             }
         }
         Codec::Part => quote_spanned! {ty.span()=>
-            <#ty as __rk::DecodePart<#de>>::decode(#r)?
+            <#ty as __rk::DecodePart<#de>>::decode(#r)#on_err?
         },
         Codec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, f.desc);
             quote_spanned! {ty.span()=>
-                #digits.take::<#ty>(#r)?
+                #digits.take::<#ty>(#r)#on_err?
             }
         }
         Codec::Bytes { .. } => {
             let c = codec::bytes_codec(f, sep);
             let call = if f.borrowable() {
-                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(#r)?)
+                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(#r)#on_err?)
             } else {
-                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(#r)?)
+                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(#r)#on_err?)
             };
             quote! {
                 {
@@ -151,7 +153,7 @@ fn take_value(f: &FieldModel, sep: Option<u8>) -> TokenStream {
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.take::<#ty>(#r)?
+            __rk::DescTs { text: #text }.take::<#ty>(#r)#on_err?
         },
     }
 }

@@ -17,12 +17,14 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
             Some(b) if i > 0 => quote!(__w.put_byte(#b)?;),
             _ => quote!(),
         };
-        let put = with_value(f, |v| put_value(f, v, sep));
+        // The field's name goes into an error only on the error path: the
+        // writer does not carry it through every write.
+        let on_err = quote!(.map_err(|__e| __e.in_field(#field_name)));
+        let put = with_value(f, &on_err, |v| put_value_or(f, v, sep, &on_err));
         let start = prefix::encode_field_start(model, i);
         let end = prefix::encode_field_end(model, i);
         quote! {
             #sep_write
-            __w.field(#field_name);
             #start
             #put
             #end
@@ -73,15 +75,29 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
 
 /// Runs `body` on a reference to the field's value, unwrapping `Option`
 /// with a tag byte first.
-fn with_value(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+fn with_value(
+    f: &FieldModel,
+    on_err: &TokenStream,
+    body: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let ident = f.ident;
-    with_value_at(f, quote!(&self.#ident), body)
+    with_value_at_or(f, quote!(&self.#ident), on_err, body)
 }
 
 /// [`with_value`] for a value at `place` (a `&T`, or `&Option<T>`).
 pub(super) fn with_value_at(
     f: &FieldModel,
     place: TokenStream,
+    body: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    with_value_at_or(f, place, &quote!(), body)
+}
+
+/// [`with_value_at`], each `?` after `on_err` (a `.map_err(..)`).
+fn with_value_at_or(
+    f: &FieldModel,
+    place: TokenStream,
+    on_err: &TokenStream,
     body: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     if !f.optional {
@@ -91,9 +107,9 @@ pub(super) fn with_value_at(
     let some = body(quote!(__v));
     quote! {
         match #place {
-            ::core::option::Option::None => __rk::option::put_tag(__w, false, #desc)?,
+            ::core::option::Option::None => __rk::option::put_tag(__w, false, #desc)#on_err?,
             ::core::option::Option::Some(__v) => {
-                __rk::option::put_tag(__w, true, #desc)?;
+                __rk::option::put_tag(__w, true, #desc)#on_err?;
                 #some
             }
         }
@@ -116,6 +132,16 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
 
 /// The call that writes one value (`v: &T`).
 pub(super) fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
+    put_value_or(f, v, sep, &quote!())
+}
+
+/// [`put_value`], its `?` after `on_err` (a `.map_err(..)`).
+fn put_value_or(
+    f: &FieldModel,
+    v: TokenStream,
+    sep: Option<u8>,
+    on_err: &TokenStream,
+) -> TokenStream {
     let ty = f.value_ty;
     // Locals are interpolated with call-site spans: a span taken from the
     // type may carry a `macro_rules!` hygiene context that cannot see them.
@@ -124,12 +150,12 @@ pub(super) fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> Toke
     // Spanned at the field's type, so a missing trait points there.
     match f.codec {
         Codec::Part => quote_spanned! {ty.span()=>
-            __rk::desc::put_part::<#ty>(#w, #v, #desc)?;
+            __rk::desc::put_part::<#ty>(#w, #v, #desc)#on_err?;
         },
         Codec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, desc);
             quote_spanned! {ty.span()=>
-                #digits.put::<#ty>(#w, *#v)?;
+                #digits.put::<#ty>(#w, *#v)#on_err?;
             }
         }
         Codec::Bytes { .. } => {
@@ -137,12 +163,12 @@ pub(super) fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> Toke
             quote_spanned! {ty.span()=>
                 {
                     const __C: __rk::BytesCodec = #c;
-                    __C.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)?;
+                    __C.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
                 }
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)?;
+            __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)#on_err?;
         },
     }
 }

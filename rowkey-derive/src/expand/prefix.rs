@@ -176,10 +176,11 @@ pub fn encode_field_start(model: &KeyModel, i: usize) -> TokenStream {
     {
         if g.field == i {
             let ident = model.fields[i].ident;
+            let name = model.fields[i].name();
             let group = group_expr(&g.kind, quote!(&self.#ident), model.fields[i].ty);
             out.extend(quote! {
                 let __group = ::core::option::Option::Some(
-                    #group.ok_or_else(|| __w.error(__rk::EncodeErrorKind::GroupOutOfRange))?
+                    #group.ok_or_else(|| __w.error(__rk::EncodeErrorKind::GroupOutOfRange).in_field(#name))?
                 );
             });
         }
