@@ -82,14 +82,18 @@ impl<'de> KeyReader<'de> {
     /// The next `n` bytes.
     #[inline]
     pub fn take(&mut self, n: usize) -> Result<&'de [u8], DecodeError> {
-        let rest = self.remaining();
-        if rest.len() < n {
-            return Err(self.error(DecodeErrorKind::UnexpectedEnd {
-                needed: n - rest.len(),
-            }));
+        // One bounds check: an end past the input (or an overflowing one,
+        // which wraps below `pos`) finds no slice.
+        let end = self.pos.wrapping_add(n);
+        match self.input.get(self.pos..end) {
+            Some(bytes) => {
+                self.pos = end;
+                Ok(bytes)
+            }
+            None => Err(self.error(DecodeErrorKind::UnexpectedEnd {
+                needed: n.saturating_sub(self.input.len().saturating_sub(self.pos)),
+            })),
         }
-        self.pos += n;
-        Ok(&rest[..n])
     }
 
     /// The next byte.
@@ -101,8 +105,9 @@ impl<'de> KeyReader<'de> {
     /// The next `N` bytes, copied into an array.
     #[inline]
     pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let bytes = self.take(N)?;
         let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N)?);
+        a.copy_from_slice(bytes);
         Ok(a)
     }
 
@@ -132,13 +137,22 @@ impl<'de> KeyReader<'de> {
 
     /// Ends the key: unread bytes are [`DecodeErrorKind::TrailingBytes`].
     #[inline]
-    pub fn finish(mut self) -> Result<(), DecodeError> {
-        let count = self.remaining().len();
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        let count = self.input.len().saturating_sub(self.pos);
         if count == 0 {
             Ok(())
         } else {
-            self.field = "";
-            Err(self.error(DecodeErrorKind::TrailingBytes { count }))
+            Err(self.trailing(count))
         }
+    }
+
+    #[cold]
+    fn trailing(&self, count: usize) -> DecodeError {
+        DecodeError::new(
+            self.key,
+            "",
+            self.base + self.pos,
+            DecodeErrorKind::TrailingBytes { count },
+        )
     }
 }
