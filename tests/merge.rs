@@ -8,7 +8,7 @@ use rowkey::scan::merge_sorted;
 fn buckets() -> impl Strategy<Value = Vec<Vec<Vec<u8>>>> {
     proptest::collection::vec(
         proptest::collection::btree_set(proptest::collection::vec(any::<u8>(), 0..4), 0..8),
-        0..6,
+        0..20,
     )
     .prop_map(|sets| {
         sets.into_iter()

@@ -3,7 +3,6 @@
 //! does), with an optional limit.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// A row whose key a merge compares.
 pub trait ScanRow {
@@ -30,7 +29,9 @@ impl<K: AsRef<[u8]>, V> ScanRow for (K, V) {
 }
 
 /// The next row of one source, ordered for a min-heap on the key without
-/// its first `skip` bytes (ties: the lower source first).
+/// its first `skip` bytes (ties: the lower source first). The async merges
+/// (stream, store queries) keep their heads in a `BinaryHeap` of these.
+#[cfg_attr(not(any(feature = "stream", feature = "store")), allow(dead_code))]
 pub(crate) struct Head<T> {
     pub(crate) row: T,
     pub(crate) source: usize,
@@ -38,6 +39,7 @@ pub(crate) struct Head<T> {
 }
 
 impl<T: ScanRow> Head<T> {
+    #[cfg_attr(not(any(feature = "stream", feature = "store")), allow(dead_code))]
     fn logical(&self) -> &[u8] {
         self.row.row_key().get(self.skip..).unwrap_or_default()
     }
@@ -62,11 +64,80 @@ impl<T: ScanRow> Ord for Head<T> {
 }
 
 /// Rows of sorted sources in logical key order; see [`merge_sorted`].
+///
+/// A loser tree: each row costs exactly `log2(sources)` key comparisons
+/// (a binary heap's pop and push cost about twice that).
 pub struct MergeSorted<I: Iterator> {
     sources: Vec<I>,
-    heap: BinaryHeap<Head<I::Item>>,
+    /// The next row of each source; `None` once it has ended.
+    heads: Vec<Option<I::Item>>,
+    /// `tree[0]`: the source whose head comes next; `tree[n]` for
+    /// `n >= 1`: the loser of the match at node `n` (leaves are the
+    /// sources, at `sources.len()..2 * sources.len()`).
+    tree: Vec<usize>,
     skip: usize,
     remaining: Option<usize>,
+}
+
+impl<I: Iterator> MergeSorted<I>
+where
+    I::Item: ScanRow,
+{
+    /// Whether source `a`'s head comes before source `b`'s: ended
+    /// sources come last, equal keys in source order.
+    #[inline]
+    fn beats(&self, a: usize, b: usize) -> bool {
+        match (&self.heads[a], &self.heads[b]) {
+            (Some(x), Some(y)) => {
+                let kx = x.row_key().get(self.skip..).unwrap_or_default();
+                let ky = y.row_key().get(self.skip..).unwrap_or_default();
+                match kx.cmp(ky) {
+                    Ordering::Less => true,
+                    Ordering::Greater => false,
+                    Ordering::Equal => a < b,
+                }
+            }
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => a < b,
+        }
+    }
+
+    /// Plays every match from the leaves up.
+    fn build(&mut self) {
+        let k = self.heads.len();
+        if k == 0 {
+            return;
+        }
+        let mut winner = vec![0usize; 2 * k];
+        for (i, w) in winner[k..].iter_mut().enumerate() {
+            *w = i;
+        }
+        for n in (1..k).rev() {
+            let (l, r) = (winner[2 * n], winner[2 * n + 1]);
+            if self.beats(l, r) {
+                (winner[n], self.tree[n]) = (l, r);
+            } else {
+                (winner[n], self.tree[n]) = (r, l);
+            }
+        }
+        self.tree[0] = if k == 1 { 0 } else { winner[1] };
+    }
+
+    /// Source `leaf` has a new head: replays its matches to the root.
+    #[inline]
+    fn replay(&mut self, leaf: usize) {
+        let k = self.heads.len();
+        let mut w = leaf;
+        let mut n = (leaf + k) / 2;
+        while n > 0 {
+            if self.beats(self.tree[n], w) {
+                core::mem::swap(&mut self.tree[n], &mut w);
+            }
+            n /= 2;
+        }
+        self.tree[0] = w;
+    }
 }
 
 /// Merges `sources` (each sorted by key, as one bucket's scan returns
@@ -91,18 +162,16 @@ where
     S::Item: ScanRow,
 {
     let mut sources: Vec<S::IntoIter> = sources.into_iter().map(IntoIterator::into_iter).collect();
-    let mut heap = BinaryHeap::with_capacity(sources.len());
-    for (source, it) in sources.iter_mut().enumerate() {
-        if let Some(row) = it.next() {
-            heap.push(Head { row, source, skip });
-        }
-    }
-    MergeSorted {
+    let heads: Vec<Option<S::Item>> = sources.iter_mut().map(Iterator::next).collect();
+    let mut merge = MergeSorted {
+        tree: vec![0; heads.len()],
         sources,
-        heap,
+        heads,
         skip,
         remaining: limit,
-    }
+    };
+    merge.build();
+    merge
 }
 
 impl<I> Iterator for MergeSorted<I>
@@ -116,14 +185,10 @@ where
         if self.remaining == Some(0) {
             return None;
         }
-        let Head { row, source, .. } = self.heap.pop()?;
-        if let Some(next) = self.sources[source].next() {
-            self.heap.push(Head {
-                row: next,
-                source,
-                skip: self.skip,
-            });
-        }
+        let w = *self.tree.first()?;
+        let row = self.heads[w].take()?;
+        self.heads[w] = self.sources[w].next();
+        self.replay(w);
         if let Some(n) = &mut self.remaining {
             *n -= 1;
         }
