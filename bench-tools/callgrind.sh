@@ -9,8 +9,12 @@
 # (I(N2) - I(N1)) / (N2 - N1) is the cost of one operation, so startup and
 # any per-run constant cancel.
 #
-# usage: bench-tools/callgrind.sh [-n N1] [-m N2] [-j JOBS] [CASE_SUBSTRING...]
-#   env: CARGO_TARGET_DIR (default: <repo>/target-bench)
+# usage: bench-tools/callgrind.sh [-n N1] [-m N2] [-j JOBS] [-r REV] [CASE_SUBSTRING...]
+#   -n/-m  the two iteration counts (default 100000 and 200000)
+#   -j     cases measured in parallel (counts do not depend on it; default 1)
+#   -r REV measure rowkey as committed at REV (`git archive`d into the temp
+#          directory, built there) instead of the working tree
+#   env: CARGO_TARGET_DIR (default: <repo>/target-bench; with -r, a temp dir)
 #        KEEP_RAW=path  also write the raw counts (TSV) there
 set -euo pipefail
 
@@ -19,12 +23,14 @@ repo="$(cd "$here/.." && pwd)"
 n1=100000
 n2=200000
 jobs=1
-while getopts "n:m:j:h" opt; do
+rev=""
+while getopts "n:m:j:r:h" opt; do
     case "$opt" in
         n) n1="$OPTARG" ;;
         m) n2="$OPTARG" ;;
         j) jobs="$OPTARG" ;;
-        *) sed -n '2,16p' "$0"; exit 2 ;;
+        r) rev="$OPTARG" ;;
+        *) sed -n '2,20p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -35,14 +41,32 @@ if [ "$n2" -le "$n1" ]; then
 fi
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target-bench}"
-echo "building (release) in $CARGO_TARGET_DIR ..." >&2
-(cd "$here/callgrind" && cargo build --release --quiet)
-bin="$CARGO_TARGET_DIR/release/rowkey-callgrind"
-"$bin" check >&2
-
 work="$(mktemp -d "${TMPDIR:-/tmp}/rowkey-callgrind.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+
+harness="$here/callgrind"
+if [ -n "$rev" ]; then
+    # rowkey at REV, with this harness beside it (its `path = "../.."`).
+    commit="$(git -C "$repo" rev-parse --verify "$rev^{commit}")"
+    mkdir -p "$work/src"
+    git -C "$repo" archive "$commit" | tar -xf - -C "$work/src"
+    rm -rf "$work/src/bench-tools/callgrind"
+    mkdir -p "$work/src/bench-tools/callgrind"
+    cp -r "$harness/Cargo.toml" "$harness/Cargo.lock" "$harness/src" "$work/src/bench-tools/callgrind/"
+    harness="$work/src/bench-tools/callgrind"
+    export CARGO_TARGET_DIR="$work/target"
+    version="rowkey at $(git -C "$repo" rev-parse --short "$commit") (committed tree)"
+else
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target-bench}"
+    version="rowkey at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    if ! git -C "$repo" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null; then
+        version="$version + uncommitted changes (working tree)"
+    fi
+fi
+echo "building (release) in $CARGO_TARGET_DIR ..." >&2
+(cd "$harness" && cargo build --release --quiet)
+bin="$CARGO_TARGET_DIR/release/rowkey-callgrind"
+"$bin" check >&2
 
 cases=()
 while read -r c; do
@@ -80,7 +104,7 @@ raw="$work/raw.tsv"
 printf '%s\n' "${cases[@]}" | xargs -P "$jobs" -I{} bash -c 'set -eo pipefail; run_case "$1"' _ {} >"$raw"
 if [ -n "${KEEP_RAW:-}" ]; then cp "$raw" "$KEEP_RAW"; fi
 
-echo "rustc: $(rustc --version); $(valgrind --version); rowkey at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$repo" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null || echo ' + uncommitted changes')"
+echo "$version; $(rustc --version); $(valgrind --version)"
 echo "instructions per op = (I($n2) - I($n1)) / $((n2 - n1)), collected inside the loop only"
 echo
 python3 - "$raw" "$n1" "$n2" "$("$bin" list | tr '\n' ' ')" <<'EOF'

@@ -17,9 +17,11 @@
 # it with RUSTC_BOOTSTRAP=1 (what cargo-expand does); it runs last, after
 # the timings. SKIP_EXPAND=1 leaves it out.
 #
-# usage: bench-tools/compile.sh [-r RUNS] [-n STRUCTS] [-s SALTED] [-k]
+# usage: bench-tools/compile.sh [-r RUNS] [-n STRUCTS] [-s SALTED] [-c REV] [-k]
 #   -r RUNS     timed builds per crate and mode (default 5)
 #   -n STRUCTS  structs per crate (default 200), -s SALTED of them salted (40)
+#   -c REV      use rowkey as committed at REV (git archive) instead of a
+#               snapshot of the working tree
 #   -k          keep the temp directory (prints its path)
 #   env: ROWKEY_PATH (default: this repository), SEED (default 7)
 set -euo pipefail
@@ -30,14 +32,16 @@ runs=5
 count=200
 salted=40
 keep=0
+rev=""
 seed="${SEED:-7}"
-while getopts "r:n:s:kh" opt; do
+while getopts "r:n:s:c:kh" opt; do
     case "$opt" in
         r) runs="$OPTARG" ;;
         n) count="$OPTARG" ;;
         s) salted="$OPTARG" ;;
+        c) rev="$OPTARG" ;;
         k) keep=1 ;;
-        *) sed -n '2,26p' "$0"; exit 2 ;;
+        *) sed -n '2,28p' "$0"; exit 2 ;;
     esac
 done
 
@@ -52,13 +56,19 @@ fi
 # dependency would be rebuilt inside a timed build.
 snapshot="$work/rowkey-src"
 mkdir -p "$snapshot"
-(cd "$rowkey_path" && git ls-files -co --exclude-standard -z \
-    | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$snapshot"
-[ -f "$snapshot/Cargo.toml" ] || { echo "could not snapshot $rowkey_path" >&2; exit 1; }
-rowkey_rev="$(git -C "$rowkey_path" rev-parse --short HEAD 2>/dev/null || echo '?')"
-if ! git -C "$rowkey_path" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null; then
-    rowkey_rev="$rowkey_rev + uncommitted changes"
+if [ -n "$rev" ]; then
+    commit="$(git -C "$rowkey_path" rev-parse --verify "$rev^{commit}")"
+    git -C "$rowkey_path" archive "$commit" | tar -xf - -C "$snapshot"
+    rowkey_rev="$(git -C "$rowkey_path" rev-parse --short "$commit") (committed tree)"
+else
+    (cd "$rowkey_path" && git ls-files -co --exclude-standard -z \
+        | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$snapshot"
+    rowkey_rev="$(git -C "$rowkey_path" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    if ! git -C "$rowkey_path" diff --quiet HEAD -- rowkey-core rowkey-derive src 2>/dev/null; then
+        rowkey_rev="$rowkey_rev + uncommitted changes (working tree)"
+    fi
 fi
+[ -f "$snapshot/Cargo.toml" ] || { echo "could not snapshot $rowkey_path" >&2; exit 1; }
 
 # One target directory for both crates: shared dependencies build once.
 export CARGO_TARGET_DIR="$work/target"
@@ -100,7 +110,28 @@ build() { # crate [env...]: a debug build, quiet unless it fails
     fi
 }
 
-now_ns() { date +%s%N; }
+timed_build() { # crate [env...]: build as above; prints "wall-seconds<TAB>cpu-seconds"
+    local crate="$1"
+    shift
+    if ! python3 - "$work/$crate" "$work/$crate.json" "$work/$crate.log" "$@" <<'PY'; then
+import os, resource, subprocess, sys, time
+cwd, out, err, *envs = sys.argv[1:]
+env = dict(os.environ)
+env.update(e.split("=", 1) for e in envs)
+with open(out, "w") as o, open(err, "w") as e:
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    rc = subprocess.call(["cargo", "build", "--quiet", "--message-format=json"],
+                         cwd=cwd, env=env, stdout=o, stderr=e)
+    t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+print(f"{t1 - t0:.4f}\t{cpu:.4f}")
+sys.exit(rc)
+PY
+        echo "cargo build failed in $crate:" >&2
+        cat "$work/$crate.log" >&2
+        exit 1
+    fi
+}
 
 times="$work/times.tsv"
 : >"$times"
@@ -115,17 +146,15 @@ for mode in incremental non-incremental; do
     for ((i = 1; i <= runs; i++)); do
         for crate in "${crates[@]}"; do
             touch "$work/$crate/src/lib.rs"
-            t0="$(now_ns)"
-            build "$crate" "${envs[@]}"
-            t1="$(now_ns)"
+            took="$(timed_build "$crate" "${envs[@]}")"
             # Only the crate itself may have compiled inside the timing.
             if grep '"reason":"compiler-artifact"' "$work/$crate.json" | grep '"fresh":false' \
                 | grep -v "$crate" >&2; then
                 echo "error: a dependency was rebuilt inside a timed build of $crate" >&2
                 exit 1
             fi
-            printf '%s\t%s\t%s\n' "$mode" "$crate" "$((t1 - t0))" >>"$times"
-            echo "  $mode $crate run $i: $(((t1 - t0) / 1000000)) ms" >&2
+            printf '%s\t%s\t%s\n' "$mode" "$crate" "$took" >>"$times"
+            echo "  $mode $crate run $i: wall, cpu (s): $took" >&2
         done
     done
 done
@@ -158,29 +187,32 @@ if [ "${SKIP_EXPAND:-0}" != 1 ]; then
 fi
 
 echo "$count structs ($salted salted), seed $seed; $runs timed runs per cell; rustc $(rustc --version | cut -d' ' -f2-)"
-echo "rowkey: a snapshot of $rowkey_path at $rowkey_rev, taken when the script started"
+echo "rowkey: $rowkey_path at $rowkey_rev, copied when the script started"
 echo
 python3 - "$times" "$expanded" <<'EOF'
 import statistics
 import sys
 
-times, expanded = {}, {}
+times, cpu, expanded = {}, {}, {}
 for line in open(sys.argv[1]):
-    mode, crate, ns = line.split("\t")
-    times.setdefault((mode, crate), []).append(int(ns) / 1e9)
+    mode, crate, wall, used = line.split("\t")
+    times.setdefault((mode, crate), []).append(float(wall))
+    cpu.setdefault((mode, crate), []).append(float(used))
 for line in open(sys.argv[2]):
     crate, lines, size = line.split("\t")
     expanded[crate] = (int(lines), int(size))
 
 print("| build | rowkey | serde | ratio |")
 print("| --- | ---: | ---: | ---: |")
-for mode, label in [("incremental", "touch-rebuild, incremental (dev default), median"),
-                    ("non-incremental", "touch-rebuild, CARGO_INCREMENTAL=0, median")]:
-    r = times.get((mode, "rowkey_bench"))
-    s = times.get((mode, "serde_bench"))
-    if r and s:
-        mr, ms = statistics.median(r), statistics.median(s)
-        print(f"| {label} | {mr:.2f} s | {ms:.2f} s | {mr / ms:.2f}x |")
+for table, what in [(times, "wall time"), (cpu, "CPU time (user + sys)")]:
+    for mode, label in [("incremental", "incremental (dev default)"),
+                        ("non-incremental", "CARGO_INCREMENTAL=0")]:
+        r = table.get((mode, "rowkey_bench"))
+        s = table.get((mode, "serde_bench"))
+        if r and s:
+            mr, ms = statistics.median(r), statistics.median(s)
+            print(f"| touch-rebuild, {label}: {what}, median | {mr:.2f} s | {ms:.2f} s "
+                  f"| {mr / ms:.2f}x |")
 if "plain" in expanded and "rowkey_bench" in expanded and "serde_bench" in expanded:
     pl, pb = expanded["plain"]
     rl, rb = (v - p for v, p in zip(expanded["rowkey_bench"], (pl, pb)))
@@ -191,11 +223,12 @@ if "plain" in expanded and "rowkey_bench" in expanded and "serde_bench" in expan
 else:
     print("| expanded lines | (not measured) | | |")
 print()
-print("Every timed run, in seconds:")
+print("Every timed run, wall / CPU seconds:")
 print()
 for mode in ["incremental", "non-incremental"]:
     for crate in ["rowkey_bench", "serde_bench"]:
         if (mode, crate) in times:
-            runs = ", ".join(f"{t:.2f}" for t in times[(mode, crate)])
+            runs = ", ".join(f"{t:.2f}/{c:.2f}"
+                             for t, c in zip(times[(mode, crate)], cpu[(mode, crate)]))
             print(f"- {mode}, {crate.split('_')[0]}: {runs}")
 EOF

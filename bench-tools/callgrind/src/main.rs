@@ -635,7 +635,9 @@ fn run(case: &str, iters: u64) -> bool {
         }
         "salted_call/decode/hand" => {
             let key = salted_call().to_key().unwrap();
-            bench_loop(iters, || salted_call_decode_by_hand(black_box(&key)).unwrap());
+            bench_loop(iters, || {
+                salted_call_decode_by_hand(black_box(&key)).unwrap()
+            });
         }
         "event/decode/rowkey" => {
             let key = event().to_key().unwrap();
