@@ -184,3 +184,76 @@ fn text_bounds_beyond_the_field_mean_above_or_below_every_value() {
     // A bound the field cannot hold is not an error; a value to set is.
     assert!(Yearly::scan().year(10_000).plan().is_err());
 }
+
+/// Short names: an escaped last-but-one field and a padded one, so bounds
+/// longer than the field are easy to write.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Short {
+    #[max_len(3)]
+    code: String,
+    #[pad(width = 3)]
+    tag: String,
+    seq: u8,
+}
+
+/// A bound longer than a field can hold keeps exactly the values a
+/// brute-force comparison keeps (it is cut, not "above every value":
+/// `abd` is above `abcd`); bounds given in the wrong order give an empty
+/// plan, as Rust's `5..3` is an empty range.
+#[test]
+fn bounds_longer_than_the_field_and_reversed_bounds() {
+    let alphabet = ["", "a", "ab", "abc", "abd", "b", "b\u{1}", "zz"];
+    let rows: Vec<Short> = alphabet
+        .iter()
+        .flat_map(|c| {
+            alphabet
+                .iter()
+                .filter(|t| !t.is_empty())
+                .map(move |t| Short {
+                    code: c.to_string(),
+                    tag: t.to_string(),
+                    seq: 1,
+                })
+        })
+        .collect();
+    let bounds = ["abcd", "abc\u{0}", "ab\u{FF}x", "a", "zzzz", ""];
+    for lo in bounds {
+        for hi in bounds {
+            let plan = Short::scan().code_range(lo..hi).unwrap();
+            for r in &rows {
+                let want = r.code.as_str() >= lo && r.code.as_str() < hi;
+                assert_eq!(
+                    plan.contains(&r.to_key().unwrap()),
+                    want,
+                    "code {lo:?}..{hi:?} {r:?}"
+                );
+            }
+            let plan = Short::scan().code_range(lo..=hi).unwrap();
+            for r in &rows {
+                let want = r.code.as_str() >= lo && r.code.as_str() <= hi;
+                assert_eq!(
+                    plan.contains(&r.to_key().unwrap()),
+                    want,
+                    "code {lo:?}..={hi:?} {r:?}"
+                );
+            }
+            let fixed = Short::scan().code("ab");
+            let plan = fixed.tag_range(lo..hi).unwrap();
+            for r in rows.iter().filter(|r| r.code == "ab") {
+                let want = r.tag.as_str() >= lo && r.tag.as_str() < hi;
+                assert_eq!(
+                    plan.contains(&r.to_key().unwrap()),
+                    want,
+                    "tag {lo:?}..{hi:?} {r:?}"
+                );
+            }
+        }
+    }
+    // Reversed bounds: documented empty, never an error or a wide scan.
+    assert!(Short::scan().code_range("b".."a").unwrap().is_empty());
+    assert!(Short::scan()
+        .code("ab")
+        .tag_between("zz", "a")
+        .unwrap()
+        .is_empty());
+}

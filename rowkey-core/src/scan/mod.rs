@@ -171,6 +171,34 @@ pub struct ReversedRange<'a> {
     pub low: &'a [u8],
 }
 
+/// A range's lower bound on a text or bytes field of at most `max_len`
+/// bytes, cut to fit: no value is longer, so `v >= b` (and `v > b`) for a
+/// longer `b` holds exactly when `v > b[..max_len]`. Not "above every
+/// value": with `max_len` 4, `"abce"` and `"b"` are above `"abcde"`.
+#[doc(hidden)]
+pub fn fit_start(bound: core::ops::Bound<&[u8]>, max_len: usize) -> core::ops::Bound<&[u8]> {
+    use core::ops::Bound;
+    match bound {
+        Bound::Included(b) | Bound::Excluded(b) if b.len() > max_len => {
+            Bound::Excluded(&b[..max_len])
+        }
+        other => other,
+    }
+}
+
+/// A range's upper bound cut to fit, as [`fit_start`]: `v < b` (and
+/// `v <= b`) for a longer `b` holds exactly when `v <= b[..max_len]`.
+#[doc(hidden)]
+pub fn fit_end(bound: core::ops::Bound<&[u8]>, max_len: usize) -> core::ops::Bound<&[u8]> {
+    use core::ops::Bound;
+    match bound {
+        Bound::Included(b) | Bound::Excluded(b) if b.len() > max_len => {
+            Bound::Included(&b[..max_len])
+        }
+        other => other,
+    }
+}
+
 /// The first key after every key that starts with `prefix` (increment the
 /// last byte that is not `0xFF`, drop what follows); `None` when there is
 /// none (all bytes `0xFF`, or no bytes).
@@ -201,6 +229,29 @@ mod tests {
         ) {
             let r = ScanRange::<16>::with_prefix(&prefix).unwrap();
             prop_assert_eq!(r.contains(&key), key.starts_with(&prefix));
+        }
+    }
+
+    proptest! {
+        /// A cut bound keeps exactly the values a field can hold.
+        #[test]
+        fn fitted_bounds_keep_the_same_values(
+            bound in proptest::collection::vec(prop_oneof![Just(0u8), Just(b'a'), Just(b'b'), Just(0xFF)], 0..6),
+            value in proptest::collection::vec(prop_oneof![Just(0u8), Just(b'a'), Just(b'b'), Just(0xFF)], 0..4),
+            incl: bool,
+        ) {
+            use core::ops::{Bound, RangeBounds};
+            let max = 3;
+            prop_assume!(value.len() <= max);
+            let b = bound.as_slice();
+            let raw = if incl { Bound::Included(b) } else { Bound::Excluded(b) };
+            let v = value.as_slice();
+            let lo = (raw, Bound::Unbounded);
+            let lo_fit = (fit_start(raw, max), Bound::Unbounded);
+            prop_assert_eq!(lo.contains(&v), lo_fit.contains(&v));
+            let hi = (Bound::Unbounded, raw);
+            let hi_fit = (Bound::Unbounded, fit_end(raw, max));
+            prop_assert_eq!(hi.contains(&v), hi_fit.contains(&v));
         }
     }
 

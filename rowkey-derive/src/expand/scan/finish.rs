@@ -139,11 +139,39 @@ fn ranges(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
                 )
             }
         }
-        RangeScan::Values => {
-            let put = match f.codec {
-                Codec::Bytes { .. } => put_borrowed(model, f, quote!(*__v)),
-                _ => encode::put_value(f, quote!(__v), model.separator),
+        RangeScan::Values if matches!(f.codec, Codec::Bytes { .. }) => {
+            // Bounds longer than the field can hold still mean something:
+            // they are cut to the field's length with the inclusivity that
+            // keeps exactly the same values (`fit_start`, `fit_end`).
+            let c = codec::bytes_codec(f, model.separator);
+            let desc = f.desc;
+            let prefix_free = rules::prefix_free(f);
+            let bytes_of = |bound: TokenStream| {
+                quote! {
+                    match #bound {
+                        ::core::ops::Bound::Included(__v) => ::core::ops::Bound::Included(__rk::KeyBytes::key_bytes(*__v)),
+                        ::core::ops::Bound::Excluded(__v) => ::core::ops::Bound::Excluded(__rk::KeyBytes::key_bytes(*__v)),
+                        ::core::ops::Bound::Unbounded => ::core::ops::Bound::Unbounded,
+                    }
+                }
             };
+            let write = quote! {
+                |__b: &[u8]| move |__w: &mut __rk::KeyWriter<'_>| -> ::core::result::Result<(), __rk::EncodeError> {
+                    __w.field(#name);
+                    __C.put(__w, __b, <#value_ty as __rk::KeyBytes>::IS_TEXT)
+                }
+            };
+            let lo = bytes_of(quote!(::core::ops::RangeBounds::start_bound(&__range)));
+            let hi = bytes_of(quote!(::core::ops::RangeBounds::end_bound(&__range)));
+            quote! {
+                const __C: __rk::BytesCodec = #c;
+                let __lo = __rk::scan::fit_start(#lo, __C.max_len).map(#write);
+                let __hi = __rk::scan::fit_end(#hi, __C.max_len).map(#write);
+                self.__b.bounds(__lo, __hi, #desc, #prefix_free)
+            }
+        }
+        RangeScan::Values => {
+            let put = encode::put_value(f, quote!(__v), model.separator);
             let ordered = match f.codec {
                 Codec::Part => {
                     let ty = crate::ty::with_static_lifetimes(value_ty);
