@@ -9,6 +9,7 @@
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
 //! | [`reverse`] | characters, digits or segments back to front | none |
 //! | [`desc`] | `i64::MAX - ts`, inverted parts | reversed |
+//! | `uuid` (feature `uuid`) | `uuid::Uuid` as its 16 bytes | kept (`Uuid`'s `Ord`) |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
 pub mod bytes;
@@ -21,6 +22,8 @@ pub mod framing;
 pub mod int;
 pub(crate) mod option;
 pub mod reverse;
+#[cfg(feature = "uuid")]
+pub mod uuid;
 
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
 pub use decimal::{Digits, TextInt};
