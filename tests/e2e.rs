@@ -90,6 +90,32 @@ async fn check<K: RowKey, const N: usize>(
     );
     assert_eq!(got.len(), want.len(), "{}", q.name);
     assert!(got == want, "{}: rows differ", q.name);
+    // The same plan read backwards: the last rows, last first.
+    let back = keys(store, &q.plan.reversed()).await;
+    let mut every: Vec<Vec<u8>> = rows
+        .iter()
+        .filter(|r| (q.keep)(r))
+        .map(|r| r.to_vec().unwrap())
+        .collect();
+    every.sort_by(|a, b| b[skip..].cmp(&a[skip..]));
+    every.dedup();
+    every.truncate(q.plan.limit().unwrap_or(usize::MAX));
+    assert!(
+        back == every,
+        "{}: reversed rows differ: got {} rows {:?}, want {} {:?}",
+        q.name,
+        back.len(),
+        back.iter()
+            .take(3)
+            .map(|k| rowkey::KeyDisplay(k).to_string())
+            .collect::<Vec<_>>(),
+        every.len(),
+        every
+            .iter()
+            .take(3)
+            .map(|k| rowkey::KeyDisplay(k).to_string())
+            .collect::<Vec<_>>()
+    );
     if q.plan.limit().is_none() {
         let stored: Vec<Row> = store.read_plan(&q.plan).try_collect().await.unwrap();
         let mut sorted = want.clone();
@@ -152,6 +178,20 @@ async fn hot_events(t: &mut impl Tables) {
         }
     }
     assert_eq!(paged, all, "keyset pages");
+    // Backwards, in pages of 7: every row once, last first.
+    let back = plan.reversed();
+    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    loop {
+        let page = store.page(&back, resume.as_deref(), 7).await.unwrap();
+        paged.extend(page.rows.into_iter().map(|r| r.key));
+        match page.next {
+            Some(next) => resume = Some(next),
+            None => break,
+        }
+    }
+    let mut all_back = all.clone();
+    all_back.reverse();
+    assert_eq!(paged, all_back, "reversed keyset pages");
     eprintln!("hot_events: {} rows read back in pages of 7", paged.len());
 }
 

@@ -23,11 +23,21 @@ pub(crate) struct RowAssembler {
     family: Option<String>,
     /// The cell being read, until its last value chunk.
     cell: Option<Cell>,
-    /// The key of the last row delivered: keys must increase.
+    /// The key of the last row delivered: keys must increase (decrease,
+    /// in a reversed read).
     last: Option<Vec<u8>>,
+    reversed: bool,
 }
 
 impl RowAssembler {
+    /// An assembler for a read in this direction.
+    pub(crate) fn new(reversed: bool) -> Self {
+        RowAssembler {
+            reversed,
+            ..RowAssembler::default()
+        }
+    }
+
     /// Takes one chunk; a committed row goes to `out`.
     pub(crate) fn push(&mut self, chunk: CellChunk, out: &mut VecDeque<Row>) -> Result<(), String> {
         if !chunk.row_key.is_empty() {
@@ -38,11 +48,15 @@ impl RowAssembler {
                     KeyDisplay(self.row.as_ref().map_or(&[][..], |r| &r.key))
                 ));
             }
-            if self
-                .last
-                .as_ref()
-                .is_some_and(|last| chunk.row_key <= *last)
-            {
+            let reversed = self.reversed;
+            let out_of_order = |last: &Vec<u8>| {
+                if reversed {
+                    chunk.row_key >= *last
+                } else {
+                    chunk.row_key <= *last
+                }
+            };
+            if self.last.as_ref().is_some_and(out_of_order) {
                 return Err(format!(
                     "row {} out of order after {}",
                     KeyDisplay(&chunk.row_key),

@@ -24,6 +24,11 @@ use tokio::time::timeout;
 use tonic::metadata::MetadataValue;
 use tonic::Streaming;
 
+/// `google.bigtable.v2.FeatureFlags { reverse_scans: true }` as Bigtable's
+/// clients send it: the message's bytes (`08 01`: field 1, varint 1),
+/// base64url-encoded.
+const FEATURE_FLAGS: &str = "CAE=";
+
 /// Where reads go: the client, the full table name and the retry policy.
 #[derive(Clone)]
 pub(crate) struct Target {
@@ -49,6 +54,12 @@ impl Target {
                 .metadata_mut()
                 .insert("x-goog-request-params", value);
         }
+        // The client's feature flags: without `reverse_scans`, Bigtable
+        // (and the emulator) refuse a reversed read as UNIMPLEMENTED.
+        request.metadata_mut().insert(
+            "bigtable-features",
+            MetadataValue::from_static(FEATURE_FLAGS),
+        );
         request
     }
 }
@@ -75,11 +86,12 @@ pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
         // An empty RowSet would read the whole table: send nothing.
         return Box::pin(futures_util::stream::empty());
     }
+    let rows = RowAssembler::new(request.is_reversed());
     let reader = Reader {
         target,
         request,
         stream: None,
-        rows: RowAssembler::default(),
+        rows,
         buffer: VecDeque::new(),
         committed: 0,
         page: (0, 0),
@@ -174,6 +186,8 @@ impl Reader {
             rows_limit: rest
                 .limit()
                 .map_or(0, |l| i64::try_from(l).unwrap_or(i64::MAX)),
+            // The same ranges, read from their end.
+            reversed: rest.is_reversed(),
             ..ReadRowsRequest::default()
         };
         let request = self.target.request(message);
@@ -224,5 +238,23 @@ impl Reader {
         } else {
             self.failed = Some(e.after_attempts(self.failures));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FEATURE_FLAGS;
+    use bigtable_rs::google::bigtable::v2::FeatureFlags;
+
+    #[test]
+    fn feature_flags_say_reverse_scans() {
+        let flags = FeatureFlags {
+            reverse_scans: true,
+            ..FeatureFlags::default()
+        };
+        let bytes = prost::Message::encode_to_vec(&flags);
+        assert_eq!(bytes, [0x08, 0x01]);
+        // base64url of 08 01: 000010 000000 0001(00) = C A E, one pad.
+        assert_eq!(FEATURE_FLAGS, "CAE=");
     }
 }

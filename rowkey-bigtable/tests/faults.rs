@@ -111,6 +111,18 @@ async fn a_query_cut_mid_stream_resumes_without_loss_or_repeats() {
         );
         report(name, &proxy, &want, &got);
     }
+    // Read backwards: a retry resumes below the last row delivered.
+    let proxy = FaultProxy::start(&emu.host);
+    proxy.plan(CUTS);
+    let store = through(&proxy).await;
+    let got: Vec<Vec<u8>> = store
+        .query(&plan.reversed())
+        .map_ok(|r| r.key)
+        .try_collect()
+        .await
+        .unwrap();
+    let backwards: Vec<Vec<u8>> = want.iter().rev().cloned().collect();
+    report("query reversed, defaults", &proxy, &backwards, &got);
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -106,10 +106,10 @@ impl Store for MemStore {
         Box::pin(MemRows {
             rows: self.rows.clone(),
             left: request.limit().unwrap_or(u64::MAX),
-            request,
             range: 0,
             last: None,
             buffer: VecDeque::new(),
+            request,
         })
     }
 }
@@ -118,7 +118,8 @@ impl Store for MemStore {
 struct MemRows {
     rows: Arc<RwLock<Table>>,
     request: ReadRequest,
-    /// The range being read.
+    /// How many ranges are read through (from the first, or from the last
+    /// when reversed).
     range: usize,
     /// The last key copied out: the next chunk starts after it.
     last: Option<Vec<u8>>,
@@ -129,25 +130,38 @@ struct MemRows {
 impl MemRows {
     fn fill(&mut self) {
         let table = self.rows.read().unwrap_or_else(PoisonError::into_inner);
-        while self.buffer.len() < CHUNK && self.left > 0 {
-            let Some(range) = self.request.ranges().get(self.range) else {
-                return;
+        let ranges = self.request.ranges();
+        let reversed = self.request.is_reversed();
+        while self.buffer.len() < CHUNK && self.left > 0 && self.range < ranges.len() {
+            let range = if reversed {
+                &ranges[ranges.len() - 1 - self.range]
+            } else {
+                &ranges[self.range]
             };
-            let lower = match &self.last {
-                Some(last) if *last >= range.start => Bound::Excluded(last.as_slice()),
-                _ => Bound::Included(range.start.as_slice()),
-            };
-            let upper = match &range.stop {
+            let mut lower = Bound::Included(range.start.as_slice());
+            let mut upper = match &range.stop {
                 Some(stop) => Bound::Excluded(stop.as_slice()),
                 None => Bound::Unbounded,
             };
+            // Resume past the last key copied out, in reading order.
+            if let Some(last) = self.last.as_deref().filter(|l| range.contains(l)) {
+                if reversed {
+                    upper = Bound::Excluded(last);
+                } else {
+                    lower = Bound::Excluded(last);
+                }
+            }
             let want = (CHUNK - self.buffer.len()).min(self.left.min(CHUNK as u64) as usize);
             let before = self.buffer.len();
-            for (key, cells) in table.range::<[u8], _>((lower, upper)).take(want) {
-                self.buffer.push_back(Row {
-                    key: key.clone(),
-                    cells: cells.clone(),
-                });
+            let rows = table.range::<[u8], _>((lower, upper));
+            let copy = |(key, cells): (&Vec<u8>, &Vec<super::Cell>)| Row {
+                key: key.clone(),
+                cells: cells.clone(),
+            };
+            if reversed {
+                self.buffer.extend(rows.rev().take(want).map(copy));
+            } else {
+                self.buffer.extend(rows.take(want).map(copy));
             }
             let got = self.buffer.len() - before;
             self.left -= got as u64;

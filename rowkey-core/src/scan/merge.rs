@@ -36,6 +36,8 @@ pub(crate) struct Head<T> {
     pub(crate) row: T,
     pub(crate) source: usize,
     pub(crate) skip: usize,
+    /// Largest key first (a reversed read); ties still lower source first.
+    pub(crate) desc: bool,
 }
 
 impl<T: ScanRow> Head<T> {
@@ -58,8 +60,13 @@ impl<T: ScanRow> PartialOrd for Head<T> {
 }
 impl<T: ScanRow> Ord for Head<T> {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap pops the greatest.
-        (other.logical(), other.source).cmp(&(self.logical(), self.source))
+        // BinaryHeap pops the greatest: the smallest key (ascending) or
+        // the largest (descending), the lower source on a tie.
+        if self.desc {
+            (self.logical(), other.source).cmp(&(other.logical(), self.source))
+        } else {
+            (other.logical(), other.source).cmp(&(self.logical(), self.source))
+        }
     }
 }
 
@@ -267,6 +274,7 @@ mod stream {
                             row,
                             source: i,
                             skip: this.skip,
+                            desc: false,
                         });
                         this.settled[i] = true;
                     }

@@ -16,6 +16,10 @@ pub struct Page<T> {
 /// [`Page::next`]; `None` for the first page). `scan` reads one range of
 /// the store, in key order, at most `limit` rows of it.
 ///
+/// It reads forward: `scan` returns a range's rows in key order, and a
+/// [reversed](ScanPlan::reversed) plan is paged as if it were not (a
+/// store's `Store::page` reads a reversed plan backwards).
+///
 /// A `size` of 0 reads pages of one row. A plan's own row limit
 /// (`latest()` sets 1) caps each page and ends
 /// paging when a page reaches it; it is not counted across pages: to read

@@ -22,6 +22,8 @@ pub struct ScanPlan<const N: usize> {
     /// `None`: to the end of the bucket (of the table, unsalted).
     stop: Option<KeyBuf<N>>,
     limit: Option<usize>,
+    /// Read last key first.
+    reversed: bool,
 }
 
 impl<const N: usize> ScanPlan<N> {
@@ -37,6 +39,7 @@ impl<const N: usize> ScanPlan<N> {
             start,
             stop,
             limit: None,
+            reversed: false,
         }
     }
 
@@ -103,6 +106,33 @@ impl<const N: usize> ScanPlan<N> {
         self
     }
 
+    /// The same rows read backwards: a store's `query` returns them in
+    /// descending logical key order (the salt prefix ignored), and with a
+    /// limit, the last rows. Its ranges stay `[start, stop)`; Bigtable's
+    /// `reversed` read flag and HBase's reversed scans read them from the
+    /// end.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Op { user: u32, seq: u32 }
+    ///
+    /// // The last 3 operations of user 7, newest first.
+    /// let plan = Op::scan().user(7).plan()?.reversed().with_limit(3);
+    /// assert!(plan.is_reversed());
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn reversed(mut self) -> Self {
+        self.reversed = !self.reversed;
+        self
+    }
+
+    /// Whether the plan reads last key first.
+    pub fn is_reversed(&self) -> bool {
+        self.reversed
+    }
+
     /// The ranges, in bucket order.
     pub fn ranges(&self) -> PlanRanges<'_, N> {
         let buckets = if self.bounds_empty() {
@@ -165,11 +195,23 @@ impl<const N: usize> ScanPlan<N> {
     }
 
     /// The plan for the rows after `key` in merged (logical) order: every
-    /// bucket's range starts after `key` without its bucket. Keyset
-    /// pagination resumes here without re-reading earlier rows.
+    /// bucket's range starts after `key` without its bucket (ends before
+    /// it, for a reversed plan). Keyset pagination resumes here without
+    /// re-reading earlier rows.
     pub fn after(&self, key: &[u8]) -> Self {
         let logical = key.get(self.prefix_len()..).unwrap_or_default();
         let mut next = *self;
+        if self.reversed {
+            // Below `logical`: it becomes the (exclusive) stop. A key
+            // longer than the plan's keys cannot be from it: nothing.
+            let Some(stop) = KeyBuf::<N>::from_slice(logical) else {
+                return ScanPlan::empty();
+            };
+            if self.stop.is_none_or(|s| stop.as_bytes() < s.as_bytes()) {
+                next.stop = Some(stop);
+            }
+            return next;
+        }
         let mut resume = KeyBuf::<N>::new();
         // `logical + 0x00` is the first key after `logical`; a key longer
         // than the plan's keys cannot be from it: resume after its prefix.

@@ -119,6 +119,8 @@ pub struct QueryStream<S> {
     ranges: Vec<Range>,
     heap: BinaryHeap<Head<Row>>,
     skip: usize,
+    /// A reversed plan: largest logical key first.
+    desc: bool,
     remaining: Option<u64>,
     options: QueryOptions,
     in_flight: usize,
@@ -132,7 +134,11 @@ impl<S: Store> QueryStream<S> {
         let ranges: Vec<Range> = plan
             .ranges()
             .map(|r| Range {
-                request: ReadRequest::range(&r),
+                request: if plan.is_reversed() {
+                    ReadRequest::range(&r).reversed()
+                } else {
+                    ReadRequest::range(&r)
+                },
                 last: None,
                 buffer: VecDeque::new(),
                 fetch: None,
@@ -145,6 +151,7 @@ impl<S: Store> QueryStream<S> {
             heap: BinaryHeap::with_capacity(ranges.len()),
             ranges,
             skip: plan.prefix_len(),
+            desc: plan.is_reversed(),
             remaining: plan.limit().map(|l| l as u64),
             options,
             in_flight: 0,
@@ -261,6 +268,7 @@ impl<S: Store> QueryStream<S> {
                         row,
                         source: i,
                         skip: self.skip,
+                        desc: self.desc,
                     });
                     range.in_heap = true;
                 }

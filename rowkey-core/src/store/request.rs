@@ -90,6 +90,7 @@ pub(crate) fn successor(key: &[u8]) -> Vec<u8> {
 pub struct ReadRequest {
     ranges: Vec<KeyRange>,
     limit: Option<u64>,
+    reversed: bool,
 }
 
 impl ReadRequest {
@@ -113,6 +114,7 @@ impl ReadRequest {
         ReadRequest {
             ranges: joined,
             limit: None,
+            reversed: false,
         }
     }
 
@@ -127,13 +129,33 @@ impl ReadRequest {
     }
 
     /// Every range of a plan in one request (rows in key order, bucket
-    /// after bucket), with the plan's limit.
+    /// after bucket; backwards for a reversed plan), with the plan's limit.
     pub fn plan<const N: usize>(plan: &ScanPlan<N>) -> Self {
-        let r = ReadRequest::new(plan.ranges().map(KeyRange::from));
+        let mut r = ReadRequest::new(plan.ranges().map(KeyRange::from));
+        r.reversed = plan.is_reversed();
         match plan.limit() {
             Some(l) => r.with_limit(l as u64),
             None => r,
         }
+    }
+
+    /// The same request read backwards: the same rows, last key first.
+    /// Bigtable and HBase both read in reverse.
+    ///
+    /// ```
+    /// use rowkey::store::{KeyRange, ReadRequest};
+    /// let r = ReadRequest::new([KeyRange::new("a", Some(b"c".to_vec()))]).reversed();
+    /// // After delivering "b\x01" backwards, what is left is below it.
+    /// assert_eq!(format!("{:?}", r.after(b"b\x01").ranges()), r"[[a, b\x01)]");
+    /// ```
+    pub fn reversed(mut self) -> Self {
+        self.reversed = !self.reversed;
+        self
+    }
+
+    /// Whether rows come last key first.
+    pub fn is_reversed(&self) -> bool {
+        self.reversed
     }
 
     /// The same request, with at most `limit` rows.
@@ -163,10 +185,14 @@ impl ReadRequest {
     }
 
     /// The rest of the request once the rows up to `key` have been
-    /// delivered: only keys strictly after `key`. A retried read resumes
-    /// here, so no row is delivered twice and none is skipped. The limit
-    /// is not changed: see [`ReadRequest::after_rows`].
+    /// delivered: only keys strictly after `key` in reading order (below
+    /// it, when reversed). A retried read resumes here, so no row is
+    /// delivered twice and none is skipped. The limit is not changed: see
+    /// [`ReadRequest::after_rows`].
     pub fn after(&self, key: &[u8]) -> Self {
+        if self.reversed {
+            return self.before(key);
+        }
         let next = successor(key);
         let ranges = self
             .ranges
@@ -184,6 +210,28 @@ impl ReadRequest {
         ReadRequest {
             ranges,
             limit: self.limit,
+            reversed: self.reversed,
+        }
+    }
+
+    /// Only the keys strictly below `key`.
+    fn before(&self, key: &[u8]) -> Self {
+        let ranges = self
+            .ranges
+            .iter()
+            .filter(|r| r.start.as_slice() < key)
+            .map(|r| KeyRange {
+                start: r.start.clone(),
+                stop: match &r.stop {
+                    Some(s) if s.as_slice() <= key => Some(s.clone()),
+                    _ => Some(key.to_vec()),
+                },
+            })
+            .collect();
+        ReadRequest {
+            ranges,
+            limit: self.limit,
+            reversed: self.reversed,
         }
     }
 
@@ -201,6 +249,7 @@ impl fmt::Debug for ReadRequest {
         f.debug_struct("ReadRequest")
             .field("ranges", &self.ranges)
             .field("limit", &self.limit)
+            .field("reversed", &self.reversed)
             .finish()
     }
 }
@@ -240,17 +289,25 @@ mod tests {
             }
         }
 
-        /// `after(k)` keeps exactly the keys of the request above `k`.
+        /// `after(k)` keeps exactly the keys of the request after `k` in
+        /// reading order: above it, or below it when reversed.
         #[test]
         fn after_keeps_exactly_the_later_keys(
             ranges in proptest::collection::vec(range(), 0..6),
             at in key(),
             probes in proptest::collection::vec(key(), 0..24),
+            reversed: bool,
         ) {
-            let r = ReadRequest::new(ranges);
+            let mut r = ReadRequest::new(ranges);
+            if reversed {
+                r = r.reversed();
+            }
             let rest = r.after(&at);
+            prop_assert_eq!(rest.is_reversed(), reversed);
+            prop_assert!(rest.ranges().iter().all(|x| !x.is_empty()));
             for p in probes {
-                prop_assert_eq!(rest.contains(&p), r.contains(&p) && p > at);
+                let later = if reversed { p < at } else { p > at };
+                prop_assert_eq!(rest.contains(&p), r.contains(&p) && later);
             }
         }
     }
