@@ -134,7 +134,27 @@ impl<const N: usize> ScanRange<N> {
     /// argument can carry, is an error rather than a command that reads
     /// another range.
     pub fn cbt(&self, table: &str) -> Result<String, UnrenderableKey> {
-        let mut cmd = format!("cbt read {table} {}", cbt_arg("start", self.start())?);
+        self.cbt_read(table, "")
+    }
+
+    /// [`cbt`](Self::cbt) reading the range from its end: the same
+    /// `[start, end)`, last key first (`reversed=true`).
+    ///
+    /// ```
+    /// use rowkey::scan::ScanRange;
+    /// let r = ScanRange::<8>::with_prefix(b"ab").unwrap();
+    /// assert_eq!(r.cbt_reversed("t")?, "cbt read t reversed=true $'start=ab' $'end=ac'");
+    /// # Ok::<(), rowkey::UnrenderableKey>(())
+    /// ```
+    pub fn cbt_reversed(&self, table: &str) -> Result<String, UnrenderableKey> {
+        self.cbt_read(table, "reversed=true ")
+    }
+
+    fn cbt_read(&self, table: &str, flags: &str) -> Result<String, UnrenderableKey> {
+        let mut cmd = format!(
+            "cbt read {table} {flags}{}",
+            cbt_arg("start", self.start())?
+        );
         if let Some(stop) = self.stop() {
             cmd.push(' ');
             cmd.push_str(&cbt_arg("end", stop)?);
