@@ -65,6 +65,28 @@ async fn keys<S: Store, const N: usize>(
     rows.into_iter().map(|r| r.key).collect()
 }
 
+/// The keys the query's filter keeps, in logical order (descending when
+/// `reversed`), cut at the plan's limit.
+fn brute_force<K: RowKey, const N: usize>(
+    rows: &[K],
+    q: &Query<K, N>,
+    reversed: bool,
+) -> Vec<Vec<u8>> {
+    let skip = q.plan.prefix_len();
+    let mut want: Vec<Vec<u8>> = rows
+        .iter()
+        .filter(|r| (q.keep)(r))
+        .map(|r| r.to_vec().unwrap())
+        .collect();
+    want.sort_by(|a, b| a[skip..].cmp(&b[skip..]));
+    want.dedup();
+    if reversed {
+        want.reverse();
+    }
+    want.truncate(q.plan.limit().unwrap_or(usize::MAX));
+    want
+}
+
 /// The query's rows from the store must be the filter's, in logical key
 /// order, cut at the plan's limit; `read_plan` (one multi-range read) must
 /// return the same rows in stored key order. Returns how many rows matched.
@@ -74,15 +96,7 @@ async fn check<K: RowKey, const N: usize>(
     q: &Query<K, N>,
 ) -> usize {
     let got = keys(store, &q.plan).await;
-    let skip = q.plan.prefix_len();
-    let mut want: Vec<Vec<u8>> = rows
-        .iter()
-        .filter(|r| (q.keep)(r))
-        .map(|r| r.to_vec().unwrap())
-        .collect();
-    want.sort_by(|a, b| a[skip..].cmp(&b[skip..]));
-    want.dedup();
-    want.truncate(q.plan.limit().unwrap_or(usize::MAX));
+    let want = brute_force(rows, q, false);
     assert!(
         !want.is_empty(),
         "{}: the generated rows should match",
@@ -92,29 +106,10 @@ async fn check<K: RowKey, const N: usize>(
     assert!(got == want, "{}: rows differ", q.name);
     // The same plan read backwards: the last rows, last first.
     let back = keys(store, &q.plan.reversed()).await;
-    let mut every: Vec<Vec<u8>> = rows
-        .iter()
-        .filter(|r| (q.keep)(r))
-        .map(|r| r.to_vec().unwrap())
-        .collect();
-    every.sort_by(|a, b| b[skip..].cmp(&a[skip..]));
-    every.dedup();
-    every.truncate(q.plan.limit().unwrap_or(usize::MAX));
     assert!(
-        back == every,
-        "{}: reversed rows differ: got {} rows {:?}, want {} {:?}",
-        q.name,
-        back.len(),
-        back.iter()
-            .take(3)
-            .map(|k| rowkey::KeyDisplay(k).to_string())
-            .collect::<Vec<_>>(),
-        every.len(),
-        every
-            .iter()
-            .take(3)
-            .map(|k| rowkey::KeyDisplay(k).to_string())
-            .collect::<Vec<_>>()
+        back == brute_force(rows, q, true),
+        "{}: reversed rows differ",
+        q.name
     );
     if q.plan.limit().is_none() {
         let stored: Vec<Row> = store.read_plan(&q.plan).try_collect().await.unwrap();

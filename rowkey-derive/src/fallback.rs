@@ -20,16 +20,20 @@ fn krate(input: &DeriveInput) -> Path {
     attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey))
 }
 
+/// The input's generics with the decode lifetime `'__rowkey_de` first.
+fn with_de_lifetime(generics: &syn::Generics) -> syn::Generics {
+    let mut g = generics.clone();
+    g.params.insert(0, syn::parse_quote!('__rowkey_de));
+    g
+}
+
 /// `errors` plus stubs of `RowKey`, `DecodeKey`, the inherent `decode` and
 /// the scan builder's setters and `plan()`/`key()`.
 pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut de_generics = input.generics.clone();
-    de_generics
-        .params
-        .insert(0, syn::parse_quote!('__rowkey_de));
+    let de_generics = with_de_lifetime(&input.generics);
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
     let scan = format_ident!("{}Scan", ident);
     let vis = &input.vis;
@@ -105,10 +109,7 @@ pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut de_generics = input.generics.clone();
-    de_generics
-        .params
-        .insert(0, syn::parse_quote!('__rowkey_de));
+    let de_generics = with_de_lifetime(&input.generics);
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
     quote! {
         #errors

@@ -78,24 +78,9 @@ float!(f32 => u32, f64 => u64);
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use proptest::prelude::*;
 
-    fn enc<T: KeyPart>(v: T) -> Result<Vec<u8>, EncodeError> {
-        let mut out = vec![0u8; T::MAX_LEN];
-        let mut w = KeyWriter::new(&mut out, "T");
-        v.encode(&mut w)?;
-        let n = w.finish();
-        out.truncate(n);
-        Ok(out)
-    }
-
-    fn dec<T: for<'de> DecodePart<'de>>(b: &[u8]) -> Result<T, DecodeError> {
-        let mut r = KeyReader::new(b, "T");
-        let v = T::decode(&mut r)?;
-        r.finish()?;
-        Ok(v)
-    }
+    use crate::codec::test_util::{dec, enc};
 
     #[test]
     fn golden() {

@@ -66,20 +66,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn enc<T: KeyPart>(v: T) -> Vec<u8> {
-        let mut out = vec![0u8; T::MAX_LEN];
-        let mut w = KeyWriter::new(&mut out, "T");
-        v.encode(&mut w).unwrap();
-        let n = w.finish();
-        out.truncate(n);
-        out
-    }
+    use crate::codec::test_util::dec;
 
-    fn dec<T: for<'de> DecodePart<'de>>(b: &[u8]) -> Result<T, DecodeError> {
-        let mut r = KeyReader::new(b, "T");
-        let v = T::decode(&mut r)?;
-        r.finish()?;
-        Ok(v)
+    fn enc<T: KeyPart>(v: T) -> Vec<u8> {
+        crate::codec::test_util::enc(v).unwrap()
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub mod framing;
 pub mod int;
 pub(crate) mod option;
 pub mod reverse;
+#[cfg(test)]
+mod test_util;
 #[cfg(feature = "uuid")]
 pub mod uuid;
 

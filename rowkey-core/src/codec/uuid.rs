@@ -47,17 +47,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn enc(v: Uuid) -> Vec<u8> {
-        let mut out = [0u8; 16];
-        let mut w = KeyWriter::new(&mut out, "T");
-        v.encode(&mut w).unwrap();
-        out.to_vec()
+        crate::codec::test_util::enc(v).unwrap()
     }
 
     fn dec(b: &[u8]) -> Result<Uuid, DecodeError> {
-        let mut r = KeyReader::new(b, "T");
-        let v = Uuid::decode(&mut r)?;
-        r.finish()?;
-        Ok(v)
+        crate::codec::test_util::dec(b)
     }
 
     #[test]
