@@ -30,7 +30,7 @@ while getopts "n:m:j:r:h" opt; do
         m) n2="$OPTARG" ;;
         j) jobs="$OPTARG" ;;
         r) rev="$OPTARG" ;;
-        *) sed -n '2,20p' "$0"; exit 2 ;;
+        *) sed -n '2,18p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))

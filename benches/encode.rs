@@ -4,9 +4,13 @@
 //! encoder, via serde), all in one process.
 //!
 //! Run: `cargo bench --bench encode`. Compare ratios, not absolute times.
+//! The layouts are defined here, as in a user's crate; the hand-written
+//! codecs are `rowkey_fixtures::hand`. Instruction counts, which are
+//! steadier here, come from `bench-tools/callgrind.sh`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rowkey::RowKey;
+use rowkey_fixtures::hand::{spend_by_hand, spend_decode_by_hand};
 use std::hint::black_box;
 
 #[derive(RowKey, Debug, PartialEq)]
@@ -38,40 +42,6 @@ struct Event {
     #[desc]
     at: i64,
     seq: u64,
-}
-
-/// What a careful person writes by hand for `Spend`: checks included.
-fn spend_by_hand(month: u32, user: &str, at_ms: i64, out: &mut [u8; 24]) -> Result<(), ()> {
-    if month > 999_999 || user.len() > 10 || user.as_bytes().first() == Some(&1) || at_ms < 0 {
-        return Err(());
-    }
-    let mut m = month;
-    for i in (0..6).rev() {
-        out[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-    }
-    let pad = 10 - user.len();
-    out[6..6 + pad].fill(1);
-    out[6 + pad..16].copy_from_slice(user.as_bytes());
-    out[16..].copy_from_slice(&(i64::MAX - at_ms).to_be_bytes());
-    Ok(())
-}
-
-fn spend_decode_by_hand(key: &[u8]) -> Option<(u32, &str, i64)> {
-    if key.len() != 24 {
-        return None;
-    }
-    let mut month = 0u32;
-    for &d in &key[..6] {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        month = month * 10 + u32::from(d - b'0');
-    }
-    let start = key[6..16].iter().take_while(|&&b| b == 1).count();
-    let user = std::str::from_utf8(&key[6 + start..16]).ok()?;
-    let stored = i64::from_be_bytes(key[16..].try_into().ok()?);
-    (stored >= 0).then_some((month, user, i64::MAX - stored))
 }
 
 fn spend(c: &mut Criterion) {

@@ -12,11 +12,13 @@
 //! two iteration counts and divides the difference, so any constant cost
 //! (setup, the merge's heap start) cancels.
 //!
-//! The layouts and the hand-written `Spend` encoder/decoder are copied from
-//! `benches/encode.rs`; the other hand-written codecs write the same bytes
-//! as rowkey (`check` proves it).
+//! The layouts are the ones of `benches/encode.rs` (defined here, as a user
+//! defines them in their own crate); the hand-written codecs are
+//! `rowkey_fixtures::hand`, and write the same bytes as rowkey (`check`
+//! proves it).
 
 use rowkey::scan::merge_sorted;
+use rowkey_fixtures::hand::*;
 use rowkey::RowKey;
 use std::hint::black_box;
 
@@ -137,186 +139,6 @@ u64_key!(U64x2, 2, f0, f1);
 u64_key!(U64x4, 4, f0, f1, f2, f3);
 u64_key!(U64x8, 8, f0, f1, f2, f3, f4, f5, f6, f7);
 u64_key!(U64x16, 16, f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15);
-
-// ------------------------------------------------------- hand-written codecs
-
-/// What a careful person writes by hand for `Spend`: checks included.
-/// (Copied from benches/encode.rs.)
-fn spend_by_hand(month: u32, user: &str, at_ms: i64, out: &mut [u8; 24]) -> Result<(), ()> {
-    if month > 999_999 || user.len() > 10 || user.as_bytes().first() == Some(&1) || at_ms < 0 {
-        return Err(());
-    }
-    let mut m = month;
-    for i in (0..6).rev() {
-        out[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-    }
-    let pad = 10 - user.len();
-    out[6..6 + pad].fill(1);
-    out[6 + pad..16].copy_from_slice(user.as_bytes());
-    out[16..].copy_from_slice(&(i64::MAX - at_ms).to_be_bytes());
-    Ok(())
-}
-
-/// (Copied from benches/encode.rs.)
-fn spend_decode_by_hand(key: &[u8]) -> Option<(u32, &str, i64)> {
-    if key.len() != 24 {
-        return None;
-    }
-    let mut month = 0u32;
-    for &d in &key[..6] {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        month = month * 10 + u32::from(d - b'0');
-    }
-    let start = key[6..16].iter().take_while(|&&b| b == 1).count();
-    let user = std::str::from_utf8(&key[6 + start..16]).ok()?;
-    let stored = i64::from_be_bytes(key[16..].try_into().ok()?);
-    (stored >= 0).then_some((month, user, i64::MAX - stored))
-}
-
-/// Zero-padded digits of `v` into all of `out`; false if `v` has more.
-#[inline]
-fn digits(mut v: u64, out: &mut [u8]) -> bool {
-    for b in out.iter_mut().rev() {
-        *b = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    v == 0
-}
-
-#[inline]
-fn parse_digits(bytes: &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for &d in bytes {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        v = v * 10 + u64::from(d - b'0');
-    }
-    Some(v)
-}
-
-fn call_by_hand(bucket: u8, tel: u64, time: u64, out: &mut [u8; 28]) -> Result<(), ()> {
-    let ok = digits(u64::from(bucket), &mut out[..1])
-        & digits(tel, &mut out[2..13])
-        & digits(time, &mut out[14..28]);
-    out[1] = b'_';
-    out[13] = b'_';
-    if ok {
-        Ok(())
-    } else {
-        Err(())
-    }
-}
-
-fn call_decode_by_hand(key: &[u8]) -> Option<(u8, u64, u64)> {
-    if key.len() != 28 || key[1] != b'_' || key[13] != b'_' {
-        return None;
-    }
-    Some((
-        parse_digits(&key[..1])? as u8,
-        parse_digits(&key[2..13])?,
-        parse_digits(&key[14..])?,
-    ))
-}
-
-/// rowkey's default salt hash (FNV-1a, then murmur3's fmix32), as
-/// specified in `rowkey::salt::default_hash`, written out.
-#[inline]
-fn fnv_fmix(parts: [&[u8]; 2]) -> u32 {
-    let mut h: u32 = 0x811C_9DC5;
-    for part in parts {
-        for &b in part {
-            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        }
-    }
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85EB_CA6B);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xC2B2_AE35);
-    h ^ (h >> 16)
-}
-
-fn salted_call_by_hand(tel: u64, time: u64, out: &mut [u8; 28]) -> Result<(), ()> {
-    let ok = digits(tel, &mut out[2..13]) & digits(time, &mut out[14..28]);
-    if !ok {
-        return Err(());
-    }
-    let bucket = fnv_fmix([&out[2..13], &out[14..28]]) % 6;
-    out[0] = b'0' + bucket as u8;
-    out[1] = b'_';
-    out[13] = b'_';
-    Ok(())
-}
-
-fn salted_call_decode_by_hand(key: &[u8]) -> Option<(u64, u64)> {
-    if key.len() != 28 || key[1] != b'_' || key[13] != b'_' {
-        return None;
-    }
-    let bucket = parse_digits(&key[..1])? as u32;
-    let tel = parse_digits(&key[2..13])?;
-    let time = parse_digits(&key[14..])?;
-    (fnv_fmix([&key[2..13], &key[14..28]]) % 6 == bucket).then_some((tel, time))
-}
-
-const EVENT_MAX: usize = 4 + (2 * 32 + 2) + 8 + 8;
-
-/// `tenant` big-endian, `name` escaped (00 -> 00 FF, then 00 01), `at`
-/// sign-flipped big-endian with every byte inverted, `seq` big-endian.
-fn event_by_hand(
-    tenant: u32,
-    name: &str,
-    at: i64,
-    seq: u64,
-    out: &mut [u8; EVENT_MAX],
-) -> Result<usize, ()> {
-    if name.len() > 32 {
-        return Err(());
-    }
-    out[..4].copy_from_slice(&tenant.to_be_bytes());
-    let mut i = 4;
-    for &b in name.as_bytes() {
-        out[i] = b;
-        i += 1;
-        if b == 0 {
-            out[i] = 0xFF;
-            i += 1;
-        }
-    }
-    out[i] = 0;
-    out[i + 1] = 1;
-    i += 2;
-    let at = !((at as u64) ^ (1 << 63));
-    out[i..i + 8].copy_from_slice(&at.to_be_bytes());
-    out[i + 8..i + 16].copy_from_slice(&seq.to_be_bytes());
-    Ok(i + 16)
-}
-
-fn event_decode_by_hand(key: &[u8]) -> Option<(u32, String, i64, u64)> {
-    let tenant = u32::from_be_bytes(key.get(..4)?.try_into().ok()?);
-    // Unescape: copy the runs between 00 bytes, one allocation.
-    let mut name = Vec::with_capacity(32);
-    let mut i = 4;
-    loop {
-        let zero = i + key.get(i..)?.iter().position(|&b| b == 0)?;
-        name.extend_from_slice(&key[i..zero]);
-        i = zero + 2;
-        match *key.get(zero + 1)? {
-            0xFF => name.push(0),
-            1 => break,
-            _ => return None,
-        }
-    }
-    let rest = key.get(i..)?;
-    if name.len() > 32 || rest.len() != 16 {
-        return None;
-    }
-    let at = !u64::from_be_bytes(rest[..8].try_into().ok()?) ^ (1 << 63);
-    let seq = u64::from_be_bytes(rest[8..].try_into().ok()?);
-    Some((tenant, String::from_utf8(name).ok()?, at as i64, seq))
-}
 
 // ----------------------------------------------------------------- inputs
 
