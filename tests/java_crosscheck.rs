@@ -8,6 +8,11 @@
 //! - 10,000 random texts (ASCII, CJK, emoji) through `#[salt(hash = java)]`
 //!   against `Math.abs(s.hashCode()) % n`.
 //!
+//! - 10,000 random `f64` and `f32` bit patterns (NaN aside) through rowkey's
+//!   float codec against HBase `OrderedBytes`' Float64/Float32 body
+//!   (`doubleToLongBits`, then the sign flip or inversion); `-0.0`, which
+//!   rowkey stores as `0.0`, against Java's `0.0`.
+//!
 //! Java is installed on every machine this project builds on; without it
 //! this test fails, loudly, rather than skip.
 
@@ -208,5 +213,77 @@ fn java_hash_salt_matches_java() {
     eprintln!(
         "java: {} texts, hashCode and bucket equal Java's ({negative_in_java} where Java's is negative)",
         texts.len()
+    );
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Doubles {
+    v: f64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Floats {
+    v: f32,
+}
+
+/// A bit pattern rowkey can store: NaN is an encode error, -0.0 is 0.0.
+fn stored_bits(bits: u64, sign_bit: u64) -> u64 {
+    if bits == sign_bit {
+        0
+    } else {
+        bits
+    }
+}
+
+#[test]
+fn floats_match_hbase_ordered_bytes_in_java() {
+    let mut rng = Rng(754);
+    let mut doubles: Vec<u64> = (0..CASES).map(|_| rng.next()).collect();
+    doubles.extend([
+        0,
+        1 << 63,
+        f64::INFINITY.to_bits(),
+        f64::NEG_INFINITY.to_bits(),
+        1,
+        f64::MAX.to_bits(),
+    ]);
+    doubles.retain(|&b| !f64::from_bits(b).is_nan());
+    let floats: Vec<u32> = (0..CASES)
+        .map(|_| rng.next() as u32)
+        .chain([0, 1 << 31, f32::INFINITY.to_bits(), 1])
+        .filter(|&b| !f32::from_bits(b).is_nan())
+        .collect();
+    let mut input = String::new();
+    for b in &doubles {
+        input.push_str(&format!("D\t{:016x}\n", stored_bits(*b, 1 << 63)));
+    }
+    for b in &floats {
+        input.push_str(&format!("F\t{:08x}\n", stored_bits(u64::from(*b), 1 << 31)));
+    }
+    let out = run_java(&input);
+    assert_eq!(out.len(), doubles.len() + floats.len());
+    let (java_doubles, java_floats) = out.split_at(doubles.len());
+    for (b, line) in doubles.iter().zip(java_doubles) {
+        let key = Doubles {
+            v: f64::from_bits(*b),
+        }
+        .to_key()
+        .unwrap();
+        let ours: String = key.iter().map(|x| format!("{x:02x}")).collect();
+        assert_eq!(format!("D\t{ours}"), *line, "f64 bits {b:016x}");
+    }
+    for (b, line) in floats.iter().zip(java_floats) {
+        let key = Floats {
+            v: f32::from_bits(*b),
+        }
+        .to_key()
+        .unwrap();
+        let ours: String = key.iter().map(|x| format!("{x:02x}")).collect();
+        assert_eq!(format!("F\t{ours}"), *line, "f32 bits {b:08x}");
+    }
+    eprintln!(
+        "{} doubles and {} floats encode as HBase OrderedBytes' float bodies on the JVM",
+        doubles.len(),
+        floats.len()
     );
 }

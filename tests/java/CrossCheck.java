@@ -52,6 +52,23 @@ public class CrossCheck {
                     out.println("J\t" + h + "\t" + (Math.abs(h) % n));
                     break;
                 }
+                case "D": {
+                    // HBase OrderedBytes.encodeFloat64's body (after its
+                    // header byte): the bits, sign-flipped or inverted.
+                    double v = Double.longBitsToDouble(Long.parseUnsignedLong(f[1], 16));
+                    long l = Double.doubleToLongBits(v);
+                    l ^= ((l >> (Long.SIZE - 1)) | Long.MIN_VALUE);
+                    out.println("D\t" + String.format("%016x", l));
+                    break;
+                }
+                case "F": {
+                    // OrderedBytes.encodeFloat32's body.
+                    float v = Float.intBitsToFloat((int) Long.parseLong(f[1], 16));
+                    int i = Float.floatToIntBits(v);
+                    i ^= ((i >> (Integer.SIZE - 1)) | Integer.MIN_VALUE);
+                    out.println("F\t" + String.format("%08x", i));
+                    break;
+                }
                 default:
                     throw new IllegalArgumentException("unknown case " + f[0]);
             }
