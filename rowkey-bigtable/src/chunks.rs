@@ -40,7 +40,9 @@ impl RowAssembler {
 
     /// Takes one chunk; a committed row goes to `out`.
     pub(crate) fn push(&mut self, chunk: CellChunk, out: &mut VecDeque<Row>) -> Result<(), String> {
-        if !chunk.row_key.is_empty() {
+        // A chunk in the middle of a row may repeat the row's key.
+        let continues = self.row.as_ref().is_some_and(|r| r.key == chunk.row_key);
+        if !chunk.row_key.is_empty() && !continues {
             if self.row.is_some() {
                 return Err(format!(
                     "chunk for row {} before row {} was committed",
@@ -76,6 +78,9 @@ impl RowAssembler {
             return Err("chunk without a row key outside a row".into());
         };
         if let Some(family) = chunk.family_name {
+            if chunk.qualifier.is_none() {
+                return Err("a new family without a qualifier".into());
+            }
             self.family = Some(family);
         }
         if let Some(qualifier) = chunk.qualifier {
@@ -120,6 +125,11 @@ impl RowAssembler {
             }
         }
         Ok(())
+    }
+
+    /// Whether a row has begun and not been committed.
+    pub(crate) fn in_row(&self) -> bool {
+        self.row.is_some()
     }
 
     /// The key of the last committed row: a retry resumes after it.
@@ -192,6 +202,20 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].cells.len(), 1);
         assert_eq!(out[0].value("d", "q"), Some(&b"new"[..]));
+    }
+
+    #[test]
+    fn a_repeated_row_key_continues_the_row() {
+        let mut a = RowAssembler::default();
+        let mut out = VecDeque::new();
+        a.push(chunk(b"r", Some("d"), Some(b"q"), b"1"), &mut out)
+            .unwrap();
+        a.push(commit(chunk(b"r", None, Some(b"s"), b"2")), &mut out)
+            .unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].cells.len(), 2);
+        let mut a = RowAssembler::default();
+        assert!(a.push(chunk(b"r", Some("d"), None, b""), &mut out).is_err());
     }
 
     #[test]

@@ -146,6 +146,13 @@ impl Reader {
                             format!("the stream stalled: no response for {idle:?}"),
                         )),
                         Ok(Err(status)) => Err(store_error("read rows", status)),
+                        // A stream may not end in the middle of a row: the
+                        // connection was cut short. Retried after the last
+                        // whole row.
+                        Ok(Ok(None)) if self.rows.in_row() => Err(StoreError::transient(
+                            "read rows",
+                            "the stream ended in the middle of a row",
+                        )),
                         Ok(Ok(None)) => {
                             // A full page: more may follow, from after it.
                             let (asked, got) = self.page;

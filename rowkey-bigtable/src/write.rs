@@ -178,9 +178,19 @@ async fn send(target: &Target, entries: &[Entry]) -> Result<Vec<(usize, i32, Str
     let mut reported = vec![false; entries.len()];
     let mut failed = Vec::new();
     loop {
+        // A stream that breaks transiently keeps the statuses it reported:
+        // only the entries without one are sent again (a server-timestamped
+        // SetCell is not idempotent, so no write is repeated needlessly).
         let message = match tokio::time::timeout(idle, stream.message()).await {
+            Err(_) if reported.iter().any(|r| *r) => break,
             Err(_) => return Err(stalled()),
-            Ok(Err(status)) => return Err(store_error("mutate rows", status)),
+            Ok(Err(status)) => {
+                let e = store_error("mutate rows", status);
+                if e.is_transient() && reported.iter().any(|r| *r) {
+                    break;
+                }
+                return Err(e);
+            }
             Ok(Ok(None)) => break,
             Ok(Ok(Some(m))) => m,
         };

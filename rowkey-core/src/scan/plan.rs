@@ -202,11 +202,17 @@ impl<const N: usize> ScanPlan<N> {
         let logical = key.get(self.prefix_len()..).unwrap_or_default();
         let mut next = *self;
         if self.reversed {
-            // Below `logical`: it becomes the (exclusive) stop. A key
-            // longer than the plan's keys cannot be from it: nothing.
-            let Some(stop) = KeyBuf::<N>::from_slice(logical) else {
-                return ScanPlan::empty();
-            };
+            // Below `logical`: it becomes the (exclusive) stop. The plan's
+            // keys are shorter than N; for a longer resume key, those below
+            // it are those up to its first N - 1 bytes, so the stop is
+            // those bytes and 0x00.
+            let mut stop = KeyBuf::<N>::new();
+            let fits = stop.extend_from_slice(logical);
+            if !fits {
+                let cut = &logical[..N.saturating_sub(1).min(logical.len())];
+                stop = KeyBuf::from_slice(cut).unwrap_or_default();
+                let _ = stop.extend_from_slice(&[0]);
+            }
             if self.stop.is_none_or(|s| stop.as_bytes() < s.as_bytes()) {
                 next.stop = Some(stop);
             }

@@ -167,12 +167,13 @@ pub trait Store: Clone + Send + Sync + 'static {
             let mut more = false;
             while let Some(row) = std::future::poll_fn(|cx| Pin::new(&mut rows).poll_next(cx)).await
             {
-                let row = row?;
+                // The look-ahead row only tells that more follow: an error
+                // there is the next page's to report.
                 if page.len() == want {
                     more = true;
                     break;
                 }
-                page.push(row);
+                page.push(row?);
             }
             let more = more && plan.limit().is_none_or(|l| l > want);
             let next = match page.last() {

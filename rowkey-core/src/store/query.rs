@@ -108,6 +108,9 @@ struct Fetch {
     rows: RowStream,
     asked: u64,
     got: u64,
+    /// It asked for every row the query still wanted when it started: once
+    /// it delivers them all, no later row of its range can be needed.
+    covers_limit: bool,
 }
 
 /// The rows of a plan in logical key order; made by [`Store::query`].
@@ -178,6 +181,7 @@ impl<S: Store> QueryStream<S> {
             rows: self.store.read_rows(request),
             asked,
             got: 0,
+            covers_limit: self.remaining.is_some_and(|r| asked >= r),
         });
         self.in_flight += 1;
         self.held += asked;
@@ -206,7 +210,7 @@ impl<S: Store> QueryStream<S> {
                 return;
             }
             let r = &self.ranges[i];
-            if r.idle() && (r.buffer.len() as u64) < page / 4 {
+            if r.idle() && (r.buffer.len() as u64) < (page / 4).max(1) {
                 self.start(i, page);
             }
         }
@@ -221,27 +225,34 @@ impl<S: Store> QueryStream<S> {
                 continue;
             };
             loop {
-                match fetch.rows.as_mut().poll_next(cx) {
-                    Poll::Pending => break,
-                    Poll::Ready(Some(Ok(row))) => {
-                        fetch.got += 1;
-                        range.last = Some(row.key.clone());
-                        range.buffer.push_back(row);
-                    }
-                    Poll::Ready(Some(Err(e))) => return Err(e),
-                    Poll::Ready(None) => {
+                // A read that delivered all it asked for ends here (a store
+                // that would send more breaks no budget): its range is done
+                // only if it covered the whole query's limit.
+                let ended = if fetch.got >= fetch.asked {
+                    Some(fetch.covers_limit)
+                } else {
+                    match fetch.rows.as_mut().poll_next(cx) {
+                        Poll::Pending => None,
+                        Poll::Ready(Some(Ok(row))) => {
+                            fetch.got += 1;
+                            range.last = Some(row.key.clone());
+                            range.buffer.push_back(row);
+                            continue;
+                        }
+                        Poll::Ready(Some(Err(e))) => return Err(e),
                         // Fewer rows than asked: the range is read to its
-                        // end. As many as the whole query still wants: no
-                        // later row of it can be needed.
-                        let limit = self.remaining.unwrap_or(u64::MAX);
-                        range.done = fetch.got < fetch.asked || fetch.asked >= limit;
-                        self.held -= fetch.asked.saturating_sub(fetch.got);
-                        range.fetch = None;
-                        self.in_flight -= 1;
-                        freed = true;
-                        break;
+                        // end.
+                        Poll::Ready(None) => Some(fetch.got < fetch.asked || fetch.covers_limit),
                     }
+                };
+                if let Some(done) = ended {
+                    range.done = done;
+                    self.held -= fetch.asked - fetch.got;
+                    range.fetch = None;
+                    self.in_flight -= 1;
+                    freed = true;
                 }
+                break;
             }
         }
         Ok(freed)
@@ -306,6 +317,11 @@ impl<S: Store> Stream for QueryStream<S> {
                 this.ranges[source].in_heap = false;
                 if let Some(n) = &mut this.remaining {
                     *n -= 1;
+                    if *n == 0 {
+                        // The last row: close the reads still open now,
+                        // not when the stream is dropped.
+                        this.finish();
+                    }
                 }
                 return Poll::Ready(Some(Ok(row)));
             }
