@@ -150,7 +150,8 @@ where
 /// Merges `sources` (each sorted by key, as one bucket's scan returns
 /// rows) into one stream sorted by key without its first `skip` bytes (the
 /// salt prefix: [`ScanPlan::prefix_len`](super::ScanPlan::prefix_len)),
-/// stopping after `limit` rows.
+/// stopping after `limit` rows. Sources must be ascending: reversed
+/// scans are merged by a store's `query` on a reversed plan.
 ///
 /// ```
 /// use rowkey::scan::merge_sorted;
