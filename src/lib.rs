@@ -30,6 +30,7 @@
 //! | (none) | integers, `bool`, `char`, `[u8; N]`, `#[derive(KeyPart)]` enums, your `KeyPart` types | binary, big-endian; signed integers with the sign bit flipped so negatives sort first |
 //! | (none) | `f32`, `f64` | IEEE 754 bits in total order; `-0.0` stored as `0.0`, NaN an encode error |
 //! | (none), feature `uuid` | `uuid::Uuid` | its 16 bytes, in `Uuid` order |
+//! | (none), feature `chrono` | `NaiveDate`, `NaiveDateTime`, `DateTime<Utc>` | epoch days (`i32`) or epoch nanoseconds (`i64`), sign bit flipped |
 //! | `#[text]`, `#[text(width = N)]` | integers | zero-padded decimal digits; more digits than `N` is an error |
 //! | `#[pad(width = N, fill = B, align = left\|right)]` | text, bytes | exactly `N` bytes; `fill` defaults to `0x00` and `align` to `right` (fill after the value); `align = left` fills before it (leftPad) |
 //! | `#[max_len(N)]` | text, bytes | up to `N` bytes, escaped (`00`→`00 FF`, ends `00 01`); the last field raw |

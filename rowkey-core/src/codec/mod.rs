@@ -9,10 +9,13 @@
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
 //! | [`reverse`] | characters, digits or segments back to front | none |
 //! | [`desc`] | `i64::MAX - ts`, inverted parts | reversed |
+//! | `chrono` (feature `chrono`) | `NaiveDate` as epoch days, `NaiveDateTime` and `DateTime<Utc>` as epoch nanoseconds, sign bit flipped | kept |
 //! | `uuid` (feature `uuid`) | `uuid::Uuid` as its 16 bytes | kept (`Uuid`'s `Ord`) |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
 pub mod bytes;
+#[cfg(feature = "chrono")]
+pub mod chrono;
 pub mod decimal;
 pub mod desc;
 pub(crate) mod desc_part;

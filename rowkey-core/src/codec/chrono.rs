@@ -1,0 +1,170 @@
+//! chrono dates and times (feature `chrono`), binary, as signed integers of
+//! a stated unit with the sign bit flipped (so earlier sorts first):
+//!
+//! | type | stored as |
+//! | --- | --- |
+//! | `NaiveDate` | days since 1970-01-01 (Java's `LocalDate.toEpochDay()`), `i32`, 4 bytes |
+//! | `NaiveDateTime` | nanoseconds since 1970-01-01T00:00:00, `i64`, 8 bytes |
+//! | `DateTime<Utc>` | nanoseconds since the Unix epoch, `i64`, 8 bytes |
+//!
+//! Nanoseconds keep every value chrono can hold between the years 1677 and
+//! 2262; a time outside them is an encode error, never a truncated key.
+//! Every stored key decodes to the value that wrote it.
+//!
+//! ```
+//! use chrono::NaiveDate;
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Visit { day: NaiveDate, user: u32 }
+//!
+//! let day = NaiveDate::from_ymd_opt(2021, 12, 1).unwrap();
+//! let key = Visit { day, user: 7 }.to_key()?;
+//! assert_eq!(&key[..4], &(18962i32 as u32 ^ 1 << 31).to_be_bytes()); // 18962 days after 1970-01-01
+//! assert_eq!(Visit::decode(&key)?, Visit { day, user: 7 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::part::{DecodePart, KeyPart};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+
+/// `NaiveDate::num_days_from_ce` of 1970-01-01.
+const EPOCH_DAYS_FROM_CE: i32 = 719_163;
+const OUT_OF_RANGE: &str =
+    "time outside 1677-09-21..2262-04-11, which nanoseconds in an i64 cannot hold";
+
+fn flip32(v: i32) -> [u8; 4] {
+    ((v as u32) ^ (1 << 31)).to_be_bytes()
+}
+
+fn unflip32(b: [u8; 4]) -> i32 {
+    (u32::from_be_bytes(b) ^ (1 << 31)) as i32
+}
+
+fn flip64(v: i64) -> [u8; 8] {
+    ((v as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+fn unflip64(b: [u8; 8]) -> i64 {
+    (u64::from_be_bytes(b) ^ (1 << 63)) as i64
+}
+
+impl KeyPart for NaiveDate {
+    const MAX_LEN: usize = 4;
+    const FIXED_LEN: Option<usize> = Some(4);
+    fn encoded_len(&self) -> usize {
+        4
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        use chrono::Datelike;
+        w.put(&flip32(self.num_days_from_ce() - EPOCH_DAYS_FROM_CE))
+    }
+}
+
+impl DecodePart<'_> for NaiveDate {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let days = unflip32(r.take_array()?);
+        days.checked_add(EPOCH_DAYS_FROM_CE)
+            .and_then(NaiveDate::from_num_days_from_ce_opt)
+            .ok_or_else(|| {
+                r.error_at(
+                    at,
+                    DecodeErrorKind::Invalid("day outside chrono's NaiveDate range"),
+                )
+            })
+    }
+}
+
+impl KeyPart for DateTime<Utc> {
+    const MAX_LEN: usize = 8;
+    const FIXED_LEN: Option<usize> = Some(8);
+    fn encoded_len(&self) -> usize {
+        8
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        match self.timestamp_nanos_opt() {
+            Some(n) => w.put(&flip64(n)),
+            None => Err(w.error(EncodeErrorKind::Invalid(OUT_OF_RANGE))),
+        }
+    }
+}
+
+impl DecodePart<'_> for DateTime<Utc> {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        Ok(DateTime::from_timestamp_nanos(unflip64(r.take_array()?)))
+    }
+}
+
+impl KeyPart for NaiveDateTime {
+    const MAX_LEN: usize = 8;
+    const FIXED_LEN: Option<usize> = Some(8);
+    fn encoded_len(&self) -> usize {
+        8
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        self.and_utc().encode(w)
+    }
+}
+
+impl DecodePart<'_> for NaiveDateTime {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        DateTime::<Utc>::decode(r).map(|t| t.naive_utc())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::test_util::{dec, enc};
+    use proptest::prelude::*;
+
+    #[test]
+    fn golden_and_limits() {
+        let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap();
+        assert_eq!(enc(epoch).unwrap(), [0x80, 0, 0, 0]);
+        let t = DateTime::from_timestamp_nanos(1);
+        assert_eq!(enc(t).unwrap(), [0x80, 0, 0, 0, 0, 0, 0, 1]);
+        let far = NaiveDate::from_ymd_opt(3000, 1, 1)
+            .unwrap()
+            .and_hms_opt(0, 0, 0)
+            .unwrap();
+        let e = enc(far).unwrap_err();
+        assert_eq!(e.kind(), EncodeErrorKind::Invalid(OUT_OF_RANGE));
+        assert!(dec::<NaiveDate>(&flip32(i32::MAX)).is_err());
+    }
+
+    proptest! {
+        /// Dates: roundtrip, order, injectivity; every 4 bytes decode to
+        /// a date that writes them back, or are an error.
+        #[test]
+        fn dates(a in -100_000i32..100_000, b in -100_000i32..100_000, junk in proptest::collection::vec(any::<u8>(), 0..6)) {
+            let day = |d: i32| NaiveDate::from_num_days_from_ce_opt(d + EPOCH_DAYS_FROM_CE).unwrap();
+            let (a, b) = (day(a), day(b));
+            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
+            prop_assert_eq!(dec::<NaiveDate>(&ea).unwrap(), a);
+            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
+            if let Ok(v) = dec::<NaiveDate>(&junk) {
+                prop_assert_eq!(enc(v).unwrap(), junk);
+            }
+        }
+
+        /// Times to the nanosecond: roundtrip, order, injectivity, and
+        /// canonical decode of any 8 bytes.
+        #[test]
+        fn times(a: i64, b: i64, junk in proptest::collection::vec(any::<u8>(), 0..10)) {
+            let (a, b) = (DateTime::from_timestamp_nanos(a), DateTime::from_timestamp_nanos(b));
+            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
+            prop_assert_eq!(dec::<DateTime<Utc>>(&ea).unwrap(), a);
+            prop_assert_eq!(dec::<NaiveDateTime>(&ea).unwrap(), a.naive_utc());
+            prop_assert_eq!(enc(a.naive_utc()).unwrap(), ea.clone());
+            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
+            if let Ok(v) = dec::<DateTime<Utc>>(&junk) {
+                prop_assert_eq!(enc(v).unwrap(), junk);
+            }
+        }
+    }
+}
