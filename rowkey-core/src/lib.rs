@@ -78,7 +78,13 @@ pub mod __private {
             _ => None,
         }
     }
-    pub use crate::scan::{self, ScanBuilder, ScanPlan};
+    pub use crate::scan::{ScanBuilder, ScanPlan};
+
+    /// The scan module, with the bound helpers generated code calls.
+    pub mod scan {
+        pub use crate::scan::fit::{fit_end, fit_start};
+        pub use crate::scan::*;
+    }
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
         FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,

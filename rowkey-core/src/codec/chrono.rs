@@ -36,22 +36,6 @@ const EPOCH_DAYS_FROM_CE: i32 = 719_163;
 const OUT_OF_RANGE: &str =
     "time outside 1677-09-21..2262-04-11, which nanoseconds in an i64 cannot hold";
 
-fn flip32(v: i32) -> [u8; 4] {
-    ((v as u32) ^ (1 << 31)).to_be_bytes()
-}
-
-fn unflip32(b: [u8; 4]) -> i32 {
-    (u32::from_be_bytes(b) ^ (1 << 31)) as i32
-}
-
-fn flip64(v: i64) -> [u8; 8] {
-    ((v as u64) ^ (1 << 63)).to_be_bytes()
-}
-
-fn unflip64(b: [u8; 8]) -> i64 {
-    (u64::from_be_bytes(b) ^ (1 << 63)) as i64
-}
-
 impl KeyPart for NaiveDate {
     const MAX_LEN: usize = 4;
     const FIXED_LEN: Option<usize> = Some(4);
@@ -60,14 +44,15 @@ impl KeyPart for NaiveDate {
     }
     fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
         use chrono::Datelike;
-        w.put(&flip32(self.num_days_from_ce() - EPOCH_DAYS_FROM_CE))
+        // The integer codec's bytes: sign bit flipped, big-endian.
+        (self.num_days_from_ce() - EPOCH_DAYS_FROM_CE).encode(w)
     }
 }
 
 impl DecodePart<'_> for NaiveDate {
     fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
         let at = r.position();
-        let days = unflip32(r.take_array()?);
+        let days = i32::decode(r)?;
         days.checked_add(EPOCH_DAYS_FROM_CE)
             .and_then(NaiveDate::from_num_days_from_ce_opt)
             .ok_or_else(|| {
@@ -87,7 +72,7 @@ impl KeyPart for DateTime<Utc> {
     }
     fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
         match self.timestamp_nanos_opt() {
-            Some(n) => w.put(&flip64(n)),
+            Some(n) => n.encode(w),
             None => Err(w.error(EncodeErrorKind::Invalid(OUT_OF_RANGE))),
         }
     }
@@ -95,7 +80,7 @@ impl KeyPart for DateTime<Utc> {
 
 impl DecodePart<'_> for DateTime<Utc> {
     fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        Ok(DateTime::from_timestamp_nanos(unflip64(r.take_array()?)))
+        Ok(DateTime::from_timestamp_nanos(i64::decode(r)?))
     }
 }
 
@@ -134,7 +119,7 @@ mod tests {
             .unwrap();
         let e = enc(far).unwrap_err();
         assert_eq!(e.kind(), EncodeErrorKind::Invalid(OUT_OF_RANGE));
-        assert!(dec::<NaiveDate>(&flip32(i32::MAX)).is_err());
+        assert!(dec::<NaiveDate>(&enc(i32::MAX).unwrap()).is_err());
     }
 
     proptest! {

@@ -36,6 +36,7 @@
 //! ```
 
 mod builder;
+pub(crate) mod fit;
 pub(crate) mod merge;
 mod page;
 mod plan;
@@ -191,34 +192,6 @@ pub struct ReversedRange<'a> {
     pub low: &'a [u8],
 }
 
-/// A range's lower bound on a text or bytes field of at most `max_len`
-/// bytes, cut to fit: no value is longer, so `v >= b` (and `v > b`) for a
-/// longer `b` holds exactly when `v > b[..max_len]`. Not "above every
-/// value": with `max_len` 4, `"abce"` and `"b"` are above `"abcde"`.
-#[doc(hidden)]
-pub fn fit_start(bound: core::ops::Bound<&[u8]>, max_len: usize) -> core::ops::Bound<&[u8]> {
-    use core::ops::Bound;
-    match bound {
-        Bound::Included(b) | Bound::Excluded(b) if b.len() > max_len => {
-            Bound::Excluded(&b[..max_len])
-        }
-        other => other,
-    }
-}
-
-/// A range's upper bound cut to fit, as [`fit_start`]: `v < b` (and
-/// `v <= b`) for a longer `b` holds exactly when `v <= b[..max_len]`.
-#[doc(hidden)]
-pub fn fit_end(bound: core::ops::Bound<&[u8]>, max_len: usize) -> core::ops::Bound<&[u8]> {
-    use core::ops::Bound;
-    match bound {
-        Bound::Included(b) | Bound::Excluded(b) if b.len() > max_len => {
-            Bound::Included(&b[..max_len])
-        }
-        other => other,
-    }
-}
-
 /// The first key after every key that starts with `prefix` (increment the
 /// last byte that is not `0xFF`, drop what follows); `None` when there is
 /// none (all bytes `0xFF`, or no bytes).
@@ -238,6 +211,7 @@ pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use super::fit::{fit_end, fit_start};
     use super::*;
     use proptest::prelude::*;
 
