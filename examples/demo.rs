@@ -194,7 +194,12 @@ fn ledger_queries<S: Store, E: BlockOn>(
     }
     println!(" in {:.2?}", start.elapsed());
     let user = rows[0].user.clone();
-    let one = Ledger::scan().month("2021-12".into()).user(&user).plan()?;
+    let one = Ledger::scan()
+        .month
+        .eq("2021-12".into())
+        .user
+        .eq(&user)
+        .plan()?;
     let found = store.query(&one).collect::<Result<Vec<_>, _>>()?;
     println!(
         "  {user} in December: {} range, {} rows",
@@ -206,7 +211,7 @@ fn ledger_queries<S: Store, E: BlockOn>(
         let l: Ledger = row.key_as()?;
         println!("    {}  ({}{})", KeyDisplay(&row.key), l.month, l.rest);
     }
-    let december = Ledger::scan().month("2021-12".into()).plan()?;
+    let december = Ledger::scan().month.eq("2021-12".into()).plan()?;
     let all = store.query(&december).count();
     let brute = rows.iter().filter(|r| r.month == "2021-12").count();
     println!("  everyone in December: {} ranges (buckets {:?}), {} rows, merged as they stream (a filter over the data: {brute})", december.len(), december.buckets(), all);

@@ -125,7 +125,12 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
     };
     match words.as_slice() {
         ["user", user, month] => {
-            let plan = Ledger::scan().month(month.to_string()).user(user).plan()?;
+            let plan = Ledger::scan()
+                .month
+                .eq(month.to_string())
+                .user
+                .eq(user)
+                .plan()?;
             let mut rows = store.query(&plan);
             while let Some(row) = rows.next().await {
                 show(&row?, &mut out)?;
@@ -133,7 +138,7 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
             }
         }
         ["month", month, count] => {
-            let plan = Ledger::scan().month(month.to_string()).plan()?;
+            let plan = Ledger::scan().month.eq(month.to_string()).plan()?;
             // Ten buckets read concurrently, merged; dropping the stream
             // after `count` rows cancels the reads still in flight.
             let mut rows = store.query(&plan).take(count.parse()?);
@@ -143,7 +148,7 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
             }
         }
         ["page", month, size, resume @ ..] => {
-            let plan = Ledger::scan().month(month.to_string()).plan()?;
+            let plan = Ledger::scan().month.eq(month.to_string()).plan()?;
             let resume = match resume.first() {
                 Some(hex) => Some(from_hex(hex)?),
                 None => None,

@@ -21,9 +21,15 @@ struct Ledger<'a> {
 
 #[test]
 fn ledger_queries_touch_only_their_buckets() {
-    let one_user = Ledger::scan().month(12).user("zhangsan").plan().unwrap();
+    let one_user = Ledger::scan()
+        .month
+        .eq(12)
+        .user
+        .eq("zhangsan")
+        .plan()
+        .unwrap();
     assert_eq!(one_user.len(), 1);
-    let december = Ledger::scan().month(12).plan().unwrap();
+    let december = Ledger::scan().month.eq(12).plan().unwrap();
     assert_eq!(december.len(), 10);
     assert_eq!(december.buckets(), 110..120);
     let everything = Ledger::scan().plan().unwrap();
@@ -38,9 +44,12 @@ fn ledger_queries_touch_only_their_buckets() {
     assert!(one_user.contains(&key));
     assert!(december.contains(&key));
     let point = Ledger::scan()
-        .month(12)
-        .user("zhangsan")
-        .at_ms(1_638_316_800_000);
+        .month
+        .eq(12)
+        .user
+        .eq("zhangsan")
+        .at_ms
+        .eq(1_638_316_800_000);
     assert_eq!(&*point.key().unwrap(), &*key);
 
     println!("user zhangsan in December ({} range):", one_user.len());
@@ -54,8 +63,10 @@ fn call_records_by_phone_and_month() {
     // The bucket needs the whole time (the seed's formula), so a month of
     // one phone scans all six buckets.
     let plan = SaltedCall::scan()
-        .tel(13812345678)
-        .time_starts_with("202112")
+        .tel
+        .eq(13812345678)
+        .time
+        .starts_with("202112")
         .unwrap();
     assert_eq!(plan.len(), 6);
     let r = plan.range(2).unwrap();
@@ -83,8 +94,8 @@ fn call_records_by_phone_and_month() {
 fn time_windows_on_reversed_timestamps() {
     let day = 86_400_000i64;
     let t0 = 1_638_316_800_000i64;
-    let scan = Ledger::scan().month(12).user("zhangsan");
-    let plan = scan.at_ms_between(t0, t0 + day).unwrap();
+    let scan = Ledger::scan().month.eq(12).user.eq("zhangsan");
+    let plan = scan.at_ms.between(t0, t0 + day).unwrap();
     let key = |at_ms| {
         Ledger {
             month: 12,
@@ -98,15 +109,15 @@ fn time_windows_on_reversed_timestamps() {
     assert!(plan.contains(&key(t0 + day - 1)));
     assert!(!plan.contains(&key(t0 + day)));
     assert!(!plan.contains(&key(t0 - 1)));
-    let since = scan.at_ms_since(t0).unwrap();
+    let since = scan.at_ms.since(t0).unwrap();
     assert!(
         since.contains(&key(i64::MAX)) && since.contains(&key(t0)) && !since.contains(&key(t0 - 1))
     );
-    let until = scan.at_ms_until(t0).unwrap();
+    let until = scan.at_ms.until(t0).unwrap();
     assert!(until.contains(&key(0)) && !until.contains(&key(t0)));
-    assert!(scan.at_ms_until(0).unwrap().is_empty());
-    assert!(scan.at_ms_between(5, 5).unwrap().is_empty());
-    assert_eq!(scan.at_ms_latest().unwrap().limit(), Some(1));
+    assert!(scan.at_ms.until(0).unwrap().is_empty());
+    assert!(scan.at_ms.between(5, 5).unwrap().is_empty());
+    assert_eq!(scan.at_ms.latest().unwrap().limit(), Some(1));
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -117,19 +128,21 @@ struct Named {
 
 #[test]
 fn text_ranges_take_str_ranges_and_empty_stops_match_nothing() {
-    let plan = Named::scan().name_range("a".."b").unwrap();
+    let plan = Named::scan().name.range("a".."b").unwrap();
     let key = |n: &str| Named { name: n.into() }.to_key().unwrap();
     assert!(plan.contains(&key("a")) && plan.contains(&key("azz")) && !plan.contains(&key("b")));
     assert!(Named::scan()
-        .name_range("b"..="b")
+        .name
+        .range("b"..="b")
         .unwrap()
         .contains(&key("b")));
     assert!(!Named::scan()
-        .name_range("b"..="b")
+        .name
+        .range("b"..="b")
         .unwrap()
         .contains(&key("b0")));
     // Nothing sorts before the empty name.
-    assert!(Named::scan().name_until("").unwrap().is_empty());
+    assert!(Named::scan().name.until("").unwrap().is_empty());
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -143,18 +156,21 @@ struct Asc {
 fn nothing_follows_the_largest_value_in_a_salted_key() {
     use std::ops::Bound::{Excluded, Unbounded};
     assert!(Asc::scan()
-        .v_range((Excluded(255), Unbounded))
+        .v
+        .range((Excluded(255), Unbounded))
         .unwrap()
         .is_empty());
     assert!(Asc::scan()
-        .v(255)
-        .w_range((Excluded(255), Unbounded))
+        .v
+        .eq(255)
+        .w
+        .range((Excluded(255), Unbounded))
         .unwrap()
         .is_empty());
     // Below the smallest value: no key, though the byte range is not empty.
-    let below = Asc::scan().v_range((Unbounded, Excluded(0))).unwrap();
+    let below = Asc::scan().v.range((Unbounded, Excluded(0))).unwrap();
     assert!(!below.contains(&Asc { v: 0, w: 0 }.to_key().unwrap()));
-    let all_but_max = Asc::scan().v_range(..255).unwrap();
+    let all_but_max = Asc::scan().v.range(..255).unwrap();
     assert!(all_but_max.contains(&Asc { v: 254, w: 255 }.to_key().unwrap()));
     assert!(!all_but_max.contains(&Asc { v: 255, w: 0 }.to_key().unwrap()));
 }
@@ -177,12 +193,12 @@ fn text_bounds_beyond_the_field_mean_above_or_below_every_value() {
         .to_key()
         .unwrap()
     };
-    let all = Yearly::scan().year_range(-5..10_000).unwrap();
+    let all = Yearly::scan().year.range(-5..10_000).unwrap();
     assert!(all.contains(&key(0)) && all.contains(&key(9999)));
-    assert!(Yearly::scan().year_range(10_000..).unwrap().is_empty());
-    assert!(Yearly::scan().year_until(-1).unwrap().is_empty());
+    assert!(Yearly::scan().year.range(10_000..).unwrap().is_empty());
+    assert!(Yearly::scan().year.until(-1).unwrap().is_empty());
     // A bound the field cannot hold is not an error; a value to set is.
-    assert!(Yearly::scan().year(10_000).plan().is_err());
+    assert!(Yearly::scan().year.eq(10_000).plan().is_err());
 }
 
 /// Short names: an escaped last-but-one field and a padded one, so bounds
@@ -219,7 +235,7 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
     let bounds = ["abcd", "abc\u{0}", "ab\u{FF}x", "a", "zzzz", ""];
     for lo in bounds {
         for hi in bounds {
-            let plan = Short::scan().code_range(lo..hi).unwrap();
+            let plan = Short::scan().code.range(lo..hi).unwrap();
             for r in &rows {
                 let want = r.code.as_str() >= lo && r.code.as_str() < hi;
                 assert_eq!(
@@ -228,7 +244,7 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
                     "code {lo:?}..{hi:?} {r:?}"
                 );
             }
-            let plan = Short::scan().code_range(lo..=hi).unwrap();
+            let plan = Short::scan().code.range(lo..=hi).unwrap();
             for r in &rows {
                 let want = r.code.as_str() >= lo && r.code.as_str() <= hi;
                 assert_eq!(
@@ -237,8 +253,8 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
                     "code {lo:?}..={hi:?} {r:?}"
                 );
             }
-            let fixed = Short::scan().code("ab");
-            let plan = fixed.tag_range(lo..hi).unwrap();
+            let fixed = Short::scan().code.eq("ab");
+            let plan = fixed.tag.range(lo..hi).unwrap();
             for r in rows.iter().filter(|r| r.code == "ab") {
                 let want = r.tag.as_str() >= lo && r.tag.as_str() < hi;
                 assert_eq!(
@@ -250,10 +266,12 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
         }
     }
     // Reversed bounds: documented empty, never an error or a wide scan.
-    assert!(Short::scan().code_range("b".."a").unwrap().is_empty());
+    assert!(Short::scan().code.range("b".."a").unwrap().is_empty());
     assert!(Short::scan()
-        .code("ab")
-        .tag_between("zz", "a")
+        .code
+        .eq("ab")
+        .tag
+        .between("zz", "a")
         .unwrap()
         .is_empty());
 }

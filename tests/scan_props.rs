@@ -151,29 +151,29 @@ proptest! {
         let t = table_of(&rows);
         let (m, u) = (probe.month, probe.user.clone());
         check(&t, "all", Ledger::scan().plan().unwrap(), |_: &Ledger| true)?;
-        check(&t, "month", Ledger::scan().month(m).plan().unwrap(), |r: &Ledger| r.month == m)?;
+        check(&t, "month", Ledger::scan().month.eq(m).plan().unwrap(), |r: &Ledger| r.month == m)?;
         let (lo, hi) = (bound(k1, m1), bound(k2, m2));
-        match Ledger::scan().month_range((lo, hi)) {
+        match Ledger::scan().month.range((lo, hi)) {
             Ok(plan) => check(&t, "month range", plan, |r: &Ledger| in_bounds(&r.month, &lo, &hi))?,
             // 0 and 13 are not months of the group range: encoding says so.
             Err(e) => prop_assert!([m1, m2].iter().any(|m| !(1..=12).contains(m)), "{}", e),
         }
-        let mu = Ledger::scan().month(m).user(&u);
+        let mu = Ledger::scan().month.eq(m).user.eq(&u);
         let is = |r: &Ledger| r.month == m && r.user == u;
         check(&t, "month+user", mu.plan().unwrap(), is)?;
-        check(&t, "between", mu.at_ms_between(t1, t2).unwrap(), |r: &Ledger| is(r) && t1 <= r.at_ms && r.at_ms < t2)?;
-        check(&t, "since", mu.at_ms_since(t1).unwrap(), |r: &Ledger| is(r) && r.at_ms >= t1)?;
-        check(&t, "until", mu.at_ms_until(t2).unwrap(), |r: &Ledger| is(r) && r.at_ms < t2)?;
+        check(&t, "between", mu.at_ms.between(t1, t2).unwrap(), |r: &Ledger| is(r) && t1 <= r.at_ms && r.at_ms < t2)?;
+        check(&t, "since", mu.at_ms.since(t1).unwrap(), |r: &Ledger| is(r) && r.at_ms >= t1)?;
+        check(&t, "until", mu.at_ms.until(t2).unwrap(), |r: &Ledger| is(r) && r.at_ms < t2)?;
         let (lo, hi) = (bound(k1, t1), bound(k2, t2));
-        check(&t, "ts range", mu.at_ms_range((lo, hi)).unwrap(), |r: &Ledger| is(r) && in_bounds(&r.at_ms, &lo, &hi))?;
+        check(&t, "ts range", mu.at_ms.range((lo, hi)).unwrap(), |r: &Ledger| is(r) && in_bounds(&r.at_ms, &lo, &hi))?;
         // The newest row: the smallest stored `MAX - ts`, i.e. the largest ts.
-        let latest = run(&t, &mu.at_ms_latest().unwrap());
+        let latest = run(&t, &mu.at_ms.latest().unwrap());
         let newest = rows.iter().filter(|r| is(r)).map(|r| r.at_ms).max();
         prop_assert_eq!(latest.len(), usize::from(newest.is_some()));
         if let Some(ts) = newest {
             prop_assert_eq!(Ledger::decode(&latest[0]).unwrap().at_ms, ts);
         }
-        let point = mu.at_ms(probe.at_ms);
+        let point = mu.at_ms.eq(probe.at_ms);
         check(&t, "point", point.plan().unwrap(), |r: &Ledger| *r == probe)?;
         prop_assert_eq!(point.key().unwrap().to_vec(), probe.to_vec().unwrap());
     }
@@ -224,19 +224,19 @@ proptest! {
     ) {
         let t = table_of(&rows);
         let (lo, hi) = (bound(k1, a % 5), bound(k2, b));
-        check(&t, "tenant range", Event::scan().tenant_range((lo, hi)).unwrap(), |r: &Event| in_bounds(&r.tenant, &lo, &hi))?;
-        let tn = Event::scan().tenant(probe.tenant);
+        check(&t, "tenant range", Event::scan().tenant.range((lo, hi)).unwrap(), |r: &Event| in_bounds(&r.tenant, &lo, &hi))?;
+        let tn = Event::scan().tenant.eq(probe.tenant);
         check(&t, "tenant", tn.plan().unwrap(), |r: &Event| r.tenant == probe.tenant)?;
-        check(&t, "kind prefix", tn.kind_starts_with(&p).unwrap(), |r: &Event| r.tenant == probe.tenant && r.kind.starts_with(&p))?;
+        check(&t, "kind prefix", tn.kind.starts_with(&p).unwrap(), |r: &Event| r.tenant == probe.tenant && r.kind.starts_with(&p))?;
         let (lo, hi) = (bound(k1, p.as_str()), bound(k2, q.as_str()));
-        check(&t, "kind range", tn.kind_range((lo, hi)).unwrap(), |r: &Event| r.tenant == probe.tenant && in_bounds(&r.kind.as_str(), &lo, &hi))?;
-        let tk = tn.kind(&probe.kind);
+        check(&t, "kind range", tn.kind.range((lo, hi)).unwrap(), |r: &Event| r.tenant == probe.tenant && in_bounds(&r.kind.as_str(), &lo, &hi))?;
+        let tk = tn.kind.eq(&probe.kind);
         let is = |r: &Event| r.tenant == probe.tenant && r.kind == probe.kind;
-        check(&t, "at between", tk.at_between(t1, t2).unwrap(), |r: &Event| is(r) && t1 <= r.at && r.at < t2)?;
-        check(&t, "at since", tk.at_since(t1).unwrap(), |r: &Event| is(r) && r.at >= t1)?;
-        let at = tk.at(probe.at);
-        check(&t, "seq range", at.seq_range(..=probe.seq).unwrap(), |r: &Event| is(r) && r.at == probe.at && r.seq <= probe.seq)?;
-        check(&t, "point", at.seq(probe.seq).plan().unwrap(), |r: &Event| *r == probe)?;
+        check(&t, "at between", tk.at.between(t1, t2).unwrap(), |r: &Event| is(r) && t1 <= r.at && r.at < t2)?;
+        check(&t, "at since", tk.at.since(t1).unwrap(), |r: &Event| is(r) && r.at >= t1)?;
+        let at = tk.at.eq(probe.at);
+        check(&t, "seq range", at.seq.range(..=probe.seq).unwrap(), |r: &Event| is(r) && r.at == probe.at && r.seq <= probe.seq)?;
+        check(&t, "point", at.seq.eq(probe.seq).plan().unwrap(), |r: &Event| *r == probe)?;
     }
 }
 
@@ -275,14 +275,14 @@ proptest! {
         (y1, y2) in (prop_oneof![Just(10_000u16), Just(u16::MAX), 2018u16..2024], prop_oneof![Just(10_000u16), Just(u16::MAX), 2018u16..2024]),
     ) {
         let t = table_of(&rows);
-        check(&t, "year digits", Doc::scan().year_starts_with(&digits).unwrap(), |r: &Doc| format!("{:04}", r.year).starts_with(&digits))?;
+        check(&t, "year digits", Doc::scan().year.starts_with(&digits).unwrap(), |r: &Doc| format!("{:04}", r.year).starts_with(&digits))?;
         let (lo, hi) = (bound(k1, y1), bound(k2, y2));
-        check(&t, "year range", Doc::scan().year_range((lo, hi)).unwrap(), |r: &Doc| in_bounds(&r.year, &lo, &hi))?;
-        let y = Doc::scan().year(probe.year);
-        check(&t, "name prefix", y.name_starts_with(&p).unwrap(), |r: &Doc| r.year == probe.year && r.name.starts_with(&p))?;
+        check(&t, "year range", Doc::scan().year.range((lo, hi)).unwrap(), |r: &Doc| in_bounds(&r.year, &lo, &hi))?;
+        let y = Doc::scan().year.eq(probe.year);
+        check(&t, "name prefix", y.name.starts_with(&p).unwrap(), |r: &Doc| r.year == probe.year && r.name.starts_with(&p))?;
         let (lo, hi) = (bound(k1, p.as_slice()), bound(k2, q.as_slice()));
-        check(&t, "name range", y.name_range((lo, hi)).unwrap(), |r: &Doc| r.year == probe.year && in_bounds(&r.name.as_slice(), &lo, &hi))?;
-        check(&t, "point", y.name(&probe.name).plan().unwrap(), |r: &Doc| *r == probe)?;
+        check(&t, "name range", y.name.range((lo, hi)).unwrap(), |r: &Doc| r.year == probe.year && in_bounds(&r.name.as_slice(), &lo, &hi))?;
+        check(&t, "point", y.name.eq(&probe.name).plan().unwrap(), |r: &Doc| *r == probe)?;
     }
 }
 
@@ -307,12 +307,12 @@ proptest! {
     ) {
         let t = table_of(&rows);
         let (lo, hi) = (bound(k1, a), bound(k2, b));
-        let plan = Score::scan().score_range((lo, hi)).unwrap();
+        let plan = Score::scan().score.range((lo, hi)).unwrap();
         prop_assert!(plan.len() == 4 || plan.is_empty());
         check(&t, "score range", plan, |r: &Score| in_bounds(&r.score, &lo, &hi))?;
-        let s = Score::scan().score(probe.0);
+        let s = Score::scan().score.eq(probe.0);
         check(&t, "score", s.plan().unwrap(), |r: &Score| r.score == probe.0)?;
-        let point = s.id(probe.1);
+        let point = s.id.eq(probe.1);
         prop_assert_eq!(point.plan().unwrap().len(), 1);
         check(&t, "point", point.plan().unwrap(), |r: &Score| r.score == probe.0 && r.id == probe.1)?;
     }
@@ -339,10 +339,10 @@ proptest! {
         (tel, p) in (0u16..4, "[ab]{0,2}"),
     ) {
         let t = table_of(&rows);
-        let c = Call::scan().tel(tel);
+        let c = Call::scan().tel.eq(tel);
         prop_assert_eq!(c.plan().unwrap().len(), 1);
         check(&t, "tel", c.plan().unwrap(), |r: &Call| r.tel == tel)?;
-        check(&t, "city prefix", c.city_starts_with(&p).unwrap(), |r: &Call| r.tel == tel && r.city.starts_with(&p))?;
+        check(&t, "city prefix", c.city.starts_with(&p).unwrap(), |r: &Call| r.tel == tel && r.city.starts_with(&p))?;
     }
 }
 
@@ -372,7 +372,7 @@ proptest! {
         (a, b, k1, k2) in (tag_bytes(), tag_bytes(), any::<u8>(), any::<u8>()),
     ) {
         let t = table_of(&rows);
-        match Tag::scan().tag_starts_with(&prefix) {
+        match Tag::scan().tag.starts_with(&prefix) {
             Ok(plan) => {
                 prop_assert_ne!(prefix.last(), Some(&0));
                 check(&t, "tag prefix", plan, |r: &Tag| r.tag.starts_with(&prefix))?;
@@ -380,6 +380,6 @@ proptest! {
             Err(e) => prop_assert_eq!(prefix.last(), Some(&0), "{}", e),
         }
         let (lo, hi) = (bound(k1, a.as_slice()), bound(k2, b.as_slice()));
-        check(&t, "tag range", Tag::scan().tag_range((lo, hi)).unwrap(), |r: &Tag| in_bounds(&r.tag.as_slice(), &lo, &hi))?;
+        check(&t, "tag range", Tag::scan().tag.range((lo, hi)).unwrap(), |r: &Tag| in_bounds(&r.tag.as_slice(), &lo, &hi))?;
     }
 }

@@ -113,7 +113,7 @@ proptest! {
             } else {
                 let keys: Vec<Plain> = (0..rows).map(|seq| Plain { user: 1, seq }).collect();
                 load(&store, &keys).await;
-                let mut plan = Plain::scan().user(1).plan().unwrap();
+                let mut plan = Plain::scan().user.eq(1).plan().unwrap();
                 if reversed { plan = plan.reversed(); }
                 if let Some(l) = limit { plan = plan.with_limit(l); }
                 let got: Vec<Vec<u8>> = store.query_with(&plan, options).map_ok(|r| r.key).try_collect().await.unwrap();
@@ -133,7 +133,7 @@ fn a_limit_larger_than_a_page_is_not_cut_at_the_page() {
         let store = Slow::default();
         let keys: Vec<Plain> = (0..30).map(|seq| Plain { user: 1, seq }).collect();
         load(&store, &keys).await;
-        let plan = Plain::scan().user(1).plan().unwrap().with_limit(20);
+        let plan = Plain::scan().user.eq(1).plan().unwrap().with_limit(20);
         let options = QueryOptions::default().page_rows(10).buffer_rows(10);
         let got: Vec<Row> = store
             .query_with(&plan, options)
@@ -142,7 +142,7 @@ fn a_limit_larger_than_a_page_is_not_cut_at_the_page() {
             .unwrap();
         assert_eq!(got.len(), 20);
         // Keyset pages of 7 through the slow store: all 30, once each.
-        let plan = Plain::scan().user(1).plan().unwrap();
+        let plan = Plain::scan().user.eq(1).plan().unwrap();
         let (mut resume, mut seen) = (None::<Vec<u8>>, 0);
         loop {
             let page = store.page(&plan, resume.as_deref(), 7).await.unwrap();

@@ -162,9 +162,12 @@ fn building_ranges_and_iterating_plans_allocate_nothing() {
     assert_eq!(count, 0, "iterating 8 bucket ranges");
     let (one, count) = allocations(|| {
         Ledger::scan()
-            .user("zhangsan")
-            .quarter(Quarter::Q4)
-            .at_ms_between(0, 1_000)
+            .user
+            .eq("zhangsan")
+            .quarter
+            .eq(Quarter::Q4)
+            .at_ms
+            .between(0, 1_000)
             .unwrap()
     });
     assert_eq!((one.len(), count), (1, 0), "a time window in one bucket");
@@ -174,7 +177,8 @@ fn building_ranges_and_iterating_plans_allocate_nothing() {
     assert_eq!(count, 0, "ScanPlan::after (keyset resume)");
     let (_, count) = allocations(|| {
         Spend::scan()
-            .month_range(202101..=202112)
+            .month
+            .range(202101..=202112)
             .map(|p| p.single())
     });
     assert_eq!(count, 0, "a range on an unsalted key");

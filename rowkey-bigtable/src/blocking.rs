@@ -11,7 +11,7 @@
 //! use rowkey_bigtable::blocking;
 //! # #[derive(rowkey::RowKey)] struct Op { uid: u64, seq: u32 }
 //! let store = blocking::connect_emulator("127.0.0.1:8086", "p", "i", "ops")?;
-//! for row in store.query(&Op::scan().uid(7).plan()?) {
+//! for row in store.query(&Op::scan().uid.eq(7).plan()?) {
 //!     println!("{:?}", row?);
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -44,7 +44,7 @@
 //! admin.create_table(&TableSpec::new("readings", &["d"]).splits(&splits)).await?;
 //! let store = BigtableStore::connect_emulator("127.0.0.1:8086", "p", "i", "readings").await?;
 //! store.put(&Reading { device: 7, at_ms: 1_700_000_000_000 }, vec![Cell::new("d", "v", "21.5")]).await?;
-//! let latest: Vec<_> = store.query(&Reading::scan().device(7).plan()?).try_collect().await?;
+//! let latest: Vec<_> = store.query(&Reading::scan().device.eq(7).plan()?).try_collect().await?;
 //! # Ok(()) }
 //! ```
 #![warn(missing_docs)]

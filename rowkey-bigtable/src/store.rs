@@ -33,7 +33,7 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let store = BigtableStore::connect("my-project", "my-instance", "spend").await?;
-/// let plan = Spend::scan().month(202112).plan()?;
+/// let plan = Spend::scan().month.eq(202112).plan()?;
 /// let rows: Vec<_> = store.query(&plan).try_collect().await?;
 /// # Ok(()) }
 /// ```

@@ -78,10 +78,11 @@ pub mod __private {
             _ => None,
         }
     }
-    pub use crate::scan::{ScanBuilder, ScanPlan};
+    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, Step};
 
     /// The scan module, with the bound helpers generated code calls.
     pub mod scan {
+        pub use crate::scan::absorb::AbsorbStep;
         pub use crate::scan::fit::{fit_end, fit_start};
         pub use crate::scan::*;
     }

@@ -1,6 +1,6 @@
 //! What a derive emits when its input has errors: the errors, and stub
 //! impls of what it would have generated, so that code using the key
-//! (`to_key()`, `decode`, `scan().field(..).plan()`, `key_as`) adds no
+//! (`to_key()`, `decode`, `scan().field.eq(..).plan()`, `key_as`) adds no
 //! follow-on errors and a user sees only the real mistake. thiserror's
 //! `fallback.rs` is the model. The stubs never run: the crate does not
 //! compile while the errors stand.
@@ -35,18 +35,13 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let de_generics = with_de_lifetime(&input.generics);
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
-    let scan = format_ident!("{}Scan", ident);
+    let scan = format_ident!("{}Scan0", ident);
     let vis = &input.vis;
-    // Setters by field name, except names the builder's own finishers take.
-    let setters = match &input.data {
+    // Every key field, each absorbing any finisher and returning the stub
+    // state again, so `scan().a.eq(..).b.range(..)` adds no error.
+    let fields: Vec<_> = match &input.data {
         Data::Struct(s) => match &s.fields {
-            Fields::Named(n) => n
-                .named
-                .iter()
-                .filter_map(|f| f.ident.as_ref())
-                .filter(|f| *f != "plan" && *f != "key")
-                .map(|f| quote!(pub fn #f<__T>(self, _: __T) -> Self { self }))
-                .collect(),
+            Fields::Named(n) => n.named.iter().filter_map(|f| f.ident.as_ref()).collect(),
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -55,7 +50,10 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
         #errors
 
         #[doc(hidden)]
-        #vis struct #scan;
+        #[derive(Default)]
+        #vis struct #scan {
+            #(pub #fields: #krate::__private::scan::AbsorbStep<#scan>,)*
+        }
 
         #[allow(dead_code, unused_qualifications)]
         const _: () = {
@@ -87,16 +85,18 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                     ::core::unimplemented!()
                 }
                 pub fn scan() -> #scan {
-                    #scan
+                    ::core::unimplemented!()
                 }
             }
 
             impl #scan {
-                #(#setters)*
-                pub fn plan(self) -> __rk::Result<__rk::ScanPlan<1>, __rk::EncodeError> {
+                pub fn in_bucket(self, _: u32) -> Self {
+                    self
+                }
+                pub fn plan(&self) -> __rk::Result<__rk::ScanPlan<1>, __rk::EncodeError> {
                     ::core::unimplemented!()
                 }
-                pub fn key(self) -> __rk::Result<__rk::KeyBuf<0>, __rk::EncodeError> {
+                pub fn key(&self) -> __rk::Result<__rk::KeyBuf<0>, __rk::EncodeError> {
                     ::core::unimplemented!()
                 }
             }

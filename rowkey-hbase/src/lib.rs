@@ -66,7 +66,7 @@
 //! // A read: one scanner per scan, `client.scanner_open_with_scan(table, scan, attrs)`,
 //! // then `scanner_get_list(id, n)` until it returns no rows, each result
 //! // through `row_from_thrift`.
-//! let scans = plan_scans(&Reading::scan().device(7).plan()?);
+//! let scans = plan_scans(&Reading::scan().device.eq(7).plan()?);
 //! assert_eq!(scans.len(), 1);
 //! assert_eq!(scans[0].timestamp, None);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

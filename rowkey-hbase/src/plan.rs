@@ -36,7 +36,7 @@ use rowkey_core::store::ReadRequest;
 /// assert_eq!(scans[1].stop_row, Some(vec![2]));
 /// assert_eq!(scans[3].stop_row, Some(vec![4]));
 /// // One user's rows are in one bucket.
-/// assert_eq!(plan_scans(&Op::scan().user(7).plan()?).len(), 1);
+/// assert_eq!(plan_scans(&Op::scan().user.eq(7).plan()?).len(), 1);
 /// // An empty plan has no scans: never a scan without bounds, which
 /// // would read the whole table.
 /// assert!(plan_scans(&rowkey::scan::ScanPlan::<9>::empty()).is_empty());

@@ -418,10 +418,10 @@ proptest! {
         let rows: Vec<Op> = rows.into_iter().map(|(user, at)| Op { user, at }).collect();
         let t = table_of(&rows, junk);
         check_plan(&t, &Op::scan().plan().unwrap())?;
-        check_plan(&t, &Op::scan().user(user).plan().unwrap())?;
-        check_plan(&t, &Op::scan().user(user).at_between(t1, t2).unwrap())?;
-        check_plan(&t, &Op::scan().user(user).at_since(t1).unwrap())?;
-        check_plan(&t, &Op::scan().user(user).at_latest().unwrap())?;
+        check_plan(&t, &Op::scan().user.eq(user).plan().unwrap())?;
+        check_plan(&t, &Op::scan().user.eq(user).at.between(t1, t2).unwrap())?;
+        check_plan(&t, &Op::scan().user.eq(user).at.since(t1).unwrap())?;
+        check_plan(&t, &Op::scan().user.eq(user).at.latest().unwrap())?;
     }
 
     #[test]
@@ -436,11 +436,11 @@ proptest! {
             .collect();
         let t = table_of(&rows, junk);
         check_plan(&t, &Spend::scan().plan().unwrap())?;
-        check_plan(&t, &Spend::scan().month(m).plan().unwrap())?;
-        let mu = Spend::scan().month(m).user(USERS[u]);
+        check_plan(&t, &Spend::scan().month.eq(m).plan().unwrap())?;
+        let mu = Spend::scan().month.eq(m).user.eq(USERS[u]);
         check_plan(&t, &mu.plan().unwrap())?;
-        check_plan(&t, &mu.at_ms_between(t1, t2).unwrap())?;
-        check_plan(&t, &mu.at_ms_until(t2).unwrap())?;
+        check_plan(&t, &mu.at_ms.between(t1, t2).unwrap())?;
+        check_plan(&t, &mu.at_ms.until(t2).unwrap())?;
     }
 
     #[test]
@@ -452,9 +452,9 @@ proptest! {
         let rows: Vec<Event> = rows.into_iter().map(|(tenant, kind, seq)| Event { tenant, kind, seq }).collect();
         let t = table_of(&rows, junk);
         check_plan(&t, &Event::scan().plan().unwrap())?;
-        check_plan(&t, &Event::scan().tenant(tenant).plan().unwrap())?;
-        check_plan(&t, &Event::scan().tenant(tenant).kind(&kind).plan().unwrap())?;
-        check_plan(&t, &Event::scan().tenant(tenant).kind(&kind).seq_between(s1, s2).unwrap())?;
+        check_plan(&t, &Event::scan().tenant.eq(tenant).plan().unwrap())?;
+        check_plan(&t, &Event::scan().tenant.eq(tenant).kind.eq(&kind).plan().unwrap())?;
+        check_plan(&t, &Event::scan().tenant.eq(tenant).kind.eq(&kind).seq.between(s1, s2).unwrap())?;
     }
 }
 
@@ -464,7 +464,7 @@ fn empty_plans_have_no_scans() {
     assert!(plan_scans_reversed(&ScanPlan::<8>::empty()).is_empty());
     assert!(request_scans(&ReadRequest::new([])).is_empty());
     // An empty time window.
-    let plan = Op::scan().user(1).at_between(5, 5).unwrap();
+    let plan = Op::scan().user.eq(1).at.between(5, 5).unwrap();
     assert!(plan.is_empty());
     assert!(plan_scans(&plan).is_empty());
 }

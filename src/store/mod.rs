@@ -26,7 +26,7 @@
 //! let row = store.get(&Reading { device: 1, seq: 4 }).await?.expect("written");
 //! assert_eq!(row.value("d", "v"), Some(&[4u8][..]));
 //! // Keyset pages of 4: resume after the last key of the previous page.
-//! let plan = Reading::scan().device(1).plan()?;
+//! let plan = Reading::scan().device.eq(1).plan()?;
 //! let first = store.page(&plan, None, 4).await?;
 //! let second = store.page(&plan, first.next.as_deref(), 4).await?;
 //! assert_eq!(second.rows[0].key_as::<Reading>()?, Reading { device: 1, seq: 4 });

@@ -13,7 +13,7 @@ use core::ops::Bound;
 /// bucket. Not called by users: `Key::scan()` wraps it in a typed builder.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
-pub struct ScanBuilder<const N: usize> {
+pub struct ScanBuilder<const N: usize, const M: usize> {
     key: &'static str,
     buf: KeyBuf<N>,
     /// Bytes of every key that the plan leaves out: the salt prefix.
@@ -24,9 +24,12 @@ pub struct ScanBuilder<const N: usize> {
     bucket: Option<u32>,
     group: Option<u32>,
     error: Option<EncodeError>,
+    /// Byte offsets the field descriptions remember: where the salted
+    /// fields start and end, for the bucket once they are all set.
+    marks: [usize; M],
 }
 
-impl<const N: usize> ScanBuilder<N> {
+impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// A builder for key struct `key`, whose keys start with `prefix_len`
     /// bytes of salt (`salt`) or hash prefix (`hashed`), left as zeros
     /// here until known.
@@ -42,7 +45,25 @@ impl<const N: usize> ScanBuilder<N> {
             bucket: None,
             group: None,
             error: None,
+            marks: [0; M],
         }
+    }
+
+    /// Remembers byte offset `pos` as mark `i`.
+    pub fn set_mark(&mut self, i: usize, pos: usize) {
+        if let Some(m) = self.marks.get_mut(i) {
+            *m = pos;
+        }
+    }
+
+    /// Mark `i` (0 when never set).
+    pub fn mark(&self, i: usize) -> usize {
+        self.marks.get(i).copied().unwrap_or(0)
+    }
+
+    /// The name of the key struct, for errors.
+    pub fn key_name(&self) -> &'static str {
+        self.key
     }
 
     /// Appends bytes written by `f` (a field's encoding). After an error
@@ -308,5 +329,36 @@ impl<const N: usize> ScanBuilder<N> {
         };
         let put = |t: i128| move |w: &mut KeyWriter<'_>| codec.put(w, t as i64);
         self.bounds(lo.map(put), hi.map(put), true, true)
+    }
+}
+
+impl<const N: usize, const M: usize> ScanBuilder<N, M> {
+    /// Keys whose next field, a text or bytes field written with `codec`,
+    /// lies between `lo` and `hi`. Bounds longer than the field can hold
+    /// are cut to its length with the inclusivity that keeps exactly the
+    /// same values ([`fit_start`](super::fit::fit_start)).
+    pub fn fitted_bounds(
+        &self,
+        field: &'static str,
+        codec: crate::codec::BytesCodec,
+        is_text: bool,
+        lo: Bound<&[u8]>,
+        hi: Bound<&[u8]>,
+        prefix_free: bool,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        fn write<'b>(
+            field: &'static str,
+            codec: crate::codec::BytesCodec,
+            is_text: bool,
+            b: &'b [u8],
+        ) -> impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError> + 'b {
+            move |w| {
+                w.field(field);
+                codec.put(w, b, is_text)
+            }
+        }
+        let lo = super::fit::fit_start(lo, codec.max_len).map(|b| write(field, codec, is_text, b));
+        let hi = super::fit::fit_end(hi, codec.max_len).map(|b| write(field, codec, is_text, b));
+        self.bounds(lo, hi, codec.desc, prefix_free)
     }
 }

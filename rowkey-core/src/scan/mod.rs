@@ -2,8 +2,10 @@
 //! key starts with these field values" (and a range or time window on the
 //! next field), one per salt bucket where the key is salted.
 //!
-//! The derive generates a typed builder per key struct (`Key::scan()`)
-//! that fills a [`ScanPlan`]; [`ScanRange`] is one `[start, stop)` range
+//! The derive generates a typed builder per key struct (`Key::scan()`):
+//! each key field is a [`Step`] to fix (`eq`) or finish on (`starts_with`,
+//! `range`, `between`, `since`, `until`, `latest`), in key order, and the
+//! result is a [`ScanPlan`]; [`ScanRange`] is one `[start, stop)` range
 //! of it; [`merge_sorted`] merges per-bucket row streams back into key
 //! order; [`page`] pages through a plan without re-reading rows.
 //!
@@ -24,7 +26,7 @@
 //!     at_ms: i64,
 //! }
 //!
-//! let plan = Spend::scan().month(202112).plan()?;
+//! let plan = Spend::scan().month.eq(202112).plan()?;
 //! let range = plan.single().unwrap();
 //! assert_eq!(range.start(), b"202112");
 //! assert_eq!(range.stop(), Some(&b"202113"[..]));
@@ -35,11 +37,13 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 
+pub(crate) mod absorb;
 mod builder;
 pub(crate) mod fit;
 pub(crate) mod merge;
 mod page;
 mod plan;
+mod step;
 mod unavailable;
 
 pub use builder::ScanBuilder;
@@ -48,6 +52,7 @@ pub use merge::{merge_sorted, MergeSorted, ScanRow};
 pub use merge::{merge_sorted_stream, MergeSortedStream};
 pub use page::{offset_limit, page, Page};
 pub use plan::{PlanRanges, ScanPlan};
+pub use step::{ScanField, Step};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;

@@ -109,7 +109,7 @@ where
 /// }
 ///
 /// let table: Vec<Vec<u8>> = (0..10).map(|seq| Op { uid: 1, seq }.to_vec().unwrap()).collect();
-/// let plan = Op::scan().uid(1).plan()?;
+/// let plan = Op::scan().uid.eq(1).plan()?;
 /// let read = |r: ScanRange<{ Op::MAX_LEN + 1 }>, limit: usize| -> Vec<Vec<u8>> {
 ///     table.iter().filter(|k| r.contains(k)).take(limit).cloned().collect()
 /// };

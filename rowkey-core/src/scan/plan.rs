@@ -119,7 +119,7 @@ impl<const N: usize> ScanPlan<N> {
     /// struct Op { user: u32, seq: u32 }
     ///
     /// // The last 3 operations of user 7, newest first.
-    /// let plan = Op::scan().user(7).plan()?.reversed().with_limit(3);
+    /// let plan = Op::scan().user.eq(7).plan()?.reversed().with_limit(3);
     /// assert!(plan.is_reversed());
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```

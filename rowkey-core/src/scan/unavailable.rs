@@ -1,15 +1,22 @@
-//! Why a scan method does not apply to a field: the derive generates the
-//! method with a bound on [`NotScannable`], which no type satisfies, so a
-//! call fails to compile with the reason in the message.
+//! Why a finisher of a [`Step`](super::Step) does not apply to a field:
+//! each finisher requires its rule to be [`Available`]; the derive sets a
+//! field's rule to [`Yes`] or to one of the reason types below, so a call
+//! the field's encoding cannot answer fails to compile with the reason.
 
-/// Never implemented: a scan method that needs an encoding property the
-/// field's encoding lacks.
+/// Implemented by [`Yes`] only: a finisher whose rule is a reason type
+/// instead does not compile, and the message names the reason.
 #[diagnostic::on_unimplemented(
-    message = "this field cannot be scanned this way: {Why}",
+    message = "this field cannot be scanned this way: {Self}",
     label = "not available for this field",
-    note = "prefix and range scans need bytes that sort like the values: set the field exactly, or change its encoding"
+    note = "prefix and range scans need bytes that sort like the values: set the field exactly (`eq`), or change its encoding"
 )]
-pub trait NotScannable<Why> {}
+pub trait Available {}
+
+/// The finisher applies to the field.
+#[derive(Debug, Clone, Copy)]
+pub enum Yes {}
+
+impl Available for Yes {}
 
 macro_rules! reasons {
     ($($(#[$doc:meta])* $name:ident),* $(,)?) => {$(

@@ -20,7 +20,7 @@
 //! for seq in 0..3 {
 //!     store.put(&Op { uid: 1, seq }, vec![Cell::new("d", "v", "x")])?;
 //! }
-//! let rows: Vec<_> = store.query(&Op::scan().uid(1).plan()?).collect::<Result<_, _>>()?;
+//! let rows: Vec<_> = store.query(&Op::scan().uid.eq(1).plan()?).collect::<Result<_, _>>()?;
 //! assert_eq!(rows.len(), 3);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -26,7 +26,7 @@
 //!     store.put(&Op { uid: 7, at }, vec![Cell::new("d", "kind", "login")]).await?;
 //! }
 //! // The newest first, because #[desc_ts] reverses the order.
-//! let rows: Vec<_> = store.query(&Op::scan().uid(7).plan()?).try_collect().await?;
+//! let rows: Vec<_> = store.query(&Op::scan().uid.eq(7).plan()?).try_collect().await?;
 //! let ats: Vec<i64> = rows.iter().map(|r| r.key_as::<Op>().unwrap().at).collect();
 //! assert_eq!(ats, [30, 20, 10]);
 //! # Ok::<(), rowkey::store::StoreError>(())

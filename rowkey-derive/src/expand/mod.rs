@@ -20,10 +20,10 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let consts = layout::consts(model);
     let encode = encode::impl_row_key(model);
     let decode = decode::impl_decode_key(model);
-    let scan_struct = scan::scan_struct(model);
+    let scan_structs = scan::scan_structs(model);
     let scan_impls = scan::scan_impls(model);
     quote! {
-        #scan_struct
+        #scan_structs
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
         const _: () = {

@@ -1,0 +1,360 @@
+//! [`Step`]: one field of a typed scan, written once here for every key.
+//!
+//! `#[derive(RowKey)]` gives each key a chain of small state structs,
+//! `Key::scan()` first. Each state has one public field, named after the
+//! next key field, whose type is a `Step`: `Spend::scan().month` is the
+//! step of `month`. A step either fixes its field and moves on
+//! ([`eq`](Step::eq)), or finishes the query on it ([`starts_with`],
+//! [`range`], [`between`], [`since`], [`until`], [`latest`]). Because the
+//! state after `month` only has a `user` field, fields are set in key
+//! order and once, and the compiler says which field comes next:
+//!
+//! ```compile_fail
+//! # use rowkey::RowKey;
+//! # #[derive(RowKey)]
+//! # struct Spend<'a> {
+//! #     #[text(width = 6)] month: u32,
+//! #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
+//! #     #[desc_ts] at_ms: i64,
+//! # }
+//! // error[E0609]: no field `user` on type `SpendScan0<'_>`
+//! //   = note: available field is: `month`
+//! let _ = Spend::scan().user.eq("zhangsan");
+//! ```
+//!
+//! The derive describes each field to the step with a `ScanField` impl (its
+//! value type, its codec and what the salt learns from it); the finishers
+//! a field's encoding cannot answer fail to compile with the reason, as a
+//! type in this module (see [`Available`]).
+//!
+//! [`starts_with`]: Step::starts_with
+//! [`range`]: Step::range
+//! [`between`]: Step::between
+//! [`since`]: Step::since
+//! [`until`]: Step::until
+//! [`latest`]: Step::latest
+
+use super::{Available, ScanBuilder, ScanPlan};
+use crate::{EncodeError, KeyWriter};
+use core::fmt;
+use core::marker::PhantomData;
+use core::ops::{Bound, RangeBounds};
+
+/// The next field of a typed scan: fix it, or finish the query on it.
+///
+/// `F` is the scan state that fixing the field leads to, `N` the bytes of
+/// a range bound (`Key::MAX_LEN + 1`) and `M` what the salt remembers.
+/// Every finisher returns the [`ScanPlan`] of the query, or the
+/// [`EncodeError`] of a value the field cannot hold.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Spend<'a> {
+///     #[text(width = 6)]
+///     month: u32,
+///     #[pad(width = 10, fill = 0x01, align = left)]
+///     user: &'a str,
+///     #[desc_ts]
+///     at_ms: i64,
+/// }
+///
+/// // Fields are named in key order; `eq` fixes one and moves to the next.
+/// let plan = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest()?;
+/// assert_eq!(plan.limit(), Some(1));
+/// // `plan()` on any state: every key with the fields fixed so far.
+/// let december = Spend::scan().month.eq(202112).plan()?;
+/// assert_eq!(december.single().unwrap().start(), b"202112");
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+pub struct Step<F, const N: usize, const M: usize> {
+    b: ScanBuilder<N, M>,
+    next: PhantomData<fn() -> F>,
+}
+
+impl<F, const N: usize, const M: usize> Clone for Step<F, N, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F, const N: usize, const M: usize> Copy for Step<F, N, M> {}
+
+impl<F, const N: usize, const M: usize> fmt::Debug for Step<F, N, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Step")
+            .field("prefix", &crate::KeyDisplay(self.b.bytes()))
+            .finish_non_exhaustive()
+    }
+}
+
+/// How the derive describes one key field to [`Step`]. Implemented on the
+/// scan state that fixing the field leads to. Not for users.
+#[doc(hidden)]
+pub trait ScanField<const N: usize, const M: usize>: Sized {
+    /// What `eq` and range bounds take: the field's type, or `&str` /
+    /// `&[u8]` for a text or bytes field.
+    type Value<'v>;
+    /// What `starts_with` takes.
+    type Prefix: ?Sized;
+    /// [`Yes`](super::Yes), or why `starts_with` does not apply.
+    type PrefixRule;
+    /// [`Yes`](super::Yes), or why ranges do not apply.
+    type RangeRule;
+    /// [`Yes`](super::Yes) on a `#[desc_ts]` field.
+    type LatestRule;
+    /// The field's name, for errors.
+    const NAME: &'static str;
+    /// The field's bytes sort opposite to its values (`#[desc]`,
+    /// `#[desc_ts]`).
+    const DESCENDING: bool = false;
+    /// No stored value is a prefix of another (all but a raw last field).
+    const PREFIX_FREE: bool = true;
+    /// The byte written after the field (separator-joined keys).
+    const SEPARATOR: Option<u8> = None;
+    /// The field's `KeyPart` keeps order (ranges refuse a type that says
+    /// it does not).
+    const ORDERED: bool = true;
+
+    /// Writes `value` as the field's bytes.
+    fn put(w: &mut KeyWriter<'_>, value: &Self::Value<'_>) -> Result<(), EncodeError>;
+
+    /// Writes the stored bytes a prefix of the field starts with.
+    fn put_prefix(w: &mut KeyWriter<'_>, prefix: &Self::Prefix) -> Result<(), EncodeError> {
+        let _ = prefix;
+        Err(w.error(crate::EncodeErrorKind::Invalid(
+            "no prefix scan on this field",
+        )))
+    }
+
+    /// What the salt or hash prefix learns once the field is written at
+    /// `start..b.position()`.
+    fn learn(b: &mut ScanBuilder<N, M>, start: usize, value: &Self::Value<'_>) {
+        let _ = (b, start, value);
+    }
+
+    /// The plan of keys whose field lies between `lo` and `hi`.
+    fn range(
+        b: &ScanBuilder<N, M>,
+        lo: Bound<&Self::Value<'_>>,
+        hi: Bound<&Self::Value<'_>>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        const {
+            assert!(Self::ORDERED, "this KeyPart type says its bytes do not sort like its values (KeyPart::ORDERED is false): ranges on it would miss rows")
+        };
+        b.bounds(
+            lo.map(|v| write_value::<Self, N, M>(v)),
+            hi.map(|v| write_value::<Self, N, M>(v)),
+            Self::DESCENDING,
+            Self::PREFIX_FREE,
+        )
+    }
+
+    /// The state after the field: the next step, or the whole key.
+    fn resume(b: ScanBuilder<N, M>) -> Self;
+}
+
+/// Writes `value` as field `F`, naming it in errors.
+fn write_value<'a, 'v, F: ScanField<N, M>, const N: usize, const M: usize>(
+    value: &'a F::Value<'v>,
+) -> impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError> + use<'a, 'v, F, N, M> {
+    move |w| {
+        w.field(F::NAME);
+        F::put(w, value)
+    }
+}
+
+impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
+    /// A step over builder `b`. Generated code only.
+    #[doc(hidden)]
+    pub fn __new(b: ScanBuilder<N, M>) -> Self {
+        Step {
+            b,
+            next: PhantomData,
+        }
+    }
+
+    /// The query so far. Generated code only.
+    #[doc(hidden)]
+    pub fn __builder(&self) -> &ScanBuilder<N, M> {
+        &self.b
+    }
+
+    /// The query so far, to change. Generated code only.
+    #[doc(hidden)]
+    pub fn __builder_mut(&mut self) -> &mut ScanBuilder<N, M> {
+        &mut self.b
+    }
+
+    /// Fixes the field to `value` and moves on to the next field (or, for
+    /// the last field, to the whole key: `plan()` is then the range of
+    /// exactly that key and `key()` the key itself).
+    ///
+    /// Text and bytes fields take `&str` / `&[u8]`; other fields take a
+    /// value of their type. A value the field cannot hold (too long, too
+    /// many digits, a separator inside) makes the finished plan an error.
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// # #[derive(RowKey)]
+    /// # struct Spend<'a> {
+    /// #     #[text(width = 6)] month: u32,
+    /// #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
+    /// #     #[desc_ts] at_ms: i64,
+    /// # }
+    /// let plan = Spend::scan().month.eq(202112).user.eq("zhangsan").plan()?;
+    /// assert_eq!(plan.single().unwrap().start(), b"202112\x01\x01zhangsan");
+    /// assert!(Spend::scan().month.eq(1_000_000).plan().is_err()); // 7 digits
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn eq(mut self, value: F::Value<'_>) -> F {
+        let start = self.b.position();
+        self.b.write(|w| {
+            w.field(F::NAME);
+            F::put(w, &value)
+        });
+        F::learn(&mut self.b, start, &value);
+        if let Some(sep) = F::SEPARATOR {
+            self.b.write(|w| w.put_byte(sep));
+        }
+        F::resume(self.b)
+    }
+
+    /// Every key whose field starts with `prefix`, as stored: the leading
+    /// digits of a `#[text]` integer, the leading bytes of a text or bytes
+    /// field.
+    ///
+    /// Not available where the stored bytes of a value do not start with
+    /// those of its prefix (binary integers, left padding, reversed or
+    /// descending escaped text, `Option`s, hashed fields): the compile
+    /// error names the reason.
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Page {
+    ///     #[max_len(64)] host: String,
+    ///     #[max_len(256)] path: String,
+    /// }
+    /// let plan = Page::scan().host.eq("example.com").path.starts_with("/blog/")?;
+    /// let range = plan.single().unwrap();
+    /// assert!(range.contains(&Page { host: "example.com".into(), path: "/blog/a".into() }.to_vec()?));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn starts_with(mut self, prefix: &F::Prefix) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::PrefixRule: Available,
+    {
+        self.b.write(|w| {
+            w.field(F::NAME);
+            F::put_prefix(w, prefix)
+        });
+        self.b.prefix()
+    }
+
+    /// Every key whose field lies in `range`, any Rust range (`a..b`,
+    /// `a..=b`, `a..`, `..b`, `..`), in the field's value order: for a
+    /// `#[desc]` or `#[desc_ts]` field the plan's bounds are swapped to
+    /// match the stored bytes, and newer rows come first.
+    ///
+    /// Text and bytes fields take ranges of `&str` / `&[u8]`. A bound
+    /// longer than the field can hold is cut to it with the inclusivity
+    /// that keeps exactly the same values; a `#[text]` bound with too many
+    /// digits is above every value, a negative one below every value.
+    /// Bounds in the wrong order (`5..3`) match nothing, as Rust's ranges.
+    ///
+    /// Not available where the stored bytes do not sort like the values
+    /// (left padding, reversed text, separator-joined text, right padding
+    /// with a fill other than `0x00`, `Option`s, hashed fields).
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// # #[derive(RowKey)]
+    /// # struct Spend<'a> {
+    /// #     #[text(width = 6)] month: u32,
+    /// #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
+    /// #     #[desc_ts] at_ms: i64,
+    /// # }
+    /// let q4 = Spend::scan().month.range(202110..=202112)?;
+    /// let range = q4.single().unwrap();
+    /// assert_eq!((range.start(), range.stop()), (&b"202110"[..], Some(&b"202113"[..])));
+    /// assert!(Spend::scan().month.range(202112..202110)?.is_empty());
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn range<'v, R>(self, range: R) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::RangeRule: Available,
+        R: RangeBounds<F::Value<'v>>,
+    {
+        F::range(&self.b, range.start_bound(), range.end_bound())
+    }
+
+    /// Every key with `lo <= field < hi`: `lo` inclusive, `hi` exclusive,
+    /// in the field's value order (as [`range`](Step::range)`(lo..hi)`).
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// # #[derive(RowKey)]
+    /// # struct Spend<'a> {
+    /// #     #[text(width = 6)] month: u32,
+    /// #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
+    /// #     #[desc_ts] at_ms: i64,
+    /// # }
+    /// // One user's December, from the 1st (inclusive) to the 2nd (exclusive).
+    /// let day = Spend::scan().month.eq(202112).user.eq("zhangsan")
+    ///     .at_ms.between(1_638_316_800_000, 1_638_403_200_000)?;
+    /// assert_eq!(day.len(), 1);
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn between<'v>(self, lo: F::Value<'v>, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::RangeRule: Available,
+    {
+        F::range(&self.b, Bound::Included(&lo), Bound::Excluded(&hi))
+    }
+
+    /// Every key with `field >= lo` (inclusive), in the field's value
+    /// order (as [`range`](Step::range)`(lo..)`).
+    pub fn since<'v>(self, lo: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::RangeRule: Available,
+    {
+        F::range(&self.b, Bound::Included(&lo), Bound::Unbounded)
+    }
+
+    /// Every key with `field < hi` (exclusive), in the field's value order
+    /// (as [`range`](Step::range)`(..hi)`).
+    pub fn until<'v>(self, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::RangeRule: Available,
+    {
+        F::range(&self.b, Bound::Unbounded, Bound::Excluded(&hi))
+    }
+
+    /// The newest row under the fields fixed so far, on a `#[desc_ts]`
+    /// field: the first row of each range (the plan's limit is 1; a
+    /// salted plan reads each bucket's newest and the merge keeps the
+    /// first).
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// # #[derive(RowKey)]
+    /// # struct Spend<'a> {
+    /// #     #[text(width = 6)] month: u32,
+    /// #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
+    /// #     #[desc_ts] at_ms: i64,
+    /// # }
+    /// let newest = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest()?;
+    /// assert_eq!(newest.limit(), Some(1));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn latest(self) -> Result<ScanPlan<N>, EncodeError>
+    where
+        F::LatestRule: Available,
+    {
+        self.b.prefix().map(|p| p.with_limit(1))
+    }
+}
