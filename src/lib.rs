@@ -46,9 +46,10 @@
 //! bytes, and `#[rowkey(target = "bigtable")]` (or `"hbase"`) if it could
 //! exceed that store's row key limit (4096 or 32767 bytes).
 //!
-//! The scan builder (`Key::scan()`) sets leading fields in key order; with
-//! a custom `hash = path::fn` salt, `in_bucket(b)` names the bucket the
-//! query's rows are in. See [`scan`].
+//! The scan builder (`Key::scan()`) names key fields in key order, each a
+//! [`scan::Step`]: `Spend::scan().month.eq(202112).user.starts_with("zh")`.
+//! With a custom `hash = path::fn` salt, `in_bucket(b)` names the bucket
+//! the query's rows are in. See [`scan`].
 //!
 //! # Stores
 //!

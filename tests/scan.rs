@@ -275,3 +275,47 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
         .unwrap()
         .is_empty());
 }
+
+/// Key fields named like the builder's own methods: fields and methods
+/// live in separate namespaces, so nothing clashes.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Clashing {
+    #[salt(buckets = 4)]
+    plan: u32,
+    #[max_len(8)]
+    key: String,
+    in_bucket: u16,
+}
+
+#[test]
+fn fields_named_plan_key_and_in_bucket_derive_and_scan() {
+    let row = Clashing {
+        plan: 7,
+        key: "k".into(),
+        in_bucket: 3,
+    };
+    let stored = row.to_key().unwrap();
+    let by_plan = Clashing::scan().plan.eq(7).plan().unwrap();
+    assert_eq!(by_plan.len(), 1, "the salt input is fixed: one bucket");
+    assert!(by_plan.contains(&stored));
+    let point = Clashing::scan().plan.eq(7).key.eq("k").in_bucket.eq(3);
+    assert_eq!(&*point.key().unwrap(), &*stored);
+    assert!(point.plan().unwrap().contains(&stored));
+    let prefix = Clashing::scan().plan.eq(7).key.starts_with("").unwrap();
+    assert!(prefix.contains(&stored));
+    assert!(Clashing::scan().in_bucket(2).plan.eq(7).plan().is_ok());
+    assert_eq!(Clashing::decode(&stored).unwrap(), row);
+}
+
+#[test]
+fn a_value_the_field_cannot_hold_names_the_field() {
+    let err = Clashing::scan()
+        .plan
+        .eq(1)
+        .key
+        .eq("far too long")
+        .plan()
+        .unwrap_err();
+    assert_eq!(err.field(), "key");
+    assert_eq!(err.key(), "Clashing");
+}

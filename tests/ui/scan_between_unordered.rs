@@ -10,5 +10,5 @@ struct Site {
 }
 
 fn main() {
-    let _ = Site::scan().host_between("a.com", "b.com");
+    let _ = Site::scan().host.between("a.com", "b.com");
 }

@@ -11,5 +11,5 @@ struct Spend<'a> {
 }
 
 fn main() {
-    let _ = Spend::scan().period(202112).period(202201);
+    let _ = Spend::scan().period.eq(202112).period.eq(202201);
 }

@@ -7,5 +7,5 @@ struct Op {
 }
 
 fn main() {
-    let _ = Op::scan().uid(7).seq_latest();
+    let _ = Op::scan().uid.eq(7).seq.latest();
 }

@@ -11,5 +11,5 @@ struct Spend<'a> {
 }
 
 fn main() {
-    let _ = Spend::scan().user("zhangsan");
+    let _ = Spend::scan().user.eq("zhangsan");
 }

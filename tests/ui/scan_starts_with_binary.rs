@@ -8,5 +8,5 @@ struct Op {
 }
 
 fn main() {
-    let _ = Op::scan().uid_starts_with("42");
+    let _ = Op::scan().uid.starts_with("42");
 }

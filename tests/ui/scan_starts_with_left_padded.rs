@@ -11,5 +11,5 @@ struct Spend<'a> {
 }
 
 fn main() {
-    let _ = Spend::scan().month(202112).user_starts_with("zhang");
+    let _ = Spend::scan().month.eq(202112).user.starts_with("zhang");
 }

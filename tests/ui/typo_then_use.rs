@@ -15,5 +15,6 @@ fn main() {
     let s = Spend { month: 202112, user: "zhangsan", at_ms: 0 };
     let key = s.to_key().unwrap();
     let _ = Spend::decode(&key);
-    let _ = Spend::scan().month(202112).user("zhangsan").plan();
+    let _ = Spend::scan().month.eq(202112).user.eq("zhangsan").plan();
+    let _ = Spend::scan().month.eq(202112).user.starts_with("zh");
 }

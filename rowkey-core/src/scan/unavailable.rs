@@ -16,6 +16,8 @@ pub trait Available {}
 #[derive(Debug, Clone, Copy)]
 pub enum Yes {}
 
+// Not offered as a hint in the errors: the reason is the message.
+#[diagnostic::do_not_recommend]
 impl Available for Yes {}
 
 macro_rules! reasons {

@@ -149,6 +149,12 @@ fn put_value_or(
     let desc = f.desc;
     // Spanned at the field's type, so a missing trait points there.
     match f.codec {
+        // A trait call, not a bounded helper, where nothing is inverted:
+        // a type without `KeyPart` is then one error at the field, not a
+        // second one pointing into rowkey-core.
+        Codec::Part if !desc => quote_spanned! {ty.span()=>
+            <#ty as __rk::KeyPart>::encode(#v, #w)#on_err?;
+        },
         Codec::Part => quote_spanned! {ty.span()=>
             __rk::desc::put_part::<#ty>(#w, #v, #desc)#on_err?;
         },
