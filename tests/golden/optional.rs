@@ -20,11 +20,13 @@ pub fn built(label: &str) -> bool {
 }
 
 /// Whether every optional key part is built (blessing needs them all).
-pub const ALL: bool = cfg!(all(
-    feature = "rust_decimal",
-    feature = "time",
-    feature = "jiff"
-));
+pub fn all_built() -> bool {
+    cfg!(all(
+        feature = "rust_decimal",
+        feature = "time",
+        feature = "jiff"
+    ))
+}
 
 #[cfg(feature = "rust_decimal")]
 #[derive(RowKey)]
@@ -50,7 +52,7 @@ struct JiffParts {
 
 #[cfg_attr(
     not(any(feature = "rust_decimal", feature = "time", feature = "jiff")),
-    allow(unused_variables)
+    allow(unused_variables, clippy::ptr_arg)
 )]
 pub fn keys(v: &mut Vec<(&'static str, String)>, hex: fn(&[u8]) -> String) {
     #[cfg(feature = "rust_decimal")]
