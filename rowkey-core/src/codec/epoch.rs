@@ -3,9 +3,8 @@
 //! 1970-01-01 as an `i32`, nanoseconds since 1970-01-01T00:00:00 UTC as an
 //! `i64`, both through the integer codec (sign bit flipped, big-endian).
 
-use crate::error::{EncodeError, EncodeErrorKind};
-use crate::part::KeyPart;
-use crate::writer::KeyWriter;
+#[cfg(any(feature = "time", feature = "jiff"))]
+use crate::{EncodeError, EncodeErrorKind, KeyPart, KeyWriter};
 
 /// Why a time cannot be stored as nanoseconds in an `i64`.
 pub(crate) const NANOS_OUT_OF_RANGE: &str =
@@ -13,6 +12,7 @@ pub(crate) const NANOS_OUT_OF_RANGE: &str =
 
 /// Writes epoch nanoseconds held in an `i128` (time's and jiff's unit),
 /// refusing a time that an `i64` cannot hold rather than truncating it.
+#[cfg(any(feature = "time", feature = "jiff"))]
 pub(crate) fn put_nanos(nanos: i128, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
     match i64::try_from(nanos) {
         Ok(n) => n.encode(w),
