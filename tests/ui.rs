@@ -4,11 +4,18 @@
 //!
 //! The snapshots are taken with every feature on (the README's test
 //! command): rustc lists types that implement `KeyPart` in some messages,
-//! and the optional `uuid` and `chrono` parts change that list.
+//! and the optional `uuid`, `chrono`, `rust_decimal`, `time` and `jiff`
+//! parts change that list.
 
 #[test]
 #[cfg_attr(
-    not(all(feature = "chrono", feature = "uuid")),
+    not(all(
+        feature = "chrono",
+        feature = "uuid",
+        feature = "rust_decimal",
+        feature = "time",
+        feature = "jiff"
+    )),
     ignore = "ui snapshots are taken with --all-features (the README's test command)"
 )]
 fn ui() {

@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::codec::epoch::NANOS_OUT_OF_RANGE as OUT_OF_RANGE;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::part::{DecodePart, KeyPart};
 use crate::reader::KeyReader;
@@ -33,8 +34,6 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 
 /// `NaiveDate::num_days_from_ce` of 1970-01-01.
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
-const OUT_OF_RANGE: &str =
-    "time outside 1677-09-21..2262-04-11, which nanoseconds in an i64 cannot hold";
 
 impl KeyPart for NaiveDate {
     const MAX_LEN: usize = 4;

@@ -10,6 +10,8 @@
 //! | [`reverse`] | characters, digits or segments back to front | none |
 //! | [`desc`] | `i64::MAX - ts`, inverted parts | reversed |
 //! | `chrono` (feature `chrono`) | `NaiveDate` as epoch days, `NaiveDateTime` and `DateTime<Utc>` as epoch nanoseconds, sign bit flipped | kept |
+//! | `time` (feature `time`), `jiff` (feature `jiff`) | dates as epoch days, datetimes and instants as epoch nanoseconds, as chrono's | kept |
+//! | `rust_decimal` (feature `rust_decimal`) | `Decimal` as a sign and exponent byte, then base-100 digits; normalised | kept |
 //! | `uuid` (feature `uuid`) | `uuid::Uuid` as its 16 bytes | kept (`Uuid`'s `Ord`) |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
@@ -19,14 +21,22 @@ pub mod chrono;
 pub mod decimal;
 pub mod desc;
 pub(crate) mod desc_part;
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod epoch;
 pub mod escaped;
 pub mod float;
 pub mod framing;
 pub mod int;
+#[cfg(feature = "jiff")]
+pub mod jiff;
 pub(crate) mod option;
 pub mod reverse;
+#[cfg(feature = "rust_decimal")]
+pub mod rust_decimal;
 #[cfg(test)]
 mod test_util;
+#[cfg(feature = "time")]
+pub mod time;
 #[cfg(feature = "uuid")]
 pub mod uuid;
 

@@ -1,0 +1,209 @@
+//! jiff dates and times (feature `jiff`), binary, in the units chrono's
+//! and time's parts use, so one instant writes the same bytes whichever
+//! crate holds it:
+//!
+//! | type | stored as |
+//! | --- | --- |
+//! | `civil::Date` | days since 1970-01-01, `i32`, 4 bytes |
+//! | `civil::DateTime` | nanoseconds since 1970-01-01T00:00:00, `i64`, 8 bytes |
+//! | `Timestamp` | nanoseconds since the Unix epoch, `i64`, 8 bytes |
+//!
+//! Signed integers with the sign bit flipped: earlier sorts first. A time
+//! outside 1677-09-21..2262-04-11 is an encode error, never a truncated
+//! key; stored days outside jiff's `Date` range (years -9999..=9999) are
+//! a decode error. A `Zoned` is not a key part: store its `timestamp()`.
+//!
+//! ```
+//! use jiff::civil::date;
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Visit { day: jiff::civil::Date, user: u32 }
+//!
+//! let day = date(2021, 12, 1);
+//! let key = Visit { day, user: 7 }.to_key()?;
+//! assert_eq!(&key[..4], &(18962i32 as u32 ^ 1 << 31).to_be_bytes()); // 18962 days after 1970-01-01
+//! assert_eq!(Visit::decode(&key)?, Visit { day, user: 7 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::codec::epoch::put_nanos;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::part::{DecodePart, KeyPart};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+use jiff::civil::{Date, DateTime};
+use jiff::{SignedDuration, Timestamp};
+
+const EPOCH_DATE: Date = jiff::civil::date(1970, 1, 1);
+const EPOCH_DATETIME: DateTime = jiff::civil::datetime(1970, 1, 1, 0, 0, 0, 0);
+
+impl KeyPart for Date {
+    const MAX_LEN: usize = 4;
+    const FIXED_LEN: Option<usize> = Some(4);
+    fn encoded_len(&self) -> usize {
+        4
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        // Civil days are 24 hours; jiff's dates are within ±4.4 million
+        // days of the epoch, well inside an i32.
+        let days = self.duration_since(EPOCH_DATE).as_hours() / 24;
+        (days as i32).encode(w)
+    }
+}
+
+impl DecodePart<'_> for Date {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let days = i32::decode(r)?;
+        EPOCH_DATE
+            .checked_add(SignedDuration::from_hours(i64::from(days) * 24))
+            .map_err(|_| {
+                r.error_at(
+                    at,
+                    DecodeErrorKind::Invalid("day outside jiff's Date range"),
+                )
+            })
+    }
+}
+
+impl KeyPart for Timestamp {
+    const MAX_LEN: usize = 8;
+    const FIXED_LEN: Option<usize> = Some(8);
+    fn encoded_len(&self) -> usize {
+        8
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        put_nanos(self.as_nanosecond(), w)
+    }
+}
+
+impl DecodePart<'_> for Timestamp {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let nanos = i64::decode(r)?;
+        // Every i64 of nanoseconds is inside jiff's range; the error is
+        // for a future jiff that narrows it.
+        Timestamp::from_nanosecond(nanos.into()).map_err(|_| {
+            r.error_at(
+                at,
+                DecodeErrorKind::Invalid("instant outside jiff's Timestamp range"),
+            )
+        })
+    }
+}
+
+impl KeyPart for DateTime {
+    const MAX_LEN: usize = 8;
+    const FIXED_LEN: Option<usize> = Some(8);
+    fn encoded_len(&self) -> usize {
+        8
+    }
+    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        put_nanos(self.duration_since(EPOCH_DATETIME).as_nanos(), w)
+    }
+}
+
+impl DecodePart<'_> for DateTime {
+    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let nanos = i64::decode(r)?;
+        EPOCH_DATETIME
+            .checked_add(SignedDuration::from_nanos(nanos))
+            .map_err(|_| {
+                r.error_at(
+                    at,
+                    DecodeErrorKind::Invalid("time outside jiff's DateTime range"),
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::epoch::NANOS_OUT_OF_RANGE;
+    use crate::codec::test_util::{dec, enc};
+    use crate::EncodeErrorKind;
+    use jiff::civil::{date, datetime};
+    use proptest::prelude::*;
+
+    #[test]
+    fn golden_and_limits() {
+        assert_eq!(enc(EPOCH_DATE).unwrap(), [0x80, 0, 0, 0]);
+        assert_eq!(enc(date(1969, 12, 31)).unwrap(), [0x7F, 0xFF, 0xFF, 0xFF]);
+        assert_eq!(enc(Date::MIN).unwrap(), enc(-4_371_587i32).unwrap());
+        assert_eq!(enc(Date::MAX).unwrap(), enc(2_932_896i32).unwrap());
+        let t = Timestamp::from_nanosecond(1).unwrap();
+        assert_eq!(enc(t).unwrap(), [0x80, 0, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(
+            enc(datetime(2021, 12, 1, 12, 0, 0, 0)).unwrap(),
+            enc("2021-12-01T12:00:00Z".parse::<Timestamp>().unwrap()).unwrap()
+        );
+        for far in [
+            datetime(3000, 1, 1, 0, 0, 0, 0),
+            datetime(1000, 1, 1, 0, 0, 0, 0),
+        ] {
+            let e = enc(far).unwrap_err();
+            assert_eq!(e.kind(), EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE));
+        }
+        assert!(enc(Timestamp::MAX).is_err() && enc(Timestamp::MIN).is_err());
+        // The last nanosecond an i64 holds, and the one after it.
+        let last = Timestamp::from_nanosecond(i64::MAX.into()).unwrap();
+        assert_eq!(enc(last).unwrap(), [0xFF; 8]);
+        let e = enc(last + SignedDuration::from_nanos(1)).unwrap_err();
+        assert_eq!(e.kind(), EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE));
+        let e = dec::<Date>(&enc(i32::MAX).unwrap()).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            DecodeErrorKind::Invalid("day outside jiff's Date range")
+        );
+    }
+
+    fn date_from(days: i32) -> Date {
+        EPOCH_DATE
+            .checked_add(SignedDuration::from_hours(i64::from(days) * 24))
+            .unwrap()
+    }
+
+    proptest! {
+        /// Dates over jiff's whole range: roundtrip, order, injectivity;
+        /// any bytes decode to a date that writes them back, or are an
+        /// error.
+        #[test]
+        fn dates(
+            a in -4_371_587i32..=2_932_896,
+            b in -4_371_587i32..=2_932_896,
+            junk in proptest::collection::vec(any::<u8>(), 0..6),
+        ) {
+            let (a, b) = (date_from(a), date_from(b));
+            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
+            prop_assert_eq!(dec::<Date>(&ea).unwrap(), a);
+            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
+            if let Ok(v) = dec::<Date>(&junk) {
+                prop_assert_eq!(enc(v).unwrap(), junk);
+            }
+        }
+
+        /// Instants to the nanosecond: roundtrip, order, injectivity, the
+        /// civil datetime's bytes equal to the UTC instant's, canonical
+        /// decode of any bytes.
+        #[test]
+        fn instants(a: i64, b: i64, junk in proptest::collection::vec(any::<u8>(), 0..10)) {
+            let at = |n: i64| Timestamp::from_nanosecond(n.into()).unwrap();
+            let (a, b) = (at(a), at(b));
+            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
+            prop_assert_eq!(dec::<Timestamp>(&ea).unwrap(), a);
+            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
+            let civil = jiff::tz::Offset::UTC.to_datetime(a);
+            prop_assert_eq!(enc(civil).unwrap(), ea.clone());
+            prop_assert_eq!(dec::<DateTime>(&ea).unwrap(), civil);
+            if let Ok(v) = dec::<Timestamp>(&junk) {
+                prop_assert_eq!(enc(v).unwrap(), junk.clone());
+            }
+            if let Ok(v) = dec::<DateTime>(&junk) {
+                prop_assert_eq!(enc(v).unwrap(), junk);
+            }
+        }
+    }
+}
