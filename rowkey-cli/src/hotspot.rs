@@ -57,19 +57,25 @@ fn plot_err(e: impl std::fmt::Display) -> String {
     format!("cannot draw the picture: {e}")
 }
 
-/// The regions' labels: their start keys.
-fn region_label(report: &HotspotReport, i: usize, splits: &[Vec<u8>]) -> String {
-    let _ = report;
-    match i {
-        0 => "(start)".into(),
+/// A region's label: its start key as `toStringBinary`, cut to `max`
+/// characters.
+fn region_label(i: usize, splits: &[Vec<u8>], max: usize) -> String {
+    let full = match i {
+        0 => "(start)".to_string(),
         _ => splits
             .get(i - 1)
             .map_or_else(String::new, |k| KeyDisplay(k).to_string()),
+    };
+    if full.chars().count() <= max {
+        full
+    } else {
+        let cut: String = full.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
     }
 }
 
 /// Bars of keys per region: one bar per region, in key order, the hot
-/// ones (over 1.5 times the mean) in red.
+/// ones (over 1.5 times the mean) in red, labelled with start keys.
 pub fn draw_bars(
     report: &HotspotReport,
     splits: &[Vec<u8>],
@@ -84,23 +90,27 @@ pub fn draw_bars(
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(16)
-        .x_label_area_size(48)
+        .x_label_area_size(56)
         .y_label_area_size(64)
-        .build_cartesian_2d(0f64..f64::from(regions), 0f64..top)
+        .build_cartesian_2d(
+            (0..regions.saturating_sub(1).max(1)).into_segmented(),
+            0f64..top,
+        )
         .map_err(plot_err)?;
-    let label_every = (regions as usize).div_ceil(16).max(1);
+    // About 7 pixels a character: label every n-th region so they fit.
+    let label_chars = 14;
+    let every = ((regions as usize * label_chars * 7).div_ceil(860)).max(1);
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_desc("region (start key)")
+        .x_desc("region, by start key")
         .y_desc("keys")
-        .x_labels(regions.min(17) as usize * 2)
-        .x_label_formatter(&|x| {
-            let i = (x - 0.5).round();
-            if (x - 0.5 - i).abs() > 1e-6 || i < 0.0 || (i as usize) % label_every != 0 {
-                return String::new();
+        .x_labels(regions as usize)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) if (*i as usize) % every == 0 => {
+                region_label(*i as usize, splits, label_chars)
             }
-            region_label(report, i as usize, splits)
+            _ => String::new(),
         })
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
@@ -108,13 +118,17 @@ pub fn draw_bars(
     let hot = report.mean() * 1.5;
     chart
         .draw_series(counts.iter().enumerate().map(|(i, &n)| {
-            let color = if n as f64 > hot && report.skew() > 1.5 {
-                HOT_BAR
-            } else {
-                BAR
-            };
-            let x = i as f64;
-            Rectangle::new([(x + 0.1, 0.0), (x + 0.9, n as f64)], color.filled())
+            let color = if n as f64 > hot { HOT_BAR } else { BAR };
+            let i = i as u32;
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), n as f64),
+                ],
+                color.filled(),
+            );
+            bar.set_margin(0, 0, 3, 3);
+            bar
         }))
         .map_err(plot_err)?;
     root.present().map_err(plot_err)?;
@@ -168,16 +182,16 @@ fn time_label(t: f64) -> String {
     format!("{t:.0}")
 }
 
-/// A heatmap: regions down, time bins across, darker for more keys.
+/// A heatmap: regions up the side (first region at the bottom), time bins
+/// across, darker for more keys.
 pub fn draw_heatmap(
     heat: &Heat,
     splits: &[Vec<u8>],
-    report: &HotspotReport,
     title: &str,
     field: &str,
     out: &Path,
 ) -> Result<(), String> {
-    let regions = heat.counts.len();
+    let regions = heat.counts.len() as u32;
     let bins = heat.counts.first().map_or(1, Vec::len);
     let max = heat
         .counts
@@ -193,38 +207,46 @@ pub fn draw_heatmap(
         .caption(title, ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(48)
-        .y_label_area_size(120)
-        .build_cartesian_2d(0f64..bins as f64, regions as f64..0f64)
+        .y_label_area_size(130)
+        .build_cartesian_2d(
+            0f64..bins as f64,
+            (0..regions.saturating_sub(1).max(1)).into_segmented(),
+        )
         .map_err(plot_err)?;
+    // About 16 pixels a label: label every n-th region so they fit.
+    let every = ((regions as usize * 16).div_ceil(440)).max(1);
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc(field)
-        .y_desc("region (start key)")
+        .y_desc("region, by start key")
         .x_labels(6)
-        .y_labels(regions.min(16))
+        .y_labels(regions as usize)
         .x_label_formatter(&|x| time_label(heat.start + x * heat.step))
-        .y_label_formatter(&|y| {
-            let i = y.floor() as usize;
-            if i < regions {
-                region_label(report, i, splits)
-            } else {
-                String::new()
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) if (*i as usize) % every == 0 => {
+                region_label(*i as usize, splits, 16)
             }
+            _ => String::new(),
         })
         .draw()
         .map_err(plot_err)?;
     chart
         .draw_series(heat.counts.iter().enumerate().flat_map(|(r, row)| {
             row.iter().enumerate().map(move |(b, &n)| {
-                let shade = 1.0 - n as f64 / max as f64;
-                let c = RGBColor(
-                    (0x08 as f64 + shade * (0xF7 - 0x08) as f64) as u8,
-                    (0x30 as f64 + shade * (0xFB - 0x30) as f64) as u8,
-                    (0x6B as f64 + shade * (0xFF - 0x6B) as f64) as u8,
-                );
-                let (x, y) = (b as f64, r as f64);
-                Rectangle::new([(x, y), (x + 1.0, y + 1.0)], c.filled())
+                // From near white (no keys) to dark blue (the most).
+                let t = n as f64 / max as f64;
+                let mix =
+                    |lo: u8, hi: u8| (f64::from(hi) + t * (f64::from(lo) - f64::from(hi))) as u8;
+                let c = RGBColor(mix(0x08, 0xF7), mix(0x30, 0xFB), mix(0x6B, 0xFF));
+                let (x, r) = (b as f64, r as u32);
+                Rectangle::new(
+                    [
+                        (x, SegmentValue::Exact(r)),
+                        (x + 1.0, SegmentValue::Exact(r + 1)),
+                    ],
+                    c.filled(),
+                )
             })
         }))
         .map_err(plot_err)?;

@@ -81,7 +81,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
                 ));
             }
             let heat = Heat::new(report.counts().len(), &points, a.bins);
-            draw_heatmap(&heat, splits.keys(), &report, &title, t, a.out)?;
+            draw_heatmap(&heat, splits.keys(), &title, t, a.out)?;
             println!(
                 "picture: {} (regions over {t}, {} bins)",
                 a.out.display(),
