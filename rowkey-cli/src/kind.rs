@@ -145,19 +145,21 @@ impl PartKind {
 /// standard library: `&'a str` -> `&str`, `std::primitive::u64` -> `u64`,
 /// `chrono::DateTime<chrono::Utc>` -> `DateTime<Utc>`.
 pub fn normalize(ty: &str) -> String {
-    let no_space: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    // Drop lifetimes (`'a` and the `,` after one) before spaces, which
+    // separate them from the type they precede.
     let mut out = String::new();
-    let mut rest = no_space.as_str();
-    // Drop lifetimes: `'a` followed by `,` or a type.
+    let mut rest = ty;
     while let Some(i) = rest.find('\'') {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
         let end = after
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
             .unwrap_or(after.len());
-        rest = after[end..].strip_prefix(',').unwrap_or(&after[end..]);
+        let after = after[end..].trim_start();
+        rest = after.strip_prefix(',').unwrap_or(after);
     }
     out.push_str(rest);
+    let out: String = out.chars().filter(|c| !c.is_whitespace()).collect();
     // Keep the last segment of every path.
     let mut simple = String::new();
     let mut token = String::new();

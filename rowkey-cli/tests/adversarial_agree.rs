@@ -288,3 +288,42 @@ fn float_edges_and_empty_values() {
         &[0x00; 70],
     );
 }
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Borrowed<'a> {
+    #[pad(width = 6)]
+    a: &'a str,
+    #[max_len(5)]
+    b: std::borrow::Cow<'a, str>,
+    #[pad(width = 3, fill = 0xFF)]
+    c: std::borrow::Cow<'a, [u8]>,
+    #[max_len(4)]
+    d: Box<str>,
+    #[max_len(9)]
+    e: &'a [u8],
+}
+
+proptest! {
+    /// Borrowed and boxed text and bytes (no `DecodeKeyOwned`, so checked
+    /// here rather than through `check`).
+    #[test]
+    fn borrowed(a in "[a-z\\n]{0,5}[a-z]?", b in nasty_text(5), c in proptest::collection::vec(0u8..0xFF, 0..=3),
+                d in nasty_text(4), e in nasty_bytes(9), noise in nasty_bytes(40)) {
+        let layout = via_json::<Borrowed<'static>>();
+        let v = Borrowed { a: &a, b: b.into(), c: c.into(), d: d.into(), e: &e };
+        let key = v.to_vec().unwrap();
+        let decoded = rowkey_cli::decode::decode(layout, &key).unwrap();
+        prop_assert_eq!(decoded.rust_debug(layout), format!("{v:?}"));
+        let again = rowkey_cli::encode::encode(layout, &decoded.values(), None).unwrap();
+        prop_assert_eq!(&again, &key);
+        let mut cases = neighbours(&key);
+        cases.push(noise);
+        for k in cases {
+            match (Borrowed::decode(&k), rowkey_cli::decode::decode(layout, &k)) {
+                (Ok(x), Ok(y)) => prop_assert_eq!(y.rust_debug(layout), format!("{x:?}")),
+                (Err(x), Err(y)) => prop_assert_eq!(x, y),
+                (x, y) => prop_assert!(false, "derived {:?}, layout decoder {:?}", x, y),
+            }
+        }
+    }
+}
