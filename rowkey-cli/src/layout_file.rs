@@ -218,6 +218,14 @@ fn validate(l: &Layout) -> Result<(), String> {
     if l.fields.is_empty() {
         return Err("it has no fields".into());
     }
+    // Every derived layout fits HBase's limit (the derive asserts it).
+    let too_long = |n: usize| n > rowkey_core::HBASE_MAX_KEY_LEN;
+    if too_long(l.max_len) || l.fields.iter().any(|f| too_long(f.max_len)) {
+        return Err(format!(
+            "it allows keys over HBase's {}-byte limit",
+            rowkey_core::HBASE_MAX_KEY_LEN
+        ));
+    }
     if let Some(sep) = l.separator {
         if !sep.is_ascii() {
             return Err(format!("the separator {sep:?} is not one ASCII byte"));

@@ -97,7 +97,8 @@ pub fn compute(
                     if !(lo..=hi).contains(&v) {
                         return Err(out);
                     }
-                    Some(Some(u32::try_from(v - lo).map_err(|_| out)?))
+                    let offset = v.checked_sub(lo).ok_or(out)?;
+                    Some(Some(u32::try_from(offset).map_err(|_| out)?))
                 }
                 // A derived KeyPart enum stores its variant's position,
                 // which is its group.
@@ -114,19 +115,16 @@ pub fn compute(
     if let SaltHash::Custom(hash_fn) = s.hash {
         return Ok(Computed::Unknown { hash_fn });
     }
-    Ok(match group {
-        Some(group) => Computed::Bucket(s.bucket(parts, group)),
-        None => {
-            let g = s.groups.expect("only a group makes the group unknown");
-            Computed::Slot {
-                slot: s.bucket(parts, None),
-                per_group: g.per_group,
-                group_fn: match g.rule {
-                    GroupRule::Func(f) => f,
-                    _ => "KeyGroup::group",
-                },
-            }
-        }
+    Ok(match (group, s.groups) {
+        (None, Some(g)) => Computed::Slot {
+            slot: s.bucket(parts, None),
+            per_group: g.per_group,
+            group_fn: match g.rule {
+                GroupRule::Func(f) => f,
+                _ => "KeyGroup::group",
+            },
+        },
+        (group, _) => Computed::Bucket(s.bucket(parts, group.flatten())),
     })
 }
 
