@@ -9,7 +9,6 @@
 use rowkey::blocking::{BlockOn, BlockingStore};
 use rowkey::store::{Cell, Row, Store};
 use rowkey::{KeyDisplay, RowKey};
-use std::io::Write;
 use std::time::Instant;
 
 use layouts::{CallRecord, Ledger};
@@ -176,7 +175,12 @@ fn ledger_queries<S: Store, E: BlockOn>(
     const ROWS: usize = 10_000;
     let rows = Ledger::rows(ROWS);
     let start = Instant::now();
-    for (i, chunk) in rows.chunks(1_000).enumerate() {
+    // On stderr, and hidden when stderr is not a terminal.
+    let bar = indicatif::ProgressBar::new(ROWS as u64).with_style(
+        indicatif::ProgressStyle::with_template("  loading [{bar:20}] {pos}/{len} rows")?
+            .progress_chars("## "),
+    );
+    for chunk in rows.chunks(1_000) {
         let batch: Result<Vec<Row>, _> = chunk
             .iter()
             .map(|r| {
@@ -185,14 +189,10 @@ fn ledger_queries<S: Store, E: BlockOn>(
             })
             .collect();
         store.write_rows(batch?)?;
-        let done = (i + 1) * 1_000;
-        print!(
-            "\r  loading [{:<20}] {done}/{ROWS} rows",
-            "#".repeat(done * 20 / ROWS)
-        );
-        std::io::stdout().flush()?;
+        bar.inc(chunk.len() as u64);
     }
-    println!(" in {:.2?}", start.elapsed());
+    bar.finish_and_clear();
+    println!("  loaded {ROWS} rows in {:.2?}", start.elapsed());
     let user = rows[0].user.clone();
     let one = Ledger::scan()
         .month

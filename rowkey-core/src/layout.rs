@@ -95,11 +95,14 @@ pub struct FieldLayout {
     pub order: Order,
     /// An `Option<T>`: one tag byte before the value.
     pub optional: bool,
+    /// `#[desc]`: every byte the field writes is inverted (the option tag
+    /// too), whatever [`order`](Self::order) says of the result.
+    pub desc: bool,
 }
 
 /// How a field's value becomes bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FieldCodec {
     /// The type's own [`KeyPart`](crate::KeyPart) encoding (integers
     /// big-endian with the sign bit flipped, bool, char, arrays, enums,
@@ -130,7 +133,7 @@ pub enum FieldCodec {
 
 /// How a field's bytes sort.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Order {
     /// Like the values.
     Ascending,

@@ -52,7 +52,8 @@ pub mod __private {
         TextInt, Timestamp,
     };
     pub use crate::salt::{
-        BucketFormat, BucketGroups, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash, SaltPlan,
+        BucketFormat, BucketGroups, GroupRule, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash,
+        SaltPlan,
     };
 
     /// `Option` tags.

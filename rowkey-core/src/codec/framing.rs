@@ -12,7 +12,7 @@ use core::fmt;
 
 /// Where a variable-length value's bytes end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Framing {
     /// Escaped and terminated ([`escaped`]): self-delimiting and ordered.
     Escaped,
@@ -348,7 +348,7 @@ impl BytesCodec {
 /// assert_eq!(rowkey::Side::Left.to_string(), "left");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Side {
     /// Fill bytes before the value (Java's `StringUtils.leftPad`).
     Left,

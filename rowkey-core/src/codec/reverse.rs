@@ -6,7 +6,7 @@
 
 /// What `#[reverse]` reverses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Reverse {
     /// Nothing.
     No,

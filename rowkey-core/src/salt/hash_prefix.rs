@@ -11,7 +11,7 @@ pub const HASH_PREFIX_FIELD: &str = "<hash_prefix>";
 
 /// The hash behind a prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PrefixHash {
     /// MD5 (16 bytes, 32 hex characters): the common Java practice.
     Md5,

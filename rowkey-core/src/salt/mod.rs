@@ -68,7 +68,7 @@ pub enum SaltHash {
 
 /// How the bucket is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BucketFormat {
     /// Decimal digits, zero-padded to the digits of `N - 1`.
     Text,
@@ -87,6 +87,27 @@ pub struct BucketGroups {
     pub groups: u32,
     /// Buckets per group: group `g` owns `g * per_group .. (g + 1) * per_group`.
     pub per_group: u32,
+    /// How the field's value becomes its group.
+    pub rule: GroupRule,
+}
+
+/// How a salt's `group_by` field picks its group, for tools that read a
+/// key from its [`Layout`](crate::Layout) alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum GroupRule {
+    /// A [`KeyGroup`] type, such as a `#[derive(KeyPart)]` enum (whose
+    /// group is its stored byte, the variant's position).
+    KeyGroup,
+    /// An integer declared with `range = lo..=hi`: group `value - lo`.
+    Range {
+        /// The first value, group 0.
+        lo: i128,
+        /// The last value.
+        hi: i128,
+    },
+    /// A user function `fn(&T) -> u32` (`group = path`), by its path.
+    Func(&'static str),
 }
 
 /// The salt of a derived key: bucket count, format, hash and inputs.

@@ -195,6 +195,7 @@ fn field_layout(
     let codec = field_codec(f);
     let order = order(f);
     let optional = f.optional;
+    let desc = f.desc;
     quote! {
         __rk::FieldLayout {
             name: #name,
@@ -205,6 +206,7 @@ fn field_layout(
             fixed_len: #fixed,
             order: #order,
             optional: #optional,
+            desc: #desc,
         }
     }
 }

@@ -46,8 +46,9 @@ pub fn consts(model: &KeyModel) -> TokenStream {
                             quote_spanned!(s.span=> <#ty as __rk::KeyGroup>::GROUPS)
                         }
                     };
+                    let rule = group_rule(&g.kind);
                     quote!(::core::option::Option::Some(__rk::BucketGroups {
-                        field: #field, groups: #count, per_group: #per,
+                        field: #field, groups: #count, per_group: #per, rule: #rule,
                     }))
                 }
             };
@@ -86,6 +87,24 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     quote! {
         const __PREFIX_LEN: usize = #len;
         #plan
+    }
+}
+
+/// The layout's `GroupRule` of a `group_by`.
+fn group_rule(kind: &GroupKind) -> TokenStream {
+    match kind {
+        GroupKind::Enum => quote!(__rk::GroupRule::KeyGroup),
+        GroupKind::Range { lo, hi } => {
+            let (lo, hi) = (
+                proc_macro2::Literal::i128_suffixed(*lo),
+                proc_macro2::Literal::i128_suffixed(*hi),
+            );
+            quote!(__rk::GroupRule::Range { lo: #lo, hi: #hi })
+        }
+        GroupKind::Func { path, .. } => {
+            let name = path.to_token_stream().to_string().replace(' ', "");
+            quote!(__rk::GroupRule::Func(#name))
+        }
     }
 }
 

@@ -1,0 +1,55 @@
+//! Exports a seed layout as the JSON `rowkey --layout` reads:
+//! `serde_json::to_string_pretty(&Key::layout())` (rowkey's `serde`
+//! feature). In your own crate it is the same one line on your key type.
+//!
+//! Run: `cargo run -p rowkey-cli --example export_layout -- OrderStatus > order_status.json`
+//! (no argument lists the layouts; `--all DIR` writes every one).
+
+use rowkey::{Layout, RowKey};
+use rowkey_fixtures::layouts::*;
+
+fn seed_layouts() -> Vec<&'static Layout> {
+    vec![
+        OrderStatus::layout(),
+        HotEvent::layout(),
+        SellerTrade::layout(),
+        BuyerTrade::layout(),
+        RiskProfile::layout(),
+        IdCardProfile::layout(),
+        PhoneProfile::layout(),
+        CarTelemetry::layout(),
+        UserOp::layout(),
+        SitePage::layout(),
+        CallRecord::layout(),
+        Ledger::layout(),
+    ]
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let layouts = seed_layouts();
+    match args.as_slice() {
+        [flag, dir] if flag == "--all" => {
+            for l in layouts {
+                let path = std::path::Path::new(dir).join(format!("{}.json", l.name));
+                std::fs::write(&path, serde_json::to_string_pretty(l)? + "\n")?;
+                println!("{}", path.display());
+            }
+        }
+        [name] => {
+            let l = layouts
+                .into_iter()
+                .find(|l| l.name == name)
+                .ok_or_else(|| format!("no seed layout {name}"))?;
+            println!("{}", serde_json::to_string_pretty(l)?);
+        }
+        _ => {
+            let names: Vec<&str> = layouts.iter().map(|l| l.name).collect();
+            eprintln!(
+                "usage: export_layout NAME | --all DIR\nlayouts: {}",
+                names.join(", ")
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! `rowkey hotspot`: the per-region table and its picture.
+
+use super::{load, split_keys, CmdResult};
+use rowkey_cli::hotspot::{draw_bars, draw_heatmap, read_keys, Heat};
+use rowkey_core::hotspot::HotspotReport;
+use rowkey_core::split::SplitKeys;
+use std::path::Path;
+
+/// What `rowkey hotspot` was given.
+pub struct HotspotArgs<'a> {
+    pub layout: &'a Path,
+    pub keys: &'a Path,
+    pub splits: Option<&'a Path>,
+    pub regions: Option<u32>,
+    pub hex: bool,
+    pub time: Option<&'a str>,
+    pub bins: usize,
+    pub out: &'a Path,
+}
+
+pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
+    let layout = load(a.layout)?;
+    if let Some(t) = a.time {
+        if layout.field(t).is_none() {
+            let names: Vec<&str> = layout.fields.iter().map(|f| f.name).collect();
+            return Err(format!(
+                "{} has no field `{t}` for --time (fields: {})",
+                layout.name,
+                names.join(", ")
+            ));
+        }
+    }
+    let splits = match a.splits {
+        Some(p) => SplitKeys::new(read_keys(p, a.hex)?),
+        None => split_keys(layout, a.regions)?,
+    };
+    let keys = read_keys(a.keys, a.hex)?;
+    if keys.is_empty() {
+        return Err(format!("{} holds no keys", a.keys.display()));
+    }
+    let report = HotspotReport::new(&splits, &keys);
+    print!("{report}");
+    let mut undecoded = 0;
+    let mut first_error = None;
+    let mut points = Vec::new();
+    for k in &keys {
+        match rowkey_cli::decode::decode(layout, k) {
+            Ok(d) => {
+                if let Some(t) = a.time.and_then(|t| d.get(t)).and_then(|v| v.as_time_axis()) {
+                    points.push((splits.region_of(k), t));
+                }
+            }
+            Err(e) => {
+                undecoded += 1;
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        println!(
+            "{undecoded} of {} keys do not decode with the layout (first: {e})",
+            keys.len()
+        );
+    }
+    let title = format!(
+        "{}: {} keys over {} regions, skew {:.2}x",
+        layout.name,
+        report.total(),
+        report.counts().len(),
+        report.skew()
+    );
+    match a.time {
+        None => {
+            draw_bars(&report, splits.keys(), &title, a.out)?;
+            println!("picture: {} (one bar per region)", a.out.display());
+        }
+        Some(t) => {
+            if points.is_empty() {
+                return Err(format!(
+                    "no key gave field `{t}` a value on a time axis (an integer, date or time)"
+                ));
+            }
+            let heat = Heat::new(report.counts().len(), &points, a.bins);
+            draw_heatmap(&heat, splits.keys(), &title, t, a.out)?;
+            println!(
+                "picture: {} (regions over {t}, {} bins)",
+                a.out.display(),
+                heat.counts.first().map_or(0, Vec::len)
+            );
+        }
+    }
+    Ok(())
+}

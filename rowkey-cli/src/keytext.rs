@@ -1,0 +1,148 @@
+//! Keys as people paste them: HBase's `Bytes.toStringBinary` form (what
+//! the HBase shell and `cbt` print: `\x7F\xFF...`) and plain hex.
+
+use rowkey_core::KeyDisplay;
+use std::fmt;
+
+/// Text that is not a key in the form asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyTextError {
+    /// Character offset in the text.
+    pub at: usize,
+    /// Why.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for KeyTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at character {}: {}", self.at, self.reason)
+    }
+}
+
+impl std::error::Error for KeyTextError {}
+
+/// Upper-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+/// The bytes of a `toStringBinary` string: `\xNN` (either case) is a byte,
+/// any other character its UTF-8 bytes (a `"` too: paste the key without
+/// the quotes the HBase shell puts around it). A `\` not followed by
+/// `x` and two hex digits is an error: `toStringBinary` writes `\` itself
+/// as `\x5C`.
+///
+/// ```
+/// use rowkey_cli::keytext::parse_binary;
+/// assert_eq!(parse_binary(r"2021\x01\xff").unwrap(), b"2021\x01\xFF");
+/// assert!(parse_binary(r"a\q").is_err());
+/// ```
+pub fn parse_binary(text: &str) -> Result<Vec<u8>, KeyTextError> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            let digits = bytes.get(i + 2..i + 4);
+            match (bytes.get(i + 1), digits) {
+                (Some(b'x' | b'X'), Some(d)) if d.iter().all(u8::is_ascii_hexdigit) => {
+                    out.push(hex_digit(d[0]) << 4 | hex_digit(d[1]));
+                    i += 4;
+                }
+                _ => {
+                    return Err(KeyTextError {
+                        at: text[..i].chars().count(),
+                        reason:
+                            "a backslash starts \\xNN (two hex digits); a backslash itself is \\x5C",
+                    })
+                }
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The bytes of hex text: pairs of hex digits, with optional `0x` and
+/// spaces, `:` or `-` between bytes.
+///
+/// ```
+/// use rowkey_cli::keytext::parse_hex;
+/// assert_eq!(parse_hex("0x7fff 01").unwrap(), [0x7F, 0xFF, 0x01]);
+/// assert!(parse_hex("7ff").is_err());
+/// ```
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, KeyTextError> {
+    let text = text.trim();
+    let body = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    let skipped = text.len() - body.len();
+    let mut out = Vec::new();
+    let mut high: Option<(usize, u8)> = None;
+    for (i, c) in body.char_indices() {
+        if matches!(c, ' ' | ':' | '-' | '_') && high.is_none() {
+            continue;
+        }
+        if !c.is_ascii_hexdigit() {
+            return Err(KeyTextError {
+                at: skipped + body[..i].chars().count(),
+                reason: "not a hex digit",
+            });
+        }
+        let d = hex_digit(c as u8);
+        match high.take() {
+            None => high = Some((i, d)),
+            Some((_, h)) => out.push(h << 4 | d),
+        }
+    }
+    match high {
+        Some((i, _)) => Err(KeyTextError {
+            at: skipped + i,
+            reason: "an odd number of hex digits: every byte is two",
+        }),
+        None => Ok(out),
+    }
+}
+
+fn hex_digit(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    }
+}
+
+/// The key as an HBase shell (JRuby) double-quoted string: the
+/// `toStringBinary` form with `"` and `#` escaped.
+///
+/// ```
+/// assert_eq!(rowkey_cli::keytext::hbase_string(b"a\"#\x00"), r#""a\"\#\x00""#);
+/// ```
+pub fn hbase_string(key: &[u8]) -> String {
+    let shown = KeyDisplay(key).to_string();
+    format!("\"{}\"", shown.replace('"', "\\\"").replace('#', "\\#"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn to_string_binary_round_trips(key in proptest::collection::vec(any::<u8>(), 0..40)) {
+            let shown = KeyDisplay(&key).to_string();
+            prop_assert_eq!(parse_binary(&shown).unwrap(), key.clone());
+            prop_assert_eq!(parse_hex(&hex(&key)).unwrap(), key);
+        }
+
+        #[test]
+        fn no_panic_on_any_text(s in "\\PC{0,30}") {
+            let _ = parse_binary(&s);
+            let _ = parse_hex(&s);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! `rowkey`: explain, decode and encode row keys from a layout exported as
+//! JSON (`serde_json::to_string(&Key::layout())`), print pre-split
+//! commands, and draw how a sample of keys falls over regions.
+
+mod cmd;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Row keys from a layout exported as JSON.
+#[derive(Parser)]
+#[command(name = "rowkey", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The layout file every command reads.
+#[derive(Args)]
+struct LayoutArg {
+    /// The layout: JSON of `Key::layout()` (rowkey's `serde` feature).
+    #[arg(long, value_name = "L.json")]
+    layout: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the layout: fields, offsets, widths, codecs, order, salt.
+    Explain {
+        #[command(flatten)]
+        layout: LayoutArg,
+    },
+    /// Print each field of keys pasted from the HBase shell or cbt.
+    Decode {
+        #[command(flatten)]
+        layout: LayoutArg,
+        /// Keys are plain hex, not `toStringBinary` (`\x7F\xFF...`).
+        #[arg(long)]
+        hex: bool,
+        /// The keys.
+        #[arg(required = true, value_name = "KEY")]
+        keys: Vec<String>,
+    },
+    /// Build a key from its field values.
+    Encode {
+        #[command(flatten)]
+        layout: LayoutArg,
+        /// The salt bucket, for a salt whose bucket or group a user
+        /// function picks (checked when the CLI can compute it).
+        #[arg(long, value_name = "N")]
+        bucket: Option<u32>,
+        /// The table the HBase shell `get` reads.
+        #[arg(long, default_value = "TABLE")]
+        table: String,
+        /// `field=value` for every field (`None` / `Some(v)` for options,
+        /// `toStringBinary` for bytes, hex for types the layout cannot
+        /// describe).
+        #[arg(required = true, value_name = "FIELD=VALUE")]
+        values: Vec<String>,
+    },
+    /// Print the command that creates a table pre-split for these keys.
+    Splits {
+        #[command(flatten)]
+        layout: LayoutArg,
+        /// HBase shell `create` for TABLE with column family CF.
+        #[arg(long, num_args = 2, value_names = ["TABLE", "CF"], required_unless_present = "cbt", conflicts_with = "cbt")]
+        hbase: Option<Vec<String>>,
+        /// `cbt createtable` for TABLE with column family CF.
+        #[arg(long, num_args = 2, value_names = ["TABLE", "CF"])]
+        cbt: Option<Vec<String>>,
+        /// Regions, for keys with a hash prefix (hex or binary splits) or
+        /// none (binary splits); a salted key splits once per bucket.
+        #[arg(long, value_name = "N")]
+        regions: Option<u32>,
+    },
+    /// Count a sample of keys per region and draw it.
+    Hotspot {
+        #[command(flatten)]
+        layout: LayoutArg,
+        /// The sample: one key a line, `toStringBinary` (or hex with --hex).
+        #[arg(long, value_name = "FILE")]
+        keys: PathBuf,
+        /// Split keys, one a line like the keys; the layout's own by default.
+        #[arg(long, value_name = "FILE")]
+        splits: Option<PathBuf>,
+        /// Regions when the layout has no split keys of its own.
+        #[arg(long, value_name = "N")]
+        regions: Option<u32>,
+        /// The keys and split keys are plain hex.
+        #[arg(long)]
+        hex: bool,
+        /// Draw a heatmap of regions over this (time) field instead of bars.
+        #[arg(long, value_name = "FIELD")]
+        time: Option<String>,
+        /// Time bins of the heatmap.
+        #[arg(long, default_value_t = 24)]
+        bins: usize,
+        /// The SVG picture to write.
+        #[arg(long, value_name = "heat.svg")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Explain { layout } => cmd::explain(&layout.layout),
+        Command::Decode { layout, hex, keys } => cmd::decode(&layout.layout, hex, &keys),
+        Command::Encode {
+            layout,
+            bucket,
+            table,
+            values,
+        } => cmd::encode(&layout.layout, bucket, &table, &values),
+        Command::Splits {
+            layout,
+            hbase,
+            cbt,
+            regions,
+        } => cmd::splits(&layout.layout, hbase, cbt, regions),
+        Command::Hotspot {
+            layout,
+            keys,
+            splits,
+            regions,
+            hex,
+            time,
+            bins,
+            out,
+        } => cmd::hotspot(cmd::HotspotArgs {
+            layout: &layout.layout,
+            keys: &keys,
+            splits: splits.as_deref(),
+            regions,
+            hex,
+            time: time.as_deref(),
+            bins,
+            out: &out,
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,425 @@
+//! The `rowkey` binary end to end, with its real arguments: what each
+//! command prints for the seed layouts (checked against the derived code),
+//! the hotspot picture (parsed as XML: one bar per region), and bad input
+//! (a clear error on stderr and exit code 1, never a panic).
+
+use rowkey::hotspot::HotspotReport;
+use rowkey::{KeyDisplay, RowKey};
+use rowkey_fixtures::layouts::{CallRecord, OrderStatus, SellerTrade, Trade, UserOp};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn layout(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/layouts/{name}.json"))
+}
+
+fn rowkey(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(args)
+        .output()
+        .expect("the rowkey binary runs")
+}
+
+/// Runs and expects success; stdout.
+fn ok(args: &[&str]) -> String {
+    let out = rowkey(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs and expects a clean failure; stderr.
+fn fails(args: &[&str]) -> String {
+    let out = rowkey(args);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(stderr.contains("error: "), "{args:?}: {stderr}");
+    stderr
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn explain_prints_what_explain_does() {
+    let l = layout("OrderStatus");
+    assert_eq!(
+        ok(&["explain", "--layout", l.to_str().unwrap()]),
+        OrderStatus::layout().explain()
+    );
+}
+
+#[test]
+fn decode_reads_pasted_and_hex_keys() {
+    let l = layout("OrderStatus");
+    let row = OrderStatus {
+        user_id: 13_812_345_678,
+        ts: 1_638_316_800_000,
+        order_id: 42,
+    };
+    let key = row.to_vec().unwrap();
+    let pasted = KeyDisplay(&key).to_string();
+    let out = ok(&["decode", "--layout", l.to_str().unwrap(), &pasted]);
+    assert!(
+        out.starts_with(&format!("OrderStatus (27 bytes): {pasted}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains("user_id   0..11   13812345678    87654321831"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ts        11..19  1638316800000  \\x7F\\xFF\\xFE\\x82\\x8C\\xB5\\x87\\xFF"),
+        "{out}"
+    );
+    assert!(
+        out.contains("order_id  19..27  42             00000042"),
+        "{out}"
+    );
+    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    let out_hex = ok(&["decode", "--layout", l.to_str().unwrap(), "--hex", &hex]);
+    assert_eq!(out_hex, out);
+}
+
+#[test]
+fn decode_says_how_far_a_salt_was_checked() {
+    let calls = layout("CallRecord");
+    let out = ok(&[
+        "decode",
+        "--layout",
+        calls.to_str().unwrap(),
+        "2_13812345678_20211201120000",
+    ]);
+    assert!(
+        out.contains("salt bucket 2 (2_): not verified: the bucket comes from call_bucket(&key)"),
+        "{out}"
+    );
+    let trades = layout("SellerTrade");
+    let key = Trade::rows(1)[0].seller_key().to_vec().unwrap();
+    let out = ok(&[
+        "decode",
+        "--layout",
+        trades.to_str().unwrap(),
+        &KeyDisplay(&key).to_string(),
+    ]);
+    assert!(out.contains(": verified against the fields"), "{out}");
+    let mut wrong = key.clone();
+    wrong[0] = if wrong[0] == b'0' { b'1' } else { b'0' };
+    let err = fails(&[
+        "decode",
+        "--layout",
+        trades.to_str().unwrap(),
+        &KeyDisplay(&wrong).to_string(),
+    ]);
+    assert!(err.contains("SellerTrade.<salt> at byte 0"), "{err}");
+}
+
+#[test]
+fn encode_prints_the_derived_key_three_ways() {
+    let l = layout("UserOp");
+    let row = UserOp {
+        uid: 7,
+        at: 1_638_316_800_000,
+        op: "a\"#\n".into(),
+    };
+    let key = row.to_vec().unwrap();
+    let out = ok(&[
+        "encode",
+        "--layout",
+        l.to_str().unwrap(),
+        "op=a\"#\n",
+        "at=1638316800000",
+        "uid=7",
+        "--table",
+        "ops",
+    ]);
+    let hex: String = key.iter().map(|b| format!("{b:02X}")).collect();
+    assert_eq!(
+        out,
+        format!(
+            "toStringBinary: {}\nhex:            {hex}\nhbase shell:    get 'ops', \"{}\"\n",
+            KeyDisplay(&key),
+            KeyDisplay(&key)
+                .to_string()
+                .replace('"', "\\\"")
+                .replace('#', "\\#")
+        )
+    );
+}
+
+#[test]
+fn encode_needs_the_bucket_a_user_function_picks() {
+    let l = layout("CallRecord");
+    let args = [
+        "encode",
+        "--layout",
+        l.to_str().unwrap(),
+        "tel=13812345678",
+        "time=20211201120000",
+    ];
+    let err = fails(&args);
+    assert!(
+        err.contains(
+            "call_bucket(&key), which the CLI cannot run: give the bucket with --bucket N"
+        ),
+        "{err}"
+    );
+    let row = CallRecord {
+        tel: 13_812_345_678,
+        time: 20_211_201_120_000,
+    };
+    let want = row.to_vec().unwrap();
+    let bucket = (want[0] - b'0').to_string();
+    let out = ok(&[&args[..], &["--bucket", &bucket]].concat());
+    assert!(
+        out.starts_with(&format!("toStringBinary: {}\n", KeyDisplay(&want))),
+        "{out}"
+    );
+    let err = fails(&[&args[..], &["--bucket", "6"]].concat());
+    assert!(err.contains("bucket 6 is outside the salt's 0..6"), "{err}");
+}
+
+#[test]
+fn splits_print_the_create_commands() {
+    let l = layout("CallRecord");
+    let splits = CallRecord::split_keys();
+    assert_eq!(
+        ok(&[
+            "splits",
+            "--layout",
+            l.to_str().unwrap(),
+            "--hbase",
+            "calls",
+            "cf"
+        ]),
+        splits.hbase_shell("calls", "cf") + "\n"
+    );
+    assert_eq!(
+        ok(&[
+            "splits",
+            "--layout",
+            l.to_str().unwrap(),
+            "--cbt",
+            "calls",
+            "cf"
+        ]),
+        splits.cbt("calls", "cf").unwrap() + "\n"
+    );
+    let risk = layout("RiskProfile");
+    let out = ok(&[
+        "splits",
+        "--layout",
+        risk.to_str().unwrap(),
+        "--hbase",
+        "risk",
+        "f",
+        "--regions",
+        "4",
+    ]);
+    assert_eq!(
+        out,
+        "create 'risk', 'f', SPLITS => [\"40000000\", \"80000000\", \"c0000000\"]\n"
+    );
+}
+
+/// Bars drawn in the picture: rectangles in the bar colours.
+fn bars(svg: &str) -> usize {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("rect"))
+        .filter(|n| matches!(n.attribute("fill"), Some("#4C78A8" | "#E45756")))
+        .count()
+}
+
+#[test]
+fn hotspot_prints_the_table_and_draws_one_bar_per_region() {
+    let l = layout("SellerTrade");
+    let keys: Vec<Vec<u8>> = Trade::rows(500)
+        .iter()
+        .map(|t| t.seller_key().to_vec().unwrap())
+        .collect();
+    let keys_file = tmp("seller.keys");
+    let text: String = keys
+        .iter()
+        .map(|k| format!("{}\n", KeyDisplay(k)))
+        .collect();
+    std::fs::write(&keys_file, text).unwrap();
+    let svg = tmp("seller.svg");
+    let out = ok(&[
+        "hotspot",
+        "--layout",
+        l.to_str().unwrap(),
+        "--keys",
+        keys_file.to_str().unwrap(),
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let report = HotspotReport::new(&SellerTrade::split_keys(), &keys);
+    assert!(out.starts_with(&report.to_string()), "{out}");
+    assert!(out.ends_with("(one bar per region)\n"), "{out}");
+    assert_eq!(bars(&std::fs::read_to_string(&svg).unwrap()), 8);
+
+    // Given split keys (hex, like the keys), 0x00 and 0xFF tails included.
+    let splits_file = tmp("seller.splits");
+    std::fs::write(&splits_file, "32\n33ff\n3400\n35\n").unwrap();
+    let hex_keys = tmp("seller.hex");
+    let text: String = keys
+        .iter()
+        .map(|k| k.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
+        .collect();
+    std::fs::write(&hex_keys, text).unwrap();
+    let out = ok(&[
+        "hotspot",
+        "--layout",
+        l.to_str().unwrap(),
+        "--keys",
+        hex_keys.to_str().unwrap(),
+        "--splits",
+        splits_file.to_str().unwrap(),
+        "--hex",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.contains("500 rows over 5 regions"), "{out}");
+    assert_eq!(bars(&std::fs::read_to_string(&svg).unwrap()), 5);
+}
+
+#[test]
+fn hotspot_draws_a_heatmap_over_a_time_field() {
+    let l = layout("SellerTrade");
+    let keys: Vec<Vec<u8>> = Trade::rows(300)
+        .iter()
+        .map(|t| t.seller_key().to_vec().unwrap())
+        .collect();
+    let keys_file = tmp("heat.keys");
+    std::fs::write(
+        &keys_file,
+        keys.iter()
+            .map(|k| format!("{}\n", KeyDisplay(k)))
+            .collect::<String>(),
+    )
+    .unwrap();
+    let svg = tmp("heat.svg");
+    let out = ok(&[
+        "hotspot",
+        "--layout",
+        l.to_str().unwrap(),
+        "--keys",
+        keys_file.to_str().unwrap(),
+        "--time",
+        "ts",
+        "--bins",
+        "10",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.ends_with("(regions over ts, 10 bins)\n"), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    // The background, then one cell per region and bin.
+    let rects = doc.descendants().filter(|n| n.has_tag_name("rect")).count();
+    assert_eq!(rects, 1 + 8 * 10);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let l = layout("OrderStatus");
+    let l = l.to_str().unwrap();
+    // Not toStringBinary, not hex.
+    let e = fails(&["decode", "--layout", l, "abc\\q"]);
+    assert!(
+        e.contains("key `abc\\q` is not toStringBinary (\\xNN): at character 3"),
+        "{e}"
+    );
+    let e = fails(&["decode", "--layout", l, "--hex", "7ff"]);
+    assert!(e.contains("odd number of hex digits"), "{e}");
+    // A key the layout rejects: the field, the byte, a caret.
+    let e = fails(&["decode", "--layout", l, "87654321831\\x7F\\xFF"]);
+    assert!(
+        e.contains("cannot decode OrderStatus.ts at byte 11: the key ends 6 byte(s) too early"),
+        "{e}"
+    );
+    assert!(e.contains("  key: 87654321831\\x7F\\xFF\n"), "{e}");
+    // Unknown, missing, repeated and ill-typed fields.
+    let e = fails(&["encode", "--layout", l, "user=1"]);
+    assert!(
+        e.contains("OrderStatus has no field `user` (fields: user_id, ts, order_id)"),
+        "{e}"
+    );
+    let e = fails(&["encode", "--layout", l, "user_id=1"]);
+    assert!(e.contains("missing ts, order_id"), "{e}");
+    let e = fails(&["encode", "--layout", l, "user_id=1", "user_id=2"]);
+    assert!(e.contains("field `user_id` is given twice"), "{e}");
+    let e = fails(&["encode", "--layout", l, "user_id=-1", "ts=1", "order_id=1"]);
+    assert!(
+        e.contains("field `user_id` (u64): -1 is not a u64") || e.contains("`-1` is not a u64"),
+        "{e}"
+    );
+    let e = fails(&["encode", "--layout", l, "user_id=1", "ts=-5", "order_id=1"]);
+    assert!(e.contains("cannot encode OrderStatus.ts at byte 11"), "{e}");
+    // Wrong layout files.
+    let e = fails(&["explain", "--layout", "/nonexistent/L.json"]);
+    assert!(
+        e.contains("layout /nonexistent/L.json: cannot read it"),
+        "{e}"
+    );
+    let not_json = tmp("not.json");
+    std::fs::write(&not_json, "create 't', 'cf'").unwrap();
+    let e = fails(&["explain", "--layout", not_json.to_str().unwrap()]);
+    assert!(e.contains("is not the JSON of a rowkey layout"), "{e}");
+    let other = tmp("other.json");
+    std::fs::write(&other, r#"{"name": "X", "fields": []}"#).unwrap();
+    let e = fails(&["decode", "--layout", other.to_str().unwrap(), "00"]);
+    assert!(e.contains("missing field"), "{e}");
+    // Hotspot without split keys, or over a field that does not exist.
+    let keys = tmp("one.keys");
+    std::fs::write(&keys, "0\n").unwrap();
+    let e = fails(&[
+        "hotspot",
+        "--layout",
+        l,
+        "--keys",
+        keys.to_str().unwrap(),
+        "--out",
+        "/dev/null",
+    ]);
+    assert!(e.contains("no split keys of its own"), "{e}");
+    let e = fails(&[
+        "hotspot",
+        "--layout",
+        l,
+        "--keys",
+        keys.to_str().unwrap(),
+        "--regions",
+        "2",
+        "--time",
+        "when",
+        "--out",
+        "/dev/null",
+    ]);
+    assert!(
+        e.contains("OrderStatus has no field `when` for --time"),
+        "{e}"
+    );
+    let bad_keys = tmp("bad.keys");
+    std::fs::write(&bad_keys, "ok\nno\\x4\n").unwrap();
+    let e = fails(&[
+        "hotspot",
+        "--layout",
+        l,
+        "--keys",
+        bad_keys.to_str().unwrap(),
+        "--regions",
+        "2",
+        "--out",
+        "/dev/null",
+    ]);
+    assert!(e.contains("bad.keys line 2: at character 2"), "{e}");
+}

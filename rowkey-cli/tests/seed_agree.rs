@@ -1,0 +1,71 @@
+//! The layout-driven decoder and encoder on every seed layout
+//! (rowkey-fixtures), fed by the seed generators: they agree with the
+//! derived code on every key and on every key's neighbours.
+
+mod support;
+
+use rowkey::{DecodeKeyOwned, RowKey};
+use rowkey_fixtures::layouts::*;
+use std::fmt::Debug;
+use support::{check_bytes, check_value, neighbours, via_json};
+
+fn run<T: RowKey + DecodeKeyOwned + Debug>(rows: &[T]) {
+    let layout = via_json::<T>();
+    for (i, row) in rows.iter().enumerate() {
+        check_value(layout, row);
+        if i % 50 == 0 {
+            for k in neighbours(&row.to_vec().unwrap()) {
+                check_bytes::<T>(layout, &k);
+            }
+        }
+    }
+}
+
+#[test]
+fn seed_layouts_agree_with_derived_code() {
+    const N: usize = 500;
+    run(&OrderStatus::rows(N));
+    run(&HotEvent::rows(N));
+    let trades = Trade::rows(N);
+    run(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>());
+    run(&trades.iter().map(Trade::buyer_key).collect::<Vec<_>>());
+    run(&RiskProfile::rows(N));
+    run(&IdCardProfile::rows(N));
+    run(&PhoneProfile::rows(N));
+    run(&CarTelemetry::rows(N));
+    run(&UserOp::rows(N));
+    run(&SitePage::rows(N));
+    run(&CallRecord::rows(N));
+    run(&Ledger::rows(N));
+}
+
+#[test]
+fn checked_in_layouts_are_the_current_ones() {
+    for layout in [
+        OrderStatus::layout(),
+        HotEvent::layout(),
+        SellerTrade::layout(),
+        BuyerTrade::layout(),
+        RiskProfile::layout(),
+        IdCardProfile::layout(),
+        PhoneProfile::layout(),
+        CarTelemetry::layout(),
+        UserOp::layout(),
+        SitePage::layout(),
+        CallRecord::layout(),
+        Ledger::layout(),
+    ] {
+        let path = format!(
+            "{}/tests/layouts/{}.json",
+            env!("CARGO_MANIFEST_DIR"),
+            layout.name
+        );
+        let file = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            file,
+            serde_json::to_string_pretty(layout).unwrap() + "\n",
+            "{path} is stale: cargo run -p rowkey-cli --example export_layout -- --all rowkey-cli/tests/layouts"
+        );
+        assert_eq!(rowkey_cli::layout_file::parse(&file).unwrap(), layout);
+    }
+}
