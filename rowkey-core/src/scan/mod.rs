@@ -37,12 +37,14 @@
 
 mod builder;
 pub(crate) mod fit;
+mod fuzzy;
 pub(crate) mod merge;
 mod page;
 mod plan;
 mod unavailable;
 
 pub use builder::ScanBuilder;
+pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use merge::{merge_sorted, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};
