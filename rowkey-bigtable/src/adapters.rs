@@ -93,7 +93,7 @@ impl ToRowSet for ReadRequest {
 /// fuzzy.push_free(2)?;
 /// fuzzy.push_fixed(b"\n")?;
 /// let filter = fuzzy.to_row_filter().unwrap();
-/// assert_eq!(filter.filter, Some(Filter::RowKeyRegexFilter(br"(?s)^..\x0A.*".to_vec())));
+/// assert_eq!(filter.filter, Some(Filter::RowKeyRegexFilter(br"(?s)^\C\C\x0A\C*".to_vec())));
 /// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
 /// ```
 pub trait ToRowFilter {

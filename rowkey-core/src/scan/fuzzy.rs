@@ -21,22 +21,25 @@
 //!   layout whose fields up to the end of the pattern all have a fixed width
 //!   are never shorter than the pattern, so there both agree; the property
 //!   tests check both rules, this difference included.
-//! - **Bigtable `RowKeyRegexFilter`**: RE2 syntax. The client docs warn that
-//!   `.` does not match `\n` and that `\C` is the "true wildcard" for
-//!   arbitrary bytes. The pattern here is `(?s)^`, then `\xHH` per fixed
-//!   byte and `.` per free byte, then `.*`. `(?s)` makes `.` match `\n`; the
-//!   pattern escapes every fixed byte as `\xHH`, which names byte `HH` when
-//!   the engine reads keys one byte per character (Latin-1), as Bigtable
-//!   does: Google's own HBase adapter writes key bytes above `0x7F` raw into
-//!   the pattern, and the emulator (`bttest`) runs `rsc.io/binaryregexp`,
-//!   one byte per character, escaping bytes above `0x7F` as `\xHH` "to work
-//!   more closely to what's seen with the real BigTable". Under one byte
-//!   per character, `(?s).` and `\C` are the same, and the emulator's engine
-//!   (Go regexp syntax) has no `\C`, so `.` is what works on both. The
-//!   emulator matches the whole key (`^(?:pattern)$`), hence the `.*` tail;
-//!   the `^` anchors the pattern at the first byte for an engine that
-//!   searches. The emulator test in `rowkey-bigtable/tests/fuzzy.rs` checks
-//!   that it selects exactly the keys [`FuzzyKey::matches`] selects.
+//! - **Bigtable `RowKeyRegexFilter`**: RE2 syntax. The client docs say
+//!   that since keys hold arbitrary bytes, `\C` must be used for a true
+//!   wildcard, and that `.` does not match `\n`. The pattern here is
+//!   `(?s)^`, then `\xHH` per fixed byte and `\C` per free byte, then
+//!   `\C*`. `\xHH` names byte `HH` when the engine reads keys one byte per
+//!   character (Latin-1), as Bigtable does: Google's own HBase adapter
+//!   (`FuzzyRowFilterAdapter`, the same `\C` per free byte and `\C*` tail)
+//!   writes key bytes above `0x7F` raw into patterns, and the emulator
+//!   (`bttest`, on `rsc.io/binaryregexp`, one byte per character) escapes
+//!   them as `\xHH` "to work more closely to what's seen with the real
+//!   BigTable". The emulator of gcloud SDK 528 (binaryregexp v0.2.0) was
+//!   checked by hand with `cbt read t regex=..`: `\C` and `(?s).` each
+//!   match exactly one byte, `\n` included; `.` without `(?s)` skips `\n`;
+//!   `\xFF` matches byte `0xFF`. `\C` is what Bigtable documents, so it is
+//!   used; `(?s)` stays so that no `.` a user appends misses `\n`. The
+//!   emulator matches the whole key (`^(?:pattern)$`), hence the `\C*`
+//!   tail; `^` anchors the pattern at the first byte for an engine that
+//!   searches. `rowkey-bigtable/tests/fuzzy.rs` checks on the emulator that
+//!   the filter selects exactly the keys [`FuzzyKey::matches`] selects.
 //! - **HBase Thrift1 filter strings**: none is given. The filter language
 //!   has no `FuzzyRowFilter`, and its `RowFilter(=, 'regexstring:..')`
 //!   builds a `RegexStringComparator` that decodes rows as **UTF-8** (its
@@ -56,7 +59,7 @@
 //! assert!(fuzzy.matches(b"\x00\x00\x00\x07OK\x01"));
 //! assert!(!fuzzy.matches(b"\x00\x00\x00\x07NO\x01"));
 //! assert!(!fuzzy.matches(b"\x00\x00\x00\x07O")); // shorter: never
-//! assert_eq!(fuzzy.bigtable_regex(), r"(?s)^....\x4F\x4B.*");
+//! assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\x4F\x4B\C*");
 //! let (row, mask) = fuzzy.hbase_fuzzy_pair();
 //! assert_eq!((row.as_slice(), mask.as_slice()), (&b"\0\0\0\0OK"[..], &[1, 1, 1, 1, 0, 0][..]));
 //! # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
@@ -175,7 +178,7 @@ impl<const N: usize> FuzzyKey<N> {
     }
 
     /// The RE2 pattern for Bigtable's `RowKeyRegexFilter`:
-    /// `(?s)^`, `\xHH` per fixed byte, `.` per free one, `.*`.
+    /// `(?s)^`, `\xHH` per fixed byte, `\C` (any byte) per free one, `\C*`.
     pub fn bigtable_regex(&self) -> String {
         regex(self.bytes(), self.mask())
     }
@@ -321,12 +324,12 @@ fn regex(bytes: &[u8], mask: &[u8]) -> String {
     re.push_str("(?s)^");
     for (&b, &m) in bytes.iter().zip(mask) {
         if m == FREE {
-            re.push('.');
+            re.push_str("\\C");
         } else {
             let _ = write!(re, "\\x{b:02X}");
         }
     }
-    re.push_str(".*");
+    re.push_str("\\C*");
     re
 }
 
@@ -374,7 +377,7 @@ mod tests {
         );
         assert!(k.push_free(usize::MAX).is_err());
         assert_eq!(k.len(), 4);
-        assert_eq!(k.bigtable_regex(), r"(?s)^..\x3F\x0A.*");
+        assert_eq!(k.bigtable_regex(), r"(?s)^\C\C\x3F\x0A\C*");
         assert!(k.matches(b"\xFF\x00?\n") && k.matches(b"xy?\nz"));
         assert!(!k.matches(b"xy?") && !k.matches(b"xy?\r"));
         assert_eq!(k.to_filter().bigtable_regex(), k.bigtable_regex());

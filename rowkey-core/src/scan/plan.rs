@@ -350,7 +350,7 @@ impl<const N: usize> ScanPlan<N> {
     /// fuzzy.push_free(1)?;
     /// fuzzy.push_fixed(b"x")?;
     /// let plan = ScanPlan::<8>::all().with_fuzzy(fuzzy);
-    /// assert_eq!(plan.cbt("t")?, "cbt read t $'start=' $'regex=(?s)^.\\\\x78.*'\n");
+    /// assert_eq!(plan.cbt("t")?, r"cbt read t $'start=' $'regex=(?s)^\\C\\x78\\C*'".to_owned() + "\n");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cbt(&self, table: &str) -> Result<String, UnrenderableKey> {
