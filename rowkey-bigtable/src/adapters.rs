@@ -28,12 +28,12 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 
-use crate::read::row_set;
+use crate::read::{regex_filter, row_set};
 use bigtable_rs::bigtable::RowCell;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
-use bigtable_rs::google::bigtable::v2::{RowRange, RowSet};
-use rowkey_core::scan::{ScanPlan, ScanRange};
+use bigtable_rs::google::bigtable::v2::{RowFilter, RowRange, RowSet};
+use rowkey_core::scan::{FuzzyFilter, FuzzyKey, ScanPlan, ScanRange};
 use rowkey_core::store::{Cell, KeyLimit, KeyRange, ReadRequest, Row, StoreError};
 
 /// A range as a bigtable_rs `RowRange`: start closed, end open (or
@@ -75,6 +75,53 @@ impl<const N: usize> ToRowSet for ScanPlan<N> {
 impl ToRowSet for ReadRequest {
     fn to_row_set(&self) -> Option<RowSet> {
         (!self.ranges().is_empty()).then(|| row_set(self))
+    }
+}
+
+/// A fuzzy key as a bigtable_rs `RowFilter`: a `RowKeyRegexFilter` of
+/// its [`bigtable_regex`](FuzzyKey::bigtable_regex), which the emulator
+/// was checked to evaluate exactly as [`FuzzyKey::matches`] does. For a
+/// plan or request, `None` when it has no fuzzy key. Send it with the
+/// plan's [`ToRowSet`]; `BigtableStore` does, on every page and retry.
+///
+/// ```
+/// use bigtable_rs::google::bigtable::v2::row_filter::Filter;
+/// use rowkey::scan::FuzzyKey;
+/// use rowkey_bigtable::adapters::ToRowFilter;
+///
+/// let mut fuzzy = FuzzyKey::<8>::new();
+/// fuzzy.push_free(2)?;
+/// fuzzy.push_fixed(b"\n")?;
+/// let filter = fuzzy.to_row_filter().unwrap();
+/// assert_eq!(filter.filter, Some(Filter::RowKeyRegexFilter(br"(?s)^\C\C\x0A\C*".to_vec())));
+/// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
+/// ```
+pub trait ToRowFilter {
+    /// The `RowFilter`, or `None` for nothing to filter.
+    fn to_row_filter(&self) -> Option<RowFilter>;
+}
+
+impl<const N: usize> ToRowFilter for FuzzyKey<N> {
+    fn to_row_filter(&self) -> Option<RowFilter> {
+        Some(regex_filter(self.bigtable_regex()))
+    }
+}
+
+impl ToRowFilter for FuzzyFilter {
+    fn to_row_filter(&self) -> Option<RowFilter> {
+        Some(regex_filter(self.bigtable_regex()))
+    }
+}
+
+impl<const N: usize> ToRowFilter for ScanPlan<N> {
+    fn to_row_filter(&self) -> Option<RowFilter> {
+        self.fuzzy().and_then(ToRowFilter::to_row_filter)
+    }
+}
+
+impl ToRowFilter for ReadRequest {
+    fn to_row_filter(&self) -> Option<RowFilter> {
+        self.fuzzy().and_then(ToRowFilter::to_row_filter)
     }
 }
 

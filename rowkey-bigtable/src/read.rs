@@ -12,7 +12,7 @@
 use crate::chunks::RowAssembler;
 use crate::status::{store_error, url_encode};
 use bigtable_rs::bigtable::BigTable;
-use bigtable_rs::google::bigtable::v2::row_filter::Filter;
+use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter};
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{
     ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
@@ -77,6 +77,31 @@ pub(crate) fn row_set(request: &ReadRequest) -> RowSet {
                 end_key: r.stop.clone().map(EndKey::EndKeyOpen),
             })
             .collect(),
+    }
+}
+
+/// The filter every read sends: the newest version of each cell (as
+/// MemStore keeps only that), after the request's fuzzy key as a
+/// `RowKeyRegexFilter` (a row whose key does not match is dropped whole,
+/// and `rows_limit` counts only the rows that pass).
+pub(crate) fn row_filter(request: &ReadRequest) -> RowFilter {
+    let newest = RowFilter {
+        filter: Some(Filter::CellsPerColumnLimitFilter(1)),
+    };
+    match request.fuzzy() {
+        Some(fuzzy) => RowFilter {
+            filter: Some(Filter::Chain(Chain {
+                filters: vec![regex_filter(fuzzy.bigtable_regex()), newest],
+            })),
+        },
+        None => newest,
+    }
+}
+
+/// A `RowKeyRegexFilter` of `regex`.
+pub(crate) fn regex_filter(regex: String) -> RowFilter {
+    RowFilter {
+        filter: Some(Filter::RowKeyRegexFilter(regex.into_bytes())),
     }
 }
 
@@ -186,10 +211,7 @@ impl Reader {
             table_name: self.target.table.to_string(),
             app_profile_id: self.target.app_profile.to_string(),
             rows: Some(row_set(&rest)),
-            // The newest version of each cell, as MemStore keeps only that.
-            filter: Some(RowFilter {
-                filter: Some(Filter::CellsPerColumnLimitFilter(1)),
-            }),
+            filter: Some(row_filter(&rest)),
             rows_limit: rest
                 .limit()
                 .map_or(0, |l| i64::try_from(l).unwrap_or(i64::MAX)),

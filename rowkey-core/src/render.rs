@@ -48,6 +48,11 @@ pub(crate) fn hbase_string(key: &[u8]) -> String {
     format!("\"{}\"", shown.replace('"', "\\\"").replace('#', "\\#"))
 }
 
+/// `'text'` for Ruby: only `\\` and `\'` are escapes in single quotes.
+pub(crate) fn ruby_single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
 /// The bytes inside a bash `$'..'` string; a key with 0x00 cannot be one
 /// (argv strings end at NUL, and bash cuts `$'..'` there).
 pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) -> Result<(), UnrenderableKey> {

@@ -154,14 +154,21 @@ impl MemRows {
             let want = (CHUNK - self.buffer.len()).min(self.left.min(CHUNK as u64) as usize);
             let before = self.buffer.len();
             let rows = table.range::<[u8], _>((lower, upper));
+            // A fuzzy key keeps only its rows; the limit counts those. The
+            // rows it skips are scanned under the lock.
+            let fuzzy = self.request.fuzzy();
+            let wanted = |(key, _): &(&Vec<u8>, &Vec<super::Cell>)| {
+                fuzzy.is_none_or(|f| f.matches(key))
+            };
             let copy = |(key, cells): (&Vec<u8>, &Vec<super::Cell>)| Row {
                 key: key.clone(),
                 cells: cells.clone(),
             };
             if reversed {
-                self.buffer.extend(rows.rev().take(want).map(copy));
+                self.buffer
+                    .extend(rows.rev().filter(wanted).take(want).map(copy));
             } else {
-                self.buffer.extend(rows.take(want).map(copy));
+                self.buffer.extend(rows.filter(wanted).take(want).map(copy));
             }
             let got = self.buffer.len() - before;
             self.left -= got as u64;

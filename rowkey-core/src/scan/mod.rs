@@ -40,6 +40,7 @@
 pub(crate) mod absorb;
 mod builder;
 pub(crate) mod fit;
+mod fuzzy;
 pub(crate) mod merge;
 mod page;
 mod plan;
@@ -47,6 +48,7 @@ mod step;
 mod unavailable;
 
 pub use builder::ScanBuilder;
+pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use merge::{merge_sorted, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};

@@ -1,7 +1,9 @@
 //! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
 
-use super::ScanRange;
+use super::{FuzzyKey, ScanRange};
 use crate::buf::KeyBuf;
+use crate::render::{cbt_arg, ruby_single_quoted, UnrenderableKey};
+use crate::KeyDisplay;
 use crate::salt::SaltPlan;
 use core::fmt;
 use core::ops::Range;
@@ -24,6 +26,8 @@ pub struct ScanPlan<const N: usize> {
     limit: Option<usize>,
     /// Read last key first.
     reversed: bool,
+    /// Only keys that match it, over the whole stored key.
+    fuzzy: Option<FuzzyKey<N>>,
 }
 
 impl<const N: usize> ScanPlan<N> {
@@ -40,12 +44,31 @@ impl<const N: usize> ScanPlan<N> {
             stop,
             limit: None,
             reversed: false,
+            fuzzy: None,
         }
     }
 
     /// A plan that matches nothing.
     pub fn empty() -> Self {
         ScanPlan::new(None, 0..0, KeyBuf::new(), Some(KeyBuf::new()))
+    }
+
+    /// A plan of one range: every key of an unsalted table. With
+    /// [`with_fuzzy`](Self::with_fuzzy), a filter over the whole table.
+    pub fn all() -> Self {
+        ScanPlan::new(None, 0..1, KeyBuf::new(), None)
+    }
+
+    /// A plan of one range, `[start, stop)` (`None` when a bound does not
+    /// fit in `N` bytes); for tests and tools that build plans by hand.
+    #[doc(hidden)]
+    pub fn from_bounds(start: &[u8], stop: Option<&[u8]>) -> Option<Self> {
+        let start = KeyBuf::from_slice(start)?;
+        let stop = match stop {
+            Some(s) => Some(KeyBuf::from_slice(s)?),
+            None => None,
+        };
+        Some(ScanPlan::new(None, 0..1, start, stop))
     }
 
     /// The salt, for a salted key.
@@ -189,9 +212,46 @@ impl<const N: usize> ScanPlan<N> {
         ScanRange::new(start, stop)
     }
 
-    /// Whether `key` is in one of the ranges.
+    /// Whether the plan selects `key`: it is in one of the ranges and
+    /// matches the plan's [`fuzzy`](Self::fuzzy) key, if any.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.ranges().any(|r| r.contains(key))
+        self.fuzzy.is_none_or(|f| f.matches(key)) && self.ranges().any(|r| r.contains(key))
+    }
+
+    /// The same plan, keeping only the keys that match `fuzzy` (within its
+    /// ranges): a query that binds a later field while leaving an earlier
+    /// fixed-width one free. The pattern is over the whole stored key,
+    /// the salt prefix included (free bytes there: [`prefix_len`] of them).
+    /// Stores apply it on every page and resumed read; plans and requests
+    /// of it carry it, but a [`ScanRange`] of it does not.
+    ///
+    /// [`prefix_len`]: Self::prefix_len
+    ///
+    /// ```
+    /// use rowkey::scan::FuzzyKey;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Event { #[salt(buckets = 4, binary)] user: u32, status: u8, seq: u32 }
+    ///
+    /// // Status 2, for any user: every bucket, then user free, status fixed.
+    /// let plan = Event::scan().plan()?;
+    /// let mut fuzzy = FuzzyKey::new();
+    /// fuzzy.push_free(plan.prefix_len() + 4)?;
+    /// fuzzy.push_fixed(&[2])?;
+    /// let plan = plan.with_fuzzy(fuzzy);
+    /// let key = |user, status| Event { user, status, seq: 1 }.to_vec().unwrap();
+    /// assert!(plan.contains(&key(7, 2)) && !plan.contains(&key(7, 3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_fuzzy(mut self, fuzzy: FuzzyKey<N>) -> Self {
+        self.fuzzy = Some(fuzzy);
+        self
+    }
+
+    /// The fuzzy key the plan's rows must match, if any.
+    pub fn fuzzy(&self) -> Option<&FuzzyKey<N>> {
+        self.fuzzy.as_ref()
     }
 
     /// The plan for the rows after `key` in merged (logical) order: every
@@ -234,9 +294,82 @@ impl<const N: usize> ScanPlan<N> {
         next
     }
 
-    /// One `scan` line per range, for the HBase shell.
+    /// One `scan` line per range, for the HBase shell. A [fuzzy
+    /// key](Self::with_fuzzy) becomes a `FILTER` built with HBase's Java
+    /// API: `FuzzyRowFilter.new([Pair.new(row, mask)])`, the bytes through
+    /// `Bytes.toBytesBinary` (HBase's filter language has no
+    /// `FuzzyRowFilter`). HBase's filter also passes rows shorter than the
+    /// pattern that agree with it: see [`FuzzyKey`].
+    ///
+    /// ```
+    /// use rowkey::scan::{FuzzyKey, ScanPlan};
+    ///
+    /// let mut fuzzy = FuzzyKey::<8>::new();
+    /// fuzzy.push_free(1)?;
+    /// fuzzy.push_fixed(b"'")?;
+    /// let plan = ScanPlan::<8>::all().with_fuzzy(fuzzy);
+    /// assert_eq!(
+    ///     plan.hbase_shell("t"),
+    ///     "scan 't', {STARTROW => \"\", FILTER => org.apache.hadoop.hbase.filter.FuzzyRowFilter.new(\
+    ///      [org.apache.hadoop.hbase.util.Pair.new(\
+    ///      org.apache.hadoop.hbase.util.Bytes.toBytesBinary('\\\\x00\\''), \
+    ///      org.apache.hadoop.hbase.util.Bytes.toBytesBinary('\\\\x01\\\\x00'))])}\n"
+    /// );
+    /// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
+    /// ```
     pub fn hbase_shell(&self, table: &str) -> String {
-        self.ranges().map(|r| r.hbase_shell(table) + "\n").collect()
+        let filter = self.fuzzy.map(|f| {
+            let bytes = "org.apache.hadoop.hbase.util.Bytes.toBytesBinary";
+            format!(
+                ", FILTER => org.apache.hadoop.hbase.filter.FuzzyRowFilter.new(\
+                 [org.apache.hadoop.hbase.util.Pair.new({bytes}({}), {bytes}({}))])}}",
+                ruby_single_quoted(&KeyDisplay(f.bytes()).to_string()),
+                ruby_single_quoted(&KeyDisplay(f.mask()).to_string()),
+            )
+        });
+        self.ranges()
+            .map(|r| {
+                let mut line = r.hbase_shell(table);
+                if let Some(filter) = &filter {
+                    line.pop(); // the closing `}`
+                    line.push_str(filter);
+                }
+                line + "\n"
+            })
+            .collect()
+    }
+
+    /// One `cbt read` line per range (see [`ScanRange::cbt`]), with
+    /// `regex=` for a [fuzzy key](Self::with_fuzzy) (Bigtable's
+    /// `RowKeyRegexFilter`) and `reversed=true` for a reversed plan.
+    ///
+    /// ```
+    /// use rowkey::scan::{FuzzyKey, ScanPlan};
+    ///
+    /// let mut fuzzy = FuzzyKey::<8>::new();
+    /// fuzzy.push_free(1)?;
+    /// fuzzy.push_fixed(b"x")?;
+    /// let plan = ScanPlan::<8>::all().with_fuzzy(fuzzy);
+    /// assert_eq!(plan.cbt("t")?, r"cbt read t $'start=' $'regex=(?s)^\\C\\x78\\C*'".to_owned() + "\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cbt(&self, table: &str) -> Result<String, UnrenderableKey> {
+        let regex = match &self.fuzzy {
+            Some(f) => format!(" {}", cbt_arg("regex", f.bigtable_regex().as_bytes())?),
+            None => String::new(),
+        };
+        let mut out = String::new();
+        for r in self.ranges() {
+            let line = if self.reversed {
+                r.cbt_reversed(table)?
+            } else {
+                r.cbt(table)?
+            };
+            out.push_str(&line);
+            out.push_str(&regex);
+            out.push('\n');
+        }
+        Ok(out)
     }
 }
 

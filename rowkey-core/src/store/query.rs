@@ -136,12 +136,18 @@ impl<S: Store> QueryStream<S> {
     pub(crate) fn new<const N: usize>(store: S, plan: &ScanPlan<N>, options: QueryOptions) -> Self {
         let ranges: Vec<Range> = plan
             .ranges()
-            .map(|r| Range {
-                request: if plan.is_reversed() {
-                    ReadRequest::range(&r).reversed()
-                } else {
-                    ReadRequest::range(&r)
-                },
+            .map(|r| {
+                let mut request = ReadRequest::range(&r);
+                if plan.is_reversed() {
+                    request = request.reversed();
+                }
+                if let Some(fuzzy) = plan.fuzzy() {
+                    request = request.with_fuzzy(fuzzy);
+                }
+                request
+            })
+            .map(|request| Range {
+                request,
                 last: None,
                 buffer: VecDeque::new(),
                 fetch: None,

@@ -1,7 +1,7 @@
 //! [`ReadRequest`]: the key ranges of one read, normalised, and where a
 //! read resumes after the last row it delivered.
 
-use crate::scan::{ScanPlan, ScanRange};
+use crate::scan::{FuzzyFilter, ScanPlan, ScanRange};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -91,6 +91,8 @@ pub struct ReadRequest {
     ranges: Vec<KeyRange>,
     limit: Option<u64>,
     reversed: bool,
+    /// Only keys that match it (a store applies it before the limit).
+    fuzzy: Option<FuzzyFilter>,
 }
 
 impl ReadRequest {
@@ -115,6 +117,7 @@ impl ReadRequest {
             ranges: joined,
             limit: None,
             reversed: false,
+            fuzzy: None,
         }
     }
 
@@ -129,10 +132,12 @@ impl ReadRequest {
     }
 
     /// Every range of a plan in one request (rows in key order, bucket
-    /// after bucket; backwards for a reversed plan), with the plan's limit.
+    /// after bucket; backwards for a reversed plan), with the plan's limit
+    /// and fuzzy key.
     pub fn plan<const N: usize>(plan: &ScanPlan<N>) -> Self {
         let mut r = ReadRequest::new(plan.ranges().map(KeyRange::from));
         r.reversed = plan.is_reversed();
+        r.fuzzy = plan.fuzzy().map(FuzzyFilter::from);
         match plan.limit() {
             Some(l) => r.with_limit(l as u64),
             None => r,
@@ -158,6 +163,32 @@ impl ReadRequest {
         self.reversed
     }
 
+    /// The same request, returning only the rows whose keys match `fuzzy`
+    /// ([`FuzzyKey`](crate::scan::FuzzyKey) for how); the limit counts
+    /// those rows. Resumed reads ([`after`](Self::after)) keep it.
+    ///
+    /// ```
+    /// use rowkey::scan::FuzzyKey;
+    /// use rowkey::store::{KeyRange, ReadRequest};
+    ///
+    /// let mut fuzzy = FuzzyKey::<4>::new();
+    /// fuzzy.push_free(1)?;
+    /// fuzzy.push_fixed(b"x")?;
+    /// let r = ReadRequest::new([KeyRange::new("a", Some(b"c".to_vec()))]).with_fuzzy(fuzzy);
+    /// assert!(r.contains(b"ax") && !r.contains(b"ay") && !r.contains(b"cx"));
+    /// assert_eq!(r.after(b"ax").fuzzy(), r.fuzzy());
+    /// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
+    /// ```
+    pub fn with_fuzzy(mut self, fuzzy: impl Into<FuzzyFilter>) -> Self {
+        self.fuzzy = Some(fuzzy.into());
+        self
+    }
+
+    /// The fuzzy key the rows must match, if any.
+    pub fn fuzzy(&self) -> Option<&FuzzyFilter> {
+        self.fuzzy.as_ref()
+    }
+
     /// The same request, with at most `limit` rows.
     pub fn with_limit(mut self, limit: u64) -> Self {
         self.limit = Some(limit);
@@ -179,9 +210,11 @@ impl ReadRequest {
         self.ranges.is_empty() || self.limit == Some(0)
     }
 
-    /// Whether `key` is in one of the ranges.
+    /// Whether the request selects `key`: it is in one of the ranges and
+    /// matches the [fuzzy key](Self::with_fuzzy), if any.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.ranges.iter().any(|r| r.contains(key))
+        self.fuzzy.as_ref().is_none_or(|f| f.matches(key))
+            && self.ranges.iter().any(|r| r.contains(key))
     }
 
     /// The rest of the request once the rows up to `key` have been
@@ -211,6 +244,7 @@ impl ReadRequest {
             ranges,
             limit: self.limit,
             reversed: self.reversed,
+            fuzzy: self.fuzzy.clone(),
         }
     }
 
@@ -232,6 +266,7 @@ impl ReadRequest {
             ranges,
             limit: self.limit,
             reversed: self.reversed,
+            fuzzy: self.fuzzy.clone(),
         }
     }
 
@@ -250,6 +285,7 @@ impl fmt::Debug for ReadRequest {
             .field("ranges", &self.ranges)
             .field("limit", &self.limit)
             .field("reversed", &self.reversed)
+            .field("fuzzy", &self.fuzzy)
             .finish()
     }
 }
