@@ -4,6 +4,7 @@
 //! it to the backends: HBase's `FuzzyRowFilter` pair and Bigtable's
 //! `RowKeyRegexFilter`. [`FuzzyFilter`] is the same pattern owned, as a
 //! read request carries it.
+
 use crate::KeyDisplay;
 use core::fmt;
 
