@@ -244,6 +244,9 @@ fn a_plan_without_free_bytes_or_rows_reads_nothing_else() {
             .await
             .unwrap();
         assert_eq!(got, [&b"a\n"[..], b"a\n\xFF", b"b\n"]);
-        assert_eq!(plan.cbt("t").unwrap(), r"cbt read t $'start=' $'regex=(?s)^\\C\\x0A\\C*'".to_owned() + "\n");
+        assert_eq!(
+            plan.cbt("t").unwrap(),
+            r"cbt read t $'start=' $'regex=(?s)^\\C\\x0A\\C*'".to_owned() + "\n"
+        );
     });
 }

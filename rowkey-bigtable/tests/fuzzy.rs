@@ -58,7 +58,9 @@ async fn write(store: &BigtableStore, keys: &BTreeSet<Vec<u8>>) {
     store.write_rows(rows).await.unwrap();
 }
 
-async fn keys_of(rows: impl futures::Stream<Item = Result<Row, rowkey::store::StoreError>>) -> Vec<Vec<u8>> {
+async fn keys_of(
+    rows: impl futures::Stream<Item = Result<Row, rowkey::store::StoreError>>,
+) -> Vec<Vec<u8>> {
     rows.map_ok(|r| r.key).try_collect().await.unwrap()
 }
 
@@ -73,7 +75,10 @@ fn brute<const N: usize>(all: &BTreeSet<Vec<u8>>, plan: &ScanPlan<N>) -> Vec<Vec
         // Written out here rather than through `matches`.
         .filter(|k| {
             k.len() >= fuzzy.len()
-                && k.iter().zip(fuzzy.bytes()).zip(fuzzy.mask()).all(|((k, b), m)| *m == 1 || k == b)
+                && k.iter()
+                    .zip(fuzzy.bytes())
+                    .zip(fuzzy.mask())
+                    .all(|((k, b), m)| *m == 1 || k == b)
         })
         .cloned()
         .collect();
@@ -129,11 +134,20 @@ async fn the_emulator_selects_exactly_the_brute_force_keys() {
         let got = keys_of(small_pages.query(&plan)).await;
         assert_eq!(got, want, "query in pages of 7 {}", fuzzy.bigtable_regex());
         let back = plan.reversed().with_limit(5);
-        assert_eq!(keys_of(store.query(&back)).await, brute(&keys, &back), "reversed, 5");
+        assert_eq!(
+            keys_of(store.query(&back)).await,
+            brute(&keys, &back),
+            "reversed, 5"
+        );
         // Within a range: the filter and the bounds together.
-        let ranged = ScanPlan::<16>::from_bounds(b"a", Some(b"\xFE")).unwrap().with_fuzzy(fuzzy);
+        let ranged = ScanPlan::<16>::from_bounds(b"a", Some(b"\xFE"))
+            .unwrap()
+            .with_fuzzy(fuzzy);
         let options = QueryOptions::default().page_rows(3);
-        assert_eq!(keys_of(store.query_with(&ranged, options)).await, brute(&keys, &ranged));
+        assert_eq!(
+            keys_of(store.query_with(&ranged, options)).await,
+            brute(&keys, &ranged)
+        );
     }
     eprintln!("40 patterns over 3,000 keys: {matched} select rows, {total} rows in all");
     assert!(matched >= 20 && total >= 1_000, "the patterns select rows");
@@ -169,8 +183,16 @@ async fn a_salted_query_with_a_free_user_matches_brute_force() {
         fuzzy.push_fixed(&[status]).unwrap();
         let plan = plan.with_fuzzy(fuzzy);
         let want = brute(&keys, &plan);
-        assert!(want.len() > 300, "status {status:#04x}: {} rows", want.len());
-        assert_eq!(keys_of(store.query(&plan)).await, want, "status {status:#04x}");
+        assert!(
+            want.len() > 300,
+            "status {status:#04x}: {} rows",
+            want.len()
+        );
+        assert_eq!(
+            keys_of(store.query(&plan)).await,
+            want,
+            "status {status:#04x}"
+        );
         let back = plan.reversed().with_limit(50);
         assert_eq!(keys_of(store.query(&back)).await, brute(&keys, &back));
         let mut stored = keys_of(store.read_plan(&plan)).await;
@@ -230,16 +252,29 @@ async fn a_filtered_read_cut_mid_stream_returns_every_matching_row_once() {
     let proxy = FaultProxy::start(&emu.host);
     proxy.plan(CUTS);
     let got = keys_of(through(&proxy).await.query(&plan)).await;
-    eprintln!("query: {} connections, {} cut, {} of {} rows", proxy.connections(), proxy.cuts(), got.len(), want.len());
+    eprintln!(
+        "query: {} connections, {} cut, {} of {} rows",
+        proxy.connections(),
+        proxy.cuts(),
+        got.len(),
+        want.len()
+    );
     assert_eq!(proxy.cuts(), CUTS.len(), "every planned cut happened");
     assert_eq!(got, want, "query under cuts: every row once, in order");
 
     let proxy = FaultProxy::start(&emu.host);
     proxy.plan(CUTS);
     let got = keys_of(through(&proxy).await.read_plan(&plan)).await;
-    eprintln!("read_plan: {} connections, {} cut", proxy.connections(), proxy.cuts());
+    eprintln!(
+        "read_plan: {} connections, {} cut",
+        proxy.connections(),
+        proxy.cuts()
+    );
     assert_eq!(proxy.cuts(), CUTS.len(), "every planned cut happened");
     let mut sorted = want.clone();
     sorted.sort();
-    assert_eq!(got, sorted, "read_plan under cuts: every row once, in stored order");
+    assert_eq!(
+        got, sorted,
+        "read_plan under cuts: every row once, in stored order"
+    );
 }

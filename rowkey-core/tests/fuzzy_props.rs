@@ -14,7 +14,11 @@ use rowkey_core::scan::{FuzzyFilter, FuzzyKey};
 /// the mask is free, and a row satisfies the pair when, over the first
 /// `min(row length, pattern length)` bytes, `row & mask == bytes`.
 fn hbase_satisfies(row: &[u8], pair_row: &[u8], pair_mask: &[u8]) -> bool {
-    assert_eq!(pair_row.len(), pair_mask.len(), "HBase refuses pairs of unequal length");
+    assert_eq!(
+        pair_row.len(),
+        pair_mask.len(),
+        "HBase refuses pairs of unequal length"
+    );
     let meta: Vec<u8> = pair_mask
         .iter()
         .map(|&m| match m {

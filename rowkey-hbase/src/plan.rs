@@ -19,6 +19,19 @@ use rowkey_core::store::ReadRequest;
 /// ask `scannerGetList(id, n)` for no more rows than are still wanted,
 /// then `scannerClose`. Each bucket's scan may need up to the limit.
 ///
+/// A plan with a [fuzzy key](ScanPlan::with_fuzzy) gives the scans of its
+/// ranges and no filter: Thrift1 carries filters only as filter strings,
+/// whose language has no `FuzzyRowFilter`, and whose
+/// `RowFilter(=, 'regexstring:..')` matches rows decoded as UTF-8, which is
+/// not exact for keys with bytes above `0x7F` (see
+/// [`FuzzyKey`](rowkey_core::scan::FuzzyKey)). Keep the rows whose keys
+/// [`plan.contains`](ScanPlan::contains) (or `fuzzy.matches`). Clients of
+/// HBase's Java API (or Thrift2, REST) send
+/// [`hbase_fuzzy_pair`](rowkey_core::scan::FuzzyKey::hbase_fuzzy_pair) as
+/// a `FuzzyRowFilter`; HBase's filter also passes keys shorter than the
+/// pattern that agree with it, so filter those out too where a layout
+/// has them.
+///
 /// ```
 /// use rowkey::RowKey;
 /// use rowkey_hbase::plan_scans;
@@ -110,4 +123,28 @@ pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
         .iter()
         .filter_map(ToTScan::to_tscan)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rowkey_core::scan::FuzzyKey;
+
+    /// A fuzzy plan's scans are its ranges' scans, byte for byte, with no
+    /// filter string (none would be exact); its pair is HBase 2.x's.
+    #[test]
+    fn fuzzy_plans_scan_their_ranges_and_give_the_pair() {
+        let mut fuzzy = FuzzyKey::<8>::new();
+        fuzzy.push_free(2).unwrap();
+        fuzzy.push_fixed(&[0xFF, b'\n']).unwrap();
+        let plain = ScanPlan::<8>::from_bounds(b"\x00", Some(b"\xFF\x00")).unwrap();
+        let plan = plain.with_fuzzy(fuzzy);
+        assert_eq!(plan_scans(&plan), plan_scans(&plain));
+        assert_eq!(plan_scans(&plan)[0].filter_string, None);
+        assert_eq!(request_scans(&ReadRequest::plan(&plan)), plan_scans(&plain));
+        let (row, mask) = plan.fuzzy().unwrap().hbase_fuzzy_pair();
+        assert_eq!(row, [0, 0, 0xFF, b'\n']);
+        assert_eq!(mask, [1, 1, 0, 0]);
+        assert!(plan.contains(b"ab\xFF\nz") && !plan.contains(b"ab\xFF\r"));
+    }
 }

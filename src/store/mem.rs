@@ -157,9 +157,8 @@ impl MemRows {
             // A fuzzy key keeps only its rows; the limit counts those. The
             // rows it skips are scanned under the lock.
             let fuzzy = self.request.fuzzy();
-            let wanted = |(key, _): &(&Vec<u8>, &Vec<super::Cell>)| {
-                fuzzy.is_none_or(|f| f.matches(key))
-            };
+            let wanted =
+                |(key, _): &(&Vec<u8>, &Vec<super::Cell>)| fuzzy.is_none_or(|f| f.matches(key));
             let copy = |(key, cells): (&Vec<u8>, &Vec<super::Cell>)| Row {
                 key: key.clone(),
                 cells: cells.clone(),

@@ -4,66 +4,6 @@
 //! it to the backends: HBase's `FuzzyRowFilter` pair and Bigtable's
 //! `RowKeyRegexFilter`. [`FuzzyFilter`] is the same pattern owned, as a
 //! read request carries it.
-//!
-//! # What the backends were checked against
-//!
-//! - **HBase `FuzzyRowFilter`** (`hbase-client`, `org.apache.hadoop.hbase.
-//!   filter.FuzzyRowFilter`, read on the 2.x branch): the constructor takes
-//!   `(row, mask)` pairs of equal length, mask byte `0` = fixed (the row's
-//!   byte must equal the pair's), `1` = free. 2.x preprocesses the mask
-//!   (`0 -> 0xFF`, `1 -> 2`, then `>> 2` per match: `0xFF` and `0x00`) and
-//!   sets the pair's row bytes at free positions to `0`, then tests
-//!   `row & mask == bytes` word by word: so the row bytes at free positions
-//!   must be `0` for a match on the unpreprocessed path, and are written as
-//!   `0` here. HBase compares only `min(row length, pattern length)` bytes:
-//!   **a row shorter than the pattern whose bytes agree with it matches in
-//!   HBase**, where [`FuzzyKey::matches`] (and the regex) say no. Keys of a
-//!   layout whose fields up to the end of the pattern all have a fixed width
-//!   are never shorter than the pattern, so there both agree; the property
-//!   tests check both rules, this difference included.
-//! - **Bigtable `RowKeyRegexFilter`**: RE2 syntax. The client docs say
-//!   that since keys hold arbitrary bytes, `\C` must be used for a true
-//!   wildcard, and that `.` does not match `\n`. The pattern here is
-//!   `(?s)^`, then `\xHH` per fixed byte and `\C` per free byte, then
-//!   `\C*`. `\xHH` names byte `HH` when the engine reads keys one byte per
-//!   character (Latin-1), as Bigtable does: Google's own HBase adapter
-//!   (`FuzzyRowFilterAdapter`, the same `\C` per free byte and `\C*` tail)
-//!   writes key bytes above `0x7F` raw into patterns, and the emulator
-//!   (`bttest`, on `rsc.io/binaryregexp`, one byte per character) escapes
-//!   them as `\xHH` "to work more closely to what's seen with the real
-//!   BigTable". The emulator of gcloud SDK 528 (binaryregexp v0.2.0) was
-//!   checked by hand with `cbt read t regex=..`: `\C` and `(?s).` each
-//!   match exactly one byte, `\n` included; `.` without `(?s)` skips `\n`;
-//!   `\xFF` matches byte `0xFF`. `\C` is what Bigtable documents, so it is
-//!   used; `(?s)` stays so that no `.` a user appends misses `\n`. The
-//!   emulator matches the whole key (`^(?:pattern)$`), hence the `\C*`
-//!   tail; `^` anchors the pattern at the first byte for an engine that
-//!   searches. `rowkey-bigtable/tests/fuzzy.rs` checks on the emulator that
-//!   the filter selects exactly the keys [`FuzzyKey::matches`] selects.
-//! - **HBase Thrift1 filter strings**: none is given. The filter language
-//!   has no `FuzzyRowFilter`, and its `RowFilter(=, 'regexstring:..')`
-//!   builds a `RegexStringComparator` that decodes rows as **UTF-8** (its
-//!   default charset; the filter language cannot change it), which maps
-//!   distinct bytes above `0x7F` to the same character and several bytes to
-//!   one: no regex over that text is exact for binary keys. Over Thrift1,
-//!   scan the plan's ranges and keep the rows that
-//!   [`matches`](FuzzyKey::matches) accepts.
-//!
-//! ```
-//! use rowkey::scan::FuzzyKey;
-//!
-//! // A 4-byte user left free, then status "OK".
-//! let mut fuzzy = FuzzyKey::<16>::new();
-//! fuzzy.push_free(4)?;
-//! fuzzy.push_fixed(b"OK")?;
-//! assert!(fuzzy.matches(b"\x00\x00\x00\x07OK\x01"));
-//! assert!(!fuzzy.matches(b"\x00\x00\x00\x07NO\x01"));
-//! assert!(!fuzzy.matches(b"\x00\x00\x00\x07O")); // shorter: never
-//! assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\x4F\x4B\C*");
-//! let (row, mask) = fuzzy.hbase_fuzzy_pair();
-//! assert_eq!((row.as_slice(), mask.as_slice()), (&b"\0\0\0\0OK"[..], &[1, 1, 1, 1, 0, 0][..]));
-//! # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
-//! ```
 
 use crate::KeyDisplay;
 use core::fmt;
@@ -79,8 +19,67 @@ const FREE: u8 = 1;
 /// The empty pattern matches every key.
 ///
 /// Build it in key order with [`push_fixed`](Self::push_fixed) and
-/// [`push_free`](Self::push_free); see the [module docs](self) for the
-/// backends' forms and what was checked.
+/// [`push_free`](Self::push_free).
+///
+/// # What the backends were checked against
+///
+/// - **HBase `FuzzyRowFilter`** (`hbase-client`, `org.apache.hadoop.hbase.
+///   filter.FuzzyRowFilter`, read on the 2.x branch): the constructor takes
+///   `(row, mask)` pairs of equal length, mask byte `0` = fixed (the row's
+///   byte must equal the pair's), `1` = free. 2.x preprocesses the mask
+///   (`0 -> 0xFF`, `1 -> 2`, then `>> 2` per match: `0xFF` and `0x00`) and
+///   sets the pair's row bytes at free positions to `0`, then tests
+///   `row & mask == bytes` word by word: so the row bytes at free positions
+///   must be `0` for a match on the unpreprocessed path, and are written as
+///   `0` here. HBase compares only `min(row length, pattern length)` bytes:
+///   **a row shorter than the pattern whose bytes agree with it matches in
+///   HBase**, where [`FuzzyKey::matches`] (and the regex) say no. Keys of a
+///   layout whose fields up to the end of the pattern all have a fixed width
+///   are never shorter than the pattern, so there both agree; the property
+///   tests check both rules, this difference included.
+/// - **Bigtable `RowKeyRegexFilter`**: RE2 syntax. The client docs say
+///   that since keys hold arbitrary bytes, `\C` must be used for a true
+///   wildcard, and that `.` does not match `\n`. The pattern here is
+///   `(?s)^`, then `\xHH` per fixed byte and `\C` per free byte, then
+///   `\C*`. `\xHH` names byte `HH` when the engine reads keys one byte per
+///   character (Latin-1), as Bigtable does: Google's own HBase adapter
+///   (`FuzzyRowFilterAdapter`, the same `\C` per free byte and `\C*` tail)
+///   writes key bytes above `0x7F` raw into patterns, and the emulator
+///   (`bttest`, on `rsc.io/binaryregexp`, one byte per character) escapes
+///   them as `\xHH` "to work more closely to what's seen with the real
+///   BigTable". The emulator of gcloud SDK 528 (binaryregexp v0.2.0) was
+///   checked by hand with `cbt read t regex=..`: `\C` and `(?s).` each
+///   match exactly one byte, `\n` included; `.` without `(?s)` skips `\n`;
+///   `\xFF` matches byte `0xFF`. `\C` is what Bigtable documents, so it is
+///   used; `(?s)` stays so that no `.` a user appends misses `\n`. The
+///   emulator matches the whole key (`^(?:pattern)$`), hence the `\C*`
+///   tail; `^` anchors the pattern at the first byte for an engine that
+///   searches. `rowkey-bigtable/tests/fuzzy.rs` checks on the emulator that
+///   the filter selects exactly the keys [`FuzzyKey::matches`] selects.
+/// - **HBase Thrift1 filter strings**: none is given. The filter language
+///   has no `FuzzyRowFilter`, and its `RowFilter(=, 'regexstring:..')`
+///   builds a `RegexStringComparator` that decodes rows as **UTF-8** (its
+///   default charset; the filter language cannot change it), which maps
+///   distinct bytes above `0x7F` to the same character and several bytes to
+///   one: no regex over that text is exact for binary keys. Over Thrift1,
+///   scan the plan's ranges and keep the rows that
+///   [`matches`](FuzzyKey::matches) accepts.
+///
+/// ```
+/// use rowkey::scan::FuzzyKey;
+///
+/// // A 4-byte user left free, then status "OK".
+/// let mut fuzzy = FuzzyKey::<16>::new();
+/// fuzzy.push_free(4)?;
+/// fuzzy.push_fixed(b"OK")?;
+/// assert!(fuzzy.matches(b"\x00\x00\x00\x07OK\x01"));
+/// assert!(!fuzzy.matches(b"\x00\x00\x00\x07NO\x01"));
+/// assert!(!fuzzy.matches(b"\x00\x00\x00\x07O")); // shorter: never
+/// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\x4F\x4B\C*");
+/// let (row, mask) = fuzzy.hbase_fuzzy_pair();
+/// assert_eq!((row.as_slice(), mask.as_slice()), (&b"\0\0\0\0OK"[..], &[1, 1, 1, 1, 0, 0][..]));
+/// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FuzzyKey<const N: usize> {
     /// The fixed bytes; `0` at free positions (as HBase 2.x wants them).
@@ -171,8 +170,8 @@ impl<const N: usize> FuzzyKey<N> {
 
     /// The `(row, mask)` pair for HBase's `FuzzyRowFilter` (2.x mask
     /// convention: `0` fixed, `1` free; row bytes `0` where free). HBase also
-    /// accepts rows shorter than the pattern that agree with it: see the
-    /// [module docs](self).
+    /// accepts rows shorter than the pattern that agree with it: see
+    /// [`FuzzyKey`].
     pub fn hbase_fuzzy_pair(&self) -> (Vec<u8>, Vec<u8>) {
         (self.bytes().to_vec(), self.mask().to_vec())
     }
@@ -366,7 +365,10 @@ mod tests {
         k.push_free(2).unwrap();
         k.push_fixed(b"?\n").unwrap();
         assert_eq!(k.to_string(), r"??\x3F\x0A");
-        assert_eq!(format!("{:?}", k.to_filter()), r#"FuzzyFilter("??\x3F\x0A")"#);
+        assert_eq!(
+            format!("{:?}", k.to_filter()),
+            r#"FuzzyFilter("??\x3F\x0A")"#
+        );
         assert_eq!(
             k.push_fixed(b"abc"),
             Err(FuzzyKeyFull {

@@ -3,8 +3,8 @@
 use super::{FuzzyKey, ScanRange};
 use crate::buf::KeyBuf;
 use crate::render::{cbt_arg, ruby_single_quoted, UnrenderableKey};
-use crate::KeyDisplay;
 use crate::salt::SaltPlan;
+use crate::KeyDisplay;
 use core::fmt;
 use core::ops::Range;
 
