@@ -34,7 +34,39 @@ fn expected(sources: &[Vec<Vec<u8>>], limit: Option<usize>) -> Vec<Vec<u8>> {
     all
 }
 
+/// Like [`buckets`], with long keys that share their first bytes and end
+/// in `0x00`/`0xFF` runs: the merge's 16-byte integer prefixes tie and
+/// must fall back to the keys (`ab` against `ab\0`, 16 equal bytes and a
+/// different 17th).
+fn long_buckets() -> impl Strategy<Value = Vec<Vec<Vec<u8>>>> {
+    let byte = prop_oneof![Just(0u8), Just(0xFF), Just(b'a'), any::<u8>()];
+    let tail = proptest::collection::vec(byte, 0..6);
+    let logical = (0usize..24, tail).prop_map(|(shared, tail)| {
+        let mut k = vec![0xFFu8; shared];
+        k.extend(tail);
+        k
+    });
+    proptest::collection::vec(proptest::collection::btree_set(logical, 0..8), 0..12).prop_map(
+        |sets| {
+            sets.into_iter()
+                .enumerate()
+                .map(|(b, set)| {
+                    set.into_iter()
+                        .map(|logical| [&[b as u8][..], &logical].concat())
+                        .collect()
+                })
+                .collect()
+        },
+    )
+}
+
 proptest! {
+    #[test]
+    fn long_keys_merge_in_logical_order(sources in long_buckets(), limit in proptest::option::of(0usize..40)) {
+        let got: Vec<Vec<u8>> = merge_sorted(sources.clone(), 1, limit).collect();
+        prop_assert_eq!(got, expected(&sources, limit));
+    }
+
     #[test]
     fn iterator_merge_is_logical_order(sources in buckets(), limit in proptest::option::of(0usize..20)) {
         let got: Vec<Vec<u8>> = merge_sorted(sources.clone(), 1, limit).collect();

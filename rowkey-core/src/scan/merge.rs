@@ -2,6 +2,7 @@
 //! order with the salt prefix ignored (as HBaseWD's distributed scanner
 //! does), with an optional limit.
 
+use super::sort_prefix::sort_prefix;
 use std::cmp::Ordering;
 
 /// A row whose key a merge compares.
@@ -72,8 +73,12 @@ impl<T: ScanRow> Ord for Head<T> {
 
 /// Rows of sorted sources in logical key order; see [`merge_sorted`].
 ///
-/// A loser tree: each row costs exactly `log2(sources)` key comparisons
-/// (a binary heap's pop and push cost about twice that).
+/// A loser tree: each row costs exactly `log2(sources)` matches (a binary
+/// heap's pop and push cost about twice that). Every node holds its
+/// source's [`sort_prefix`], computed once when the head arrives, so a
+/// match is one integer comparison; only equal prefixes (keys alike in
+/// their first 16 logical bytes, or ended sources) compare the keys
+/// themselves.
 pub struct MergeSorted<I: Iterator> {
     sources: Vec<I>,
     /// The next row of each source; `None` once it has ended.
@@ -81,33 +86,33 @@ pub struct MergeSorted<I: Iterator> {
     /// `tree[0]`: the source whose head comes next; `tree[n]` for
     /// `n >= 1`: the loser of the match at node `n` (leaves are the
     /// sources, at `sources.len()..2 * sources.len()`).
-    tree: Vec<usize>,
+    tree: Vec<Node>,
     skip: usize,
     remaining: Option<usize>,
+}
+
+/// A source in the loser tree, with its head's prefix.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The [`sort_prefix`] of the head's logical key; `u128::MAX` for an
+    /// ended source (a real key may have it too: the tie goes to
+    /// [`beats_exactly`]).
+    prefix: u128,
+    source: usize,
 }
 
 impl<I: Iterator> MergeSorted<I>
 where
     I::Item: ScanRow,
 {
-    /// Whether source `a`'s head comes before source `b`'s: ended
-    /// sources come last, equal keys in source order.
+    /// Source `source` with its current head.
     #[inline]
-    fn beats(&self, a: usize, b: usize) -> bool {
-        match (&self.heads[a], &self.heads[b]) {
-            (Some(x), Some(y)) => {
-                let kx = x.row_key().get(self.skip..).unwrap_or_default();
-                let ky = y.row_key().get(self.skip..).unwrap_or_default();
-                match kx.cmp(ky) {
-                    Ordering::Less => true,
-                    Ordering::Greater => false,
-                    Ordering::Equal => a < b,
-                }
-            }
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => a < b,
-        }
+    fn node(&self, source: usize) -> Node {
+        let prefix = match &self.heads[source] {
+            Some(row) => sort_prefix(row.row_key().get(self.skip..).unwrap_or_default()),
+            None => u128::MAX,
+        };
+        Node { prefix, source }
     }
 
     /// Plays every match from the leaves up.
@@ -116,34 +121,65 @@ where
         if k == 0 {
             return;
         }
-        let mut winner = vec![0usize; 2 * k];
-        for (i, w) in winner[k..].iter_mut().enumerate() {
-            *w = i;
-        }
+        // Leaves at `k..2 * k`; the entries below `k` are overwritten.
+        let mut winner: Vec<Node> = (0..2 * k).map(|i| self.node(i % k)).collect();
         for n in (1..k).rev() {
             let (l, r) = (winner[2 * n], winner[2 * n + 1]);
-            if self.beats(l, r) {
+            if beats(&self.heads, self.skip, l, r) {
                 (winner[n], self.tree[n]) = (l, r);
             } else {
                 (winner[n], self.tree[n]) = (r, l);
             }
         }
-        self.tree[0] = if k == 1 { 0 } else { winner[1] };
+        // One source: `winner[1]` is its leaf.
+        self.tree[0] = winner[1];
     }
 
-    /// Source `leaf` has a new head: replays its matches to the root.
+    /// Source `leaf` has a new head: replays its matches to the root,
+    /// carrying the winner up.
     #[inline]
     fn replay(&mut self, leaf: usize) {
         let k = self.heads.len();
-        let mut w = leaf;
+        let mut winner = self.node(leaf);
+        let (heads, skip, tree) = (&self.heads, self.skip, &mut self.tree);
         let mut n = (leaf + k) / 2;
         while n > 0 {
-            if self.beats(self.tree[n], w) {
-                core::mem::swap(&mut self.tree[n], &mut w);
+            let node = &mut tree[n];
+            if beats(heads, skip, *node, winner) {
+                core::mem::swap(node, &mut winner);
             }
             n /= 2;
         }
-        self.tree[0] = w;
+        tree[0] = winner;
+    }
+}
+
+/// Whether `a`'s head comes before `b`'s: by prefix, else by key.
+#[inline(always)]
+fn beats<T: ScanRow>(heads: &[Option<T>], skip: usize, a: Node, b: Node) -> bool {
+    if a.prefix != b.prefix {
+        return a.prefix < b.prefix;
+    }
+    beats_exactly(heads, skip, a.source, b.source)
+}
+
+/// Whether source `a`'s head comes before source `b`'s, by the whole
+/// keys: ended sources come last, equal keys in source order.
+#[inline(never)]
+fn beats_exactly<T: ScanRow>(heads: &[Option<T>], skip: usize, a: usize, b: usize) -> bool {
+    match (&heads[a], &heads[b]) {
+        (Some(x), Some(y)) => {
+            let kx = x.row_key().get(skip..).unwrap_or_default();
+            let ky = y.row_key().get(skip..).unwrap_or_default();
+            match kx.cmp(ky) {
+                Ordering::Less => true,
+                Ordering::Greater => false,
+                Ordering::Equal => a < b,
+            }
+        }
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        (None, None) => a < b,
     }
 }
 
@@ -172,7 +208,13 @@ where
     let mut sources: Vec<S::IntoIter> = sources.into_iter().map(IntoIterator::into_iter).collect();
     let heads: Vec<Option<S::Item>> = sources.iter_mut().map(Iterator::next).collect();
     let mut merge = MergeSorted {
-        tree: vec![0; heads.len()],
+        tree: vec![
+            Node {
+                prefix: u128::MAX,
+                source: 0
+            };
+            heads.len()
+        ],
         sources,
         heads,
         skip,
@@ -193,7 +235,7 @@ where
         if self.remaining == Some(0) {
             return None;
         }
-        let w = *self.tree.first()?;
+        let w = self.tree.first()?.source;
         let row = self.heads[w].take()?;
         self.heads[w] = self.sources[w].next();
         self.replay(w);

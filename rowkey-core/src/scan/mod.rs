@@ -44,6 +44,7 @@ mod fuzzy;
 pub(crate) mod merge;
 mod page;
 mod plan;
+mod sort_prefix;
 mod step;
 mod unavailable;
 
