@@ -68,15 +68,19 @@ impl<'de> KeyReader<'de> {
     }
 
     /// An error of `kind` at the current position.
-    #[cold]
+    //
+    // Inlined, handing plain values to an out-of-line constructor: a
+    // reader whose address reached a call would have to live in memory
+    // on the hot path too; this way it stays in registers.
+    #[inline(always)]
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         self.error_at(self.pos, kind)
     }
 
     /// An error of `kind` at byte `offset` of this reader's input.
-    #[cold]
+    #[inline(always)]
     pub fn error_at(&self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(self.key, self.field, self.base + offset, kind)
+        decode_error(self.key, self.field, self.base.wrapping_add(offset), kind)
     }
 
     /// The next `n` bytes.
@@ -146,13 +150,26 @@ impl<'de> KeyReader<'de> {
         }
     }
 
-    #[cold]
+    #[inline(always)]
     fn trailing(&self, count: usize) -> DecodeError {
-        DecodeError::new(
+        decode_error(
             self.key,
             "",
-            self.base + self.pos,
+            self.base.wrapping_add(self.pos),
             DecodeErrorKind::TrailingBytes { count },
         )
     }
+}
+
+/// Every reader error is built here, off the hot path, from plain values
+/// (see [`KeyReader::error`]).
+#[cold]
+#[inline(never)]
+fn decode_error(
+    key: &'static str,
+    field: &'static str,
+    offset: usize,
+    kind: DecodeErrorKind,
+) -> DecodeError {
+    DecodeError::new(key, field, offset, kind)
 }

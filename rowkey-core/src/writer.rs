@@ -63,15 +63,19 @@ impl<'b> KeyWriter<'b> {
     }
 
     /// An error of `kind` at the current position.
-    #[cold]
+    //
+    // Inlined, handing plain values to an out-of-line constructor: a
+    // writer whose address reached a call would have to live in memory
+    // on the hot path too; this way it stays in registers.
+    #[inline(always)]
     pub fn error(&self, kind: EncodeErrorKind) -> EncodeError {
         self.error_at(self.pos, kind)
     }
 
     /// An error of `kind` at byte `offset`.
-    #[cold]
+    #[inline(always)]
     pub fn error_at(&self, offset: usize, kind: EncodeErrorKind) -> EncodeError {
-        EncodeError::new(self.key, self.field, offset, kind)
+        encode_error(self.key, self.field, offset, kind)
     }
 
     /// The next `n` bytes of the output, to be filled by the caller; the
@@ -135,4 +139,17 @@ impl<'b> KeyWriter<'b> {
     pub fn finish(self) -> usize {
         self.pos
     }
+}
+
+/// Every writer error is built here, off the hot path, from plain values
+/// (see [`KeyWriter::error`]).
+#[cold]
+#[inline(never)]
+fn encode_error(
+    key: &'static str,
+    field: &'static str,
+    offset: usize,
+    kind: EncodeErrorKind,
+) -> EncodeError {
+    EncodeError::new(key, field, offset, kind)
 }
