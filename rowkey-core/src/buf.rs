@@ -1,8 +1,11 @@
 //! [`KeyBuf`]: an encoded key on the stack.
 
 use crate::display::KeyDisplay;
+use crate::uninit;
+use crate::{EncodeError, KeyWriter, RowKey};
 use core::fmt;
 use core::hash::{Hash, Hasher};
+use core::mem::MaybeUninit;
 use core::ops::Deref;
 
 /// An encoded key in a stack buffer of `N` bytes (the layout's `MAX_LEN`).
@@ -19,9 +22,12 @@ use core::ops::Deref;
 /// assert_eq!(owned, b"a\x01");
 /// ```
 #[derive(Clone, Copy)]
+#[repr(C)]
 pub struct KeyBuf<const N: usize> {
+    /// `len <= N`, and `bytes[..len]` has been written (see
+    /// [`crate::uninit`]); the rest is never read, so it is never zeroed.
     len: usize,
-    bytes: [u8; N],
+    bytes: [MaybeUninit<u8>; N],
 }
 
 impl<const N: usize> KeyBuf<N> {
@@ -29,21 +35,45 @@ impl<const N: usize> KeyBuf<N> {
     pub const fn new() -> Self {
         KeyBuf {
             len: 0,
-            bytes: [0; N],
+            bytes: [MaybeUninit::uninit(); N],
         }
     }
 
     /// A copy of `bytes`, or `None` when they do not fit in `N`.
     pub fn from_slice(bytes: &[u8]) -> Option<Self> {
         let mut k = Self::new();
-        k.bytes.get_mut(..bytes.len())?.copy_from_slice(bytes);
-        k.len = bytes.len();
-        Some(k)
+        k.extend_from_slice(bytes).then_some(k)
     }
 
     /// The key's bytes.
+    #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        // SAFETY: `bytes[..len]` has been written (the field invariant).
+        unsafe { uninit::assume_init(&self.bytes[..self.len]) }
+    }
+
+    /// The key's bytes, to change in place.
+    #[inline]
+    pub(crate) fn as_mut_bytes(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_bytes`.
+        unsafe { uninit::assume_init_mut(&mut self.bytes[..self.len]) }
+    }
+
+    /// Appends what `f` writes (the errors naming key struct `key`); on
+    /// an error the key is unchanged.
+    #[inline(always)]
+    pub(crate) fn append(
+        &mut self,
+        key: &'static str,
+        f: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        // SAFETY: `bytes[..len]` has been written (the field invariant);
+        // the writer writes every byte before the position it ends at, so
+        // the new `len` keeps the invariant.
+        let mut w = unsafe { KeyWriter::over_uninit(&mut self.bytes, key, self.len) };
+        f(&mut w)?;
+        self.len = w.finish();
+        Ok(())
     }
 
     /// The key as an owned `Vec<u8>`, for clients that need one.
@@ -60,17 +90,12 @@ impl<const N: usize> KeyBuf<N> {
     pub(crate) fn extend_from_slice(&mut self, bytes: &[u8]) -> bool {
         match self.bytes.get_mut(self.len..self.len + bytes.len()) {
             Some(dst) => {
-                dst.copy_from_slice(bytes);
+                uninit::write_slice(dst, bytes);
                 self.len += bytes.len();
                 true
             }
             None => false,
         }
-    }
-
-    /// The whole buffer and the length in use, for writers that append.
-    pub(crate) fn parts_mut(&mut self) -> (&mut [u8; N], &mut usize) {
-        (&mut self.bytes, &mut self.len)
     }
 
     /// Increments the key to the first key that does not start with it:
@@ -82,7 +107,7 @@ impl<const N: usize> KeyBuf<N> {
             if last == 0xFF {
                 self.len -= 1;
             } else {
-                self.bytes[self.len - 1] = last + 1;
+                self.bytes[self.len - 1].write(last + 1);
                 return true;
             }
         }
@@ -93,20 +118,21 @@ impl<const N: usize> KeyBuf<N> {
 /// Filled by [`crate::RowKey::to_key`]; not meant to be called by users.
 #[doc(hidden)]
 pub trait KeyStorage: Deref<Target = [u8]> + Sized {
-    fn empty() -> Self;
-    fn storage_mut(&mut self) -> &mut [u8];
-    fn set_len(&mut self, len: usize);
+    /// `key`'s bytes, written straight into the storage.
+    fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError>;
 }
 
 impl<const N: usize> KeyStorage for KeyBuf<N> {
-    fn empty() -> Self {
-        Self::new()
-    }
-    fn storage_mut(&mut self) -> &mut [u8] {
-        &mut self.bytes
-    }
-    fn set_len(&mut self, len: usize) {
-        self.len = len.min(N);
+    #[inline(always)]
+    fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError> {
+        let mut buf = Self::new();
+        // SAFETY: nothing of `bytes` needs to be written at position 0;
+        // the writer writes every byte before the position it ends at,
+        // so `len` keeps the field invariant.
+        let mut w = unsafe { KeyWriter::over_uninit(&mut buf.bytes, K::layout().name, 0) };
+        key.write_key(&mut w)?;
+        buf.len = w.finish();
+        Ok(buf)
     }
 }
 
@@ -180,5 +206,98 @@ impl<const N: usize> fmt::Display for KeyBuf<N> {
 impl<const N: usize> fmt::Debug for KeyBuf<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&KeyDisplay(self.as_bytes()), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyBuf;
+    use crate::{EncodeErrorKind, RowKey};
+    use proptest::prelude::*;
+
+    #[test]
+    fn only_written_bytes_are_seen() {
+        let mut k = KeyBuf::<8>::from_slice(b"ab").unwrap();
+        assert_eq!(k.as_bytes(), b"ab");
+        assert!(k.extend_from_slice(b"cd"));
+        assert!(!k.extend_from_slice(b"efghi"), "9 bytes do not fit in 8");
+        assert_eq!(&*k, b"abcd");
+        assert!(KeyBuf::<2>::from_slice(b"abc").is_none());
+        assert_eq!(KeyBuf::<0>::new().as_bytes(), b"");
+    }
+
+    #[test]
+    fn a_failed_append_leaves_the_key_as_it_was() {
+        let mut k = KeyBuf::<4>::from_slice(b"ab").unwrap();
+        let err = k.append("K", |w| w.put(b"xyz")).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            EncodeErrorKind::BufferTooSmall {
+                needed: 5,
+                available: 4
+            }
+        );
+        assert_eq!(&*k, b"ab");
+        k.append("K", |w| {
+            // A placeholder filled later, as salt buckets are.
+            w.reserve(1)?;
+            w.written_since(2)[0] = b'!';
+            w.put_byte(b'z')
+        })
+        .unwrap();
+        assert_eq!(&*k, b"ab!z");
+    }
+
+    #[test]
+    fn advancing_past_a_prefix() {
+        let mut k = KeyBuf::<4>::from_slice(b"a\xFF\xFF").unwrap();
+        assert!(k.advance_past_prefix());
+        assert_eq!(&*k, b"b");
+        let mut top = KeyBuf::<4>::from_slice(b"\xFF\xFF").unwrap();
+        assert!(!top.advance_past_prefix());
+        assert_eq!(&*top, b"");
+    }
+
+    /// A key struct of one escaped field, in a buffer of 2 * 40 + 2 bytes.
+    struct Name(Vec<u8>);
+
+    impl RowKey for Name {
+        const MAX_LEN: usize = 82;
+        const FIXED_LEN: Option<usize> = None;
+        type Key = KeyBuf<82>;
+        fn encoded_len(&self) -> usize {
+            crate::codec::escaped::escaped_len(&self.0)
+        }
+        fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
+            crate::codec::escaped::put(w, &self.0)
+        }
+        fn layout() -> &'static crate::Layout {
+            static LAYOUT: crate::Layout = crate::Layout {
+                name: "Name",
+                separator: None,
+                max_len: 82,
+                fixed_len: None,
+                prefix: None,
+                fields: &[],
+            };
+            &LAYOUT
+        }
+    }
+
+    proptest! {
+        /// `to_key` (an unzeroed buffer) and `encode_into` (a buffer of
+        /// garbage) write the same bytes, whatever came before.
+        #[test]
+        fn to_key_writes_what_encode_into_writes(
+            values in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 1..8)
+        ) {
+            let mut garbage = [0xA5u8; 82];
+            for v in values {
+                let key = Name(v.clone()).to_key().unwrap();
+                let n = Name(v.clone()).encode_into(&mut garbage).unwrap();
+                prop_assert_eq!(&*key, &garbage[..n]);
+                prop_assert_eq!(key.len(), Name(v).encoded_len());
+            }
+        }
     }
 }

@@ -26,6 +26,7 @@ pub mod scan;
 pub mod split;
 #[cfg(feature = "store")]
 pub mod store;
+mod uninit;
 mod writer;
 
 pub use buf::{KeyBuf, KeyStorage};

@@ -1,6 +1,8 @@
 //! [`KeyWriter`]: the cursor every codec writes through.
 
 use crate::error::{EncodeError, EncodeErrorKind};
+use crate::uninit;
+use core::mem::MaybeUninit;
 
 /// A bounds-checked cursor over the output of one key.
 ///
@@ -21,7 +23,9 @@ use crate::error::{EncodeError, EncodeErrorKind};
 /// ```
 #[derive(Debug)]
 pub struct KeyWriter<'b> {
-    out: &'b mut [u8],
+    /// The output; `out[..pos]` has been written (see [`crate::uninit`]),
+    /// and nothing here ever stores an uninitialised byte in it.
+    out: &'b mut [MaybeUninit<u8>],
     pos: usize,
     key: &'static str,
     field: &'static str,
@@ -30,9 +34,27 @@ pub struct KeyWriter<'b> {
 impl<'b> KeyWriter<'b> {
     /// A writer at the start of `out`, for key struct `key`.
     pub fn new(out: &'b mut [u8], key: &'static str) -> Self {
+        // SAFETY: the writer stores only initialised bytes (the field's
+        // invariant), so `out` stays initialised.
+        // SAFETY (`over_uninit`): all of `out` is initialised.
+        unsafe { KeyWriter::over_uninit(uninit::as_uninit_mut(out), key, 0) }
+    }
+
+    /// A writer into a buffer that may not be initialised, at `pos`:
+    /// keys are encoded into [`KeyBuf`](crate::KeyBuf)s without zeroing
+    /// them first.
+    ///
+    /// # Safety
+    /// `out[..pos]` (or all of `out`, for a larger `pos`) has been written.
+    #[inline]
+    pub(crate) unsafe fn over_uninit(
+        out: &'b mut [MaybeUninit<u8>],
+        key: &'static str,
+        pos: usize,
+    ) -> Self {
         KeyWriter {
+            pos: pos.min(out.len()),
             out,
-            pos: 0,
             key,
             field: "",
         }
@@ -42,12 +64,8 @@ impl<'b> KeyWriter<'b> {
     /// already written): scan builders append one field at a time, and
     /// error offsets stay offsets in the whole key.
     pub fn resume(out: &'b mut [u8], key: &'static str, pos: usize) -> Self {
-        KeyWriter {
-            pos: pos.min(out.len()),
-            out,
-            key,
-            field: "",
-        }
+        // SAFETY: as in `new`.
+        unsafe { KeyWriter::over_uninit(uninit::as_uninit_mut(out), key, pos) }
     }
 
     /// Names the field whose bytes come next (for errors).
@@ -80,39 +98,62 @@ impl<'b> KeyWriter<'b> {
 
     /// The next `n` bytes of the output, to be filled by the caller; the
     /// cursor moves past them.
+    ///
+    /// They are zeroed first (the output may be a fresh, unzeroed key
+    /// buffer); a caller that overwrites them all pays nothing for it, as
+    /// the compiler drops stores that are overwritten.
     #[inline]
     pub fn reserve(&mut self, n: usize) -> Result<&mut [u8], EncodeError> {
         let start = self.pos;
-        match start.checked_add(n) {
-            Some(end) if end <= self.out.len() => {
-                self.pos = end;
-                Ok(&mut self.out[start..end])
-            }
-            _ => Err(self.error(EncodeErrorKind::BufferTooSmall {
+        self.reserve_uninit(n)?;
+        // A short run (a salt or prefix placeholder of a run-time width)
+        // is zeroed with one 16-byte store where the output has room: a
+        // `memset` call would cost more than the bytes. Bytes past the
+        // run are then written too, which the invariant allows.
+        match self.out.get_mut(start..start.wrapping_add(16)) {
+            Some(wide) if n <= 16 => uninit::fill(wide, 0),
+            _ => uninit::fill(&mut self.out[start..start + n], 0),
+        }
+        // SAFETY: every byte of `start..start + n` was just written.
+        Ok(unsafe { uninit::assume_init_mut(&mut self.out[start..start + n]) })
+    }
+
+    /// The next `n` bytes, not yet written: every caller writes all of
+    /// them before anything reads the output.
+    #[inline(always)]
+    fn reserve_uninit(&mut self, n: usize) -> Result<&mut [MaybeUninit<u8>], EncodeError> {
+        let start = self.pos;
+        let end = start.wrapping_add(n);
+        // An `end` that wrapped below `start` fails this too.
+        if start <= end && end <= self.out.len() {
+            self.pos = end;
+            Ok(&mut self.out[start..end])
+        } else {
+            Err(self.error(EncodeErrorKind::BufferTooSmall {
                 needed: start.saturating_add(n),
                 available: self.out.len(),
-            })),
+            }))
         }
     }
 
     /// Writes `bytes`.
     #[inline]
     pub fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        self.reserve(bytes.len())?.copy_from_slice(bytes);
+        uninit::write_slice(self.reserve_uninit(bytes.len())?, bytes);
         Ok(())
     }
 
     /// Writes one byte.
     #[inline]
     pub fn put_byte(&mut self, byte: u8) -> Result<(), EncodeError> {
-        self.reserve(1)?[0] = byte;
+        uninit::fill(self.reserve_uninit(1)?, byte);
         Ok(())
     }
 
     /// Writes `n` copies of `byte`.
     #[inline]
     pub fn put_repeated(&mut self, byte: u8, n: usize) -> Result<(), EncodeError> {
-        self.reserve(n)?.fill(byte);
+        uninit::fill(self.reserve_uninit(n)?, byte);
         Ok(())
     }
 
@@ -121,7 +162,8 @@ impl<'b> KeyWriter<'b> {
     #[inline]
     pub fn written_since(&mut self, start: usize) -> &mut [u8] {
         let start = start.min(self.pos);
-        &mut self.out[start..self.pos]
+        // SAFETY: `start..pos` is within `..pos`, which has been written.
+        unsafe { uninit::assume_init_mut(&mut self.out[start..self.pos]) }
     }
 
     /// Inverts every byte written since `start`: ascending order becomes
@@ -152,4 +194,42 @@ fn encode_error(
     kind: EncodeErrorKind,
 ) -> EncodeError {
     EncodeError::new(key, field, offset, kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyWriter;
+    use crate::EncodeErrorKind;
+
+    #[test]
+    fn reserved_bytes_are_zeroed_with_or_without_room_for_a_wide_store() {
+        for size in [5usize, 40] {
+            let mut out = vec![0xEEu8; size];
+            let mut w = KeyWriter::new(&mut out, "K");
+            w.put(b"ab").unwrap();
+            assert_eq!(w.reserve(3).unwrap(), [0, 0, 0], "buffer of {size}");
+            assert_eq!(w.written_since(0), b"ab\0\0\0");
+            let end = w.finish();
+            assert_eq!(&out[..end], b"ab\0\0\0");
+        }
+    }
+
+    #[test]
+    fn running_out_of_room_is_an_error_not_a_wrap() {
+        let mut out = [0u8; 4];
+        let mut w = KeyWriter::new(&mut out, "K");
+        w.put_byte(1).unwrap();
+        let err = w.reserve(usize::MAX).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            EncodeErrorKind::BufferTooSmall {
+                needed: usize::MAX,
+                available: 4
+            }
+        );
+        assert!(w.put_repeated(7, 4).is_err());
+        w.put_repeated(7, 3).unwrap();
+        assert_eq!(w.finish(), 4);
+        assert_eq!(out, [1, 7, 7, 7]);
+    }
 }

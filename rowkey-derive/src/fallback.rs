@@ -66,7 +66,7 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 fn encoded_len(&self) -> usize {
                     ::core::unimplemented!()
                 }
-                fn encode_into(&self, _: &mut [u8]) -> __rk::Result<usize, __rk::EncodeError> {
+                fn write_key(&self, _: &mut __rk::KeyWriter<'_>) -> __rk::Result<(), __rk::EncodeError> {
                     ::core::unimplemented!()
                 }
                 fn layout() -> &'static __rk::Layout {

@@ -131,7 +131,14 @@ impl Digits {
     #[inline(always)]
     pub fn put<T: TextInt>(&self, w: &mut KeyWriter<'_>, v: T) -> Result<(), EncodeError> {
         let at = w.position();
-        let out = w.reserve(self.width)?;
+        // Digits go to a local array first, then out in one copy: the
+        // unrolled digit loop keeps its bytes in registers rather than
+        // storing through the writer's buffer one at a time.
+        let mut digits = [0u8; 40];
+        let out = match digits.get_mut(..self.width) {
+            Some(out) => out,
+            None => &mut w.reserve(self.width)?[..],
+        };
         let res = v.write_digits(out);
         if res.is_ok() {
             if self.reverse {
@@ -139,6 +146,9 @@ impl Digits {
             }
             if self.desc {
                 out.iter_mut().for_each(|b| *b = !*b);
+            }
+            if self.width <= digits.len() {
+                w.put(&digits[..self.width])?;
             }
         }
         res.map_err(|e| {

@@ -43,7 +43,10 @@ pub const fn max_escaped_len(max: usize) -> usize {
 }
 
 /// Writes `value` escaped and terminated.
-#[inline]
+///
+/// Always inlined: it is the body of every escaped field's encode, and a
+/// call would move the writer out of registers.
+#[inline(always)]
 pub fn put(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
     put_unterminated(w, value)?;
     w.put(&TERMINATOR)
@@ -51,7 +54,7 @@ pub fn put(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
 
 /// Writes `value` escaped, without the terminator: what every escaped
 /// value that starts with `value` starts with.
-#[inline]
+#[inline(always)]
 pub fn put_unterminated(w: &mut KeyWriter<'_>, value: &[u8]) -> Result<(), EncodeError> {
     let mut chunks = value.split(|&b| b == 0);
     if let Some(first) = chunks.next() {

@@ -72,11 +72,8 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         if self.error.is_some() {
             return;
         }
-        let (bytes, len) = self.buf.parts_mut();
-        let mut w = KeyWriter::resume(bytes, self.key, *len);
-        match f(&mut w) {
-            Ok(()) => *len = w.finish(),
-            Err(e) => self.error = Some(e),
+        if let Err(e) = self.buf.append(self.key, f) {
+            self.error = Some(e);
         }
     }
 
@@ -106,7 +103,8 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         let mut prefix = [0u8; 64];
         let fields = self.buf.as_bytes();
         plan.render(&fields[start..end], &mut prefix);
-        let (bytes, _) = self.buf.parts_mut();
+        // The prefix's zeros (`new`) are in the buffer already.
+        let bytes = self.buf.as_mut_bytes();
         bytes[..plan.len].copy_from_slice(&prefix[..plan.len]);
         if let Some(sep) = plan.separator {
             bytes[plan.len] = sep;
@@ -217,8 +215,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         self.checked()?;
         let mut key = self.buf;
         if let (Some(salt), Some(bucket)) = (self.salt, self.bucket) {
-            let (bytes, _) = key.parts_mut();
-            salt.write_prefix(bucket, &mut bytes[..salt.prefix_len()]);
+            salt.write_prefix(bucket, &mut key.as_mut_bytes()[..salt.prefix_len()]);
         }
         Ok(key)
     }

@@ -1,4 +1,5 @@
-//! `impl RowKey`: `encoded_len`, `encode_into`, the consts and `layout`.
+//! `impl RowKey`: `encoded_len`, `write_key` (what `encode_into` and
+//! `to_key` write), the consts and `layout`.
 
 use super::{codec, prefix};
 use crate::model::{Codec, FieldModel, KeyModel};
@@ -8,7 +9,6 @@ use syn::spanned::Spanned;
 
 pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let ident = model.ident;
-    let name = ident.to_string();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let sep = model.separator;
     let writes = model.fields.iter().enumerate().map(|(i, f)| {
@@ -51,19 +51,15 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 __PREFIX_LEN + #seps #(#lens)*
             }
 
-            fn encode_into(&self, __out: &mut [u8]) -> ::core::result::Result<usize, __rk::EncodeError> {
-                let mut __writer = __rk::KeyWriter::new(__out, #name);
-                let __w = &mut __writer;
-                let __res = (|| -> ::core::result::Result<(), __rk::EncodeError> {
-                    #begin
-                    #(#writes)*
-                    #end
-                    ::core::result::Result::Ok(())
-                })();
-                match __res {
-                    ::core::result::Result::Ok(()) => ::core::result::Result::Ok(__writer.finish()),
-                    ::core::result::Result::Err(e) => ::core::result::Result::Err(e.with_needed(self.encoded_len())),
-                }
+            // Always inlined into `to_key`/`encode_into`, its two callers:
+            // the writer then lives in registers and the buffer's constant
+            // length folds the bounds checks, at every field count.
+            #[inline(always)]
+            fn write_key(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
+                #begin
+                #(#writes)*
+                #end
+                ::core::result::Result::Ok(())
             }
 
             fn layout() -> &'static __rk::Layout {
