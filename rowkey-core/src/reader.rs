@@ -161,15 +161,24 @@ impl<'de> KeyReader<'de> {
     }
 }
 
-/// Every reader error is built here, off the hot path, from plain values
-/// (see [`KeyReader::error`]).
-#[cold]
-#[inline(never)]
+/// Every reader error is built here, from plain values (see
+/// [`KeyReader::error`]). Inlined: an out-of-line constructor returns
+/// its error through memory, and the compiler, not knowing that the value
+/// is an error, would then keep a path on which the read "succeeded" and
+/// rejoined the hot path, losing what it knew of the position there. The
+/// error paths are marked cold instead.
+#[inline(always)]
 fn decode_error(
     key: &'static str,
     field: &'static str,
     offset: usize,
     kind: DecodeErrorKind,
 ) -> DecodeError {
+    cold_path();
     DecodeError::new(key, field, offset, kind)
 }
+
+/// Called on error paths only: tells the compiler they are unlikely.
+#[cold]
+#[inline(never)]
+fn cold_path() {}

@@ -183,18 +183,27 @@ impl<'b> KeyWriter<'b> {
     }
 }
 
-/// Every writer error is built here, off the hot path, from plain values
-/// (see [`KeyWriter::error`]).
-#[cold]
-#[inline(never)]
+/// Every writer error is built here, from plain values (see
+/// [`KeyWriter::error`]). Inlined: an out-of-line constructor returns
+/// its error through memory, and the compiler, not knowing that the value
+/// is an error, would then keep a path on which the read "succeeded" and
+/// rejoined the hot path, losing what it knew of the position there. The
+/// error paths are marked cold instead.
+#[inline(always)]
 fn encode_error(
     key: &'static str,
     field: &'static str,
     offset: usize,
     kind: EncodeErrorKind,
 ) -> EncodeError {
+    cold_path();
     EncodeError::new(key, field, offset, kind)
 }
+
+/// Called on error paths only: tells the compiler they are unlikely.
+#[cold]
+#[inline(never)]
+fn cold_path() {}
 
 #[cfg(test)]
 mod tests {

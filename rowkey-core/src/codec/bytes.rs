@@ -112,36 +112,43 @@ impl DecodeBytes<'_> for Box<[u8]> {
     }
 }
 
+#[inline]
 fn string(bytes: Vec<u8>) -> Result<String, core::str::Utf8Error> {
     String::from_utf8(bytes).map_err(|e| e.utf8_error())
 }
 
 impl DecodeBytesOwned for String {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         string(bytes)
     }
 }
 impl DecodeBytesOwned for Box<str> {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         string(bytes).map(String::into_boxed_str)
     }
 }
 impl DecodeBytesOwned for Cow<'_, str> {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         string(bytes).map(Cow::Owned)
     }
 }
 impl DecodeBytesOwned for Vec<u8> {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         Ok(bytes)
     }
 }
 impl DecodeBytesOwned for Box<[u8]> {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         Ok(bytes.into_boxed_slice())
     }
 }
 impl DecodeBytesOwned for Cow<'_, [u8]> {
+    #[inline]
     fn from_vec(bytes: Vec<u8>) -> Result<Self, core::str::Utf8Error> {
         Ok(Cow::Owned(bytes))
     }

@@ -42,7 +42,9 @@ macro_rules! text_int {
     ($($t:ty => $u:ty, $digits:expr);* $(;)?) => {$(
         impl TextInt for $t {
             const MAX_DIGITS: usize = $digits;
-            #[inline]
+            // Both always inlined into `Digits::put`/`take` (themselves
+            // always inlined on a constant width): the loops unroll.
+            #[inline(always)]
             #[allow(unused_comparisons)]
             fn write_digits(self, out: &mut [u8]) -> Result<(), DigitsError> {
                 if self < 0 as $t {
@@ -60,7 +62,7 @@ macro_rules! text_int {
                 }
                 Ok(())
             }
-            #[inline]
+            #[inline(always)]
             fn parse_digits(len: usize, byte: impl Fn(usize) -> u8) -> Result<Self, Option<usize>> {
                 let mut v: $t = 0;
                 if len < Self::MAX_DIGITS {

@@ -20,6 +20,7 @@ pub fn put_part<T: KeyPart + ?Sized>(
 
 /// Reads a fixed-width part of `N` bytes written inverted by
 /// [`put_part`]; `N` is the part's `FIXED_LEN`.
+#[inline]
 pub fn take_inverted_part<T, const N: usize>(r: &mut KeyReader<'_>) -> Result<T, DecodeError>
 where
     T: for<'x> DecodePart<'x>,

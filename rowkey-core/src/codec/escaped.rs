@@ -91,29 +91,36 @@ pub fn escape_written(w: &mut KeyWriter<'_>, start: usize) -> Result<(), EncodeE
 
 /// Reads one escaped value written with every byte XORed with `mask`
 /// (`0xFF` for descending fields), and returns it unescaped.
+///
+/// Always inlined: `mask` is a constant where generated code calls it
+/// (through `BytesCodec`), and the search loop specialises on it.
+#[inline(always)]
 pub fn take(r: &mut KeyReader<'_>, mask: u8) -> Result<Vec<u8>, DecodeError> {
     let start = r.position();
     let input = r.remaining();
     let mut out = Vec::with_capacity(input.len().min(64));
+    // Copy the runs between stored zeros (`mask`) whole, as a search and
+    // one copy each, not byte by byte.
     let mut i = 0;
-    while i < input.len() {
-        let b = input[i] ^ mask;
-        if b != 0 {
-            out.push(b);
-            i += 1;
-            continue;
+    while let Some(run) = input[i..].iter().position(|&b| b == mask) {
+        let zero = i + run;
+        let bytes = &input[i..zero];
+        if mask == 0 {
+            out.extend_from_slice(bytes);
+        } else {
+            out.extend(bytes.iter().map(|b| b ^ mask));
         }
-        match input.get(i + 1).map(|&n| n ^ mask) {
+        match input.get(zero + 1).map(|&n| n ^ mask) {
             Some(0xFF) => {
                 out.push(0);
-                i += 2;
+                i = zero + 2;
             }
             Some(0x01) => {
-                r.take(i + 2)?;
+                r.take(zero + 2)?;
                 return Ok(out);
             }
             Some(byte) => {
-                return Err(r.error_at(start + i + 1, DecodeErrorKind::InvalidEscape { byte }))
+                return Err(r.error_at(start + zero + 1, DecodeErrorKind::InvalidEscape { byte }))
             }
             None => break,
         }

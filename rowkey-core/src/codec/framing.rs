@@ -286,7 +286,9 @@ impl BytesCodec {
     /// Reads the field into a type that borrows from the key. Only for
     /// codecs where [`BytesCodec::can_borrow`] holds; others are read by
     /// [`BytesCodec::take_owned`].
-    #[inline]
+    ///
+    /// Always inlined, as [`BytesCodec::put`].
+    #[inline(always)]
     pub fn take_borrowed<'de, T: DecodeBytes<'de>>(
         &self,
         r: &mut KeyReader<'de>,
@@ -309,14 +311,17 @@ impl BytesCodec {
     }
 
     /// Reads the field into an owned value (copying and undoing escapes,
-    /// inversion and reversal).
-    #[inline]
+    /// inversion and reversal). Always inlined, as [`BytesCodec::put`].
+    #[inline(always)]
     pub fn take_owned<T: DecodeBytesOwned>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
         let at = r.position();
         let v = self.take_vec(r, T::IS_TEXT)?;
         self.wrap(r, at, T::from_vec(v).ok())
     }
 
+    // Always inlined, as `put`: on a `const` codec the framing, mask and
+    // reversal branches fold away.
+    #[inline(always)]
     fn take_vec(&self, r: &mut KeyReader<'_>, text: bool) -> Result<Vec<u8>, DecodeError> {
         let at = r.position();
         let mask = if self.desc { 0xFF } else { 0 };
@@ -337,7 +342,9 @@ impl BytesCodec {
         if text && self.reverse != Reverse::No && core::str::from_utf8(&v).is_err() {
             return Err(r.error_at(at, DecodeErrorKind::InvalidUtf8));
         }
-        reverse_in_place(&mut v, self.reverse, text);
+        if self.reverse != Reverse::No {
+            reverse_in_place(&mut v, self.reverse, text);
+        }
         Ok(v)
     }
 }

@@ -73,7 +73,51 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     let _ = where_clause;
     quote! {
         impl #impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #de_where {
+            #[inline]
             fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
+                // A fixed-length layout reads a key of that length with the
+                // length as a constant, so every field's bounds check folds
+                // into this one; any other length (always an error, found
+                // by the same code) is read out of line.
+                if let ::core::option::Option::Some(__n) = __FIXED_LEN {
+                    return if __bytes.len() == __n {
+                        Self::__rowkey_decode_fields(&__bytes[..__n])
+                    } else {
+                        Self::__rowkey_decode_other_len(__bytes)
+                    };
+                }
+                Self::__rowkey_decode_fields(__bytes)
+            }
+        }
+
+        impl #plain_impl_generics #ident #ty_generics {
+            /// Decodes a key written by [`RowKey::encode_into`](__rk::RowKey::encode_into);
+            /// see [`DecodeKey::decode`](__rk::DecodeKey::decode).
+            #[allow(dead_code)]
+            #[inline]
+            pub fn decode<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            where #(#inherent_where),*
+            {
+                <Self as __rk::DecodeKey<'__rowkey_de>>::decode(__bytes)
+            }
+
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            #[cold]
+            #[inline(never)]
+            fn __rowkey_decode_other_len<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            where #(#inherent_where),*
+            {
+                Self::__rowkey_decode_fields(__bytes)
+            }
+
+            // Inlined into both callers in optimised builds only: a debug
+            // build would compile the fields twice for nothing.
+            #[doc(hidden)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn __rowkey_decode_fields<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            where #(#inherent_where),*
+            {
                 let mut __reader = __rk::KeyReader::new(__bytes, #name);
                 let __r = &mut __reader;
                 #begin
@@ -82,17 +126,6 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                 let __value = #ident { #(#idents: #locals),* };
                 #verify
                 ::core::result::Result::Ok(__value)
-            }
-        }
-
-        impl #plain_impl_generics #ident #ty_generics {
-            /// Decodes a key written by [`RowKey::encode_into`](__rk::RowKey::encode_into);
-            /// see [`DecodeKey::decode`](__rk::DecodeKey::decode).
-            #[allow(dead_code)]
-            pub fn decode<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
-            where #(#inherent_where),*
-            {
-                <Self as __rk::DecodeKey<'__rowkey_de>>::decode(__bytes)
             }
         }
     }
