@@ -54,7 +54,7 @@ pub use merge::{merge_sorted, MergeSorted, ScanRow};
 pub use merge::{merge_sorted_stream, MergeSortedStream};
 pub use page::{offset_limit, page, Page};
 pub use plan::{PlanRanges, ScanPlan};
-pub use step::{ScanField, Step};
+pub use step::{ScanField, ScanState, Step};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;

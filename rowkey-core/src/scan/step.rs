@@ -34,7 +34,7 @@
 //! [`until`]: Step::until
 //! [`latest`]: Step::latest
 
-use super::{Available, ScanBuilder, ScanPlan};
+use super::{Available, ScanBuilder, ScanPlan, Yes};
 use crate::{EncodeError, KeyWriter};
 use core::fmt;
 use core::marker::PhantomData;
@@ -68,20 +68,20 @@ use core::ops::{Bound, RangeBounds};
 /// assert_eq!(december.single().unwrap().start(), b"202112");
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
-pub struct Step<F, const N: usize, const M: usize> {
+pub struct Step<F, const N: usize, const M: usize, Mode = Yes> {
     b: ScanBuilder<N, M>,
-    next: PhantomData<fn() -> F>,
+    next: PhantomData<fn() -> (F, Mode)>,
 }
 
-impl<F, const N: usize, const M: usize> Clone for Step<F, N, M> {
+impl<F, const N: usize, const M: usize, Mode> Clone for Step<F, N, M, Mode> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<F, const N: usize, const M: usize> Copy for Step<F, N, M> {}
+impl<F, const N: usize, const M: usize, Mode> Copy for Step<F, N, M, Mode> {}
 
-impl<F, const N: usize, const M: usize> fmt::Debug for Step<F, N, M> {
+impl<F, const N: usize, const M: usize, Mode> fmt::Debug for Step<F, N, M, Mode> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Step")
             .field("prefix", &crate::KeyDisplay(self.b.bytes()))
@@ -89,10 +89,25 @@ impl<F, const N: usize, const M: usize> fmt::Debug for Step<F, N, M> {
     }
 }
 
+/// A scan state the derive generates, rebuilt from the query so far. Not
+/// for users.
+#[doc(hidden)]
+pub trait ScanState<const N: usize, const M: usize>: Sized {
+    /// The state after the field: the next step, or the whole key.
+    fn resume(b: ScanBuilder<N, M>) -> Self;
+}
+
 /// How the derive describes one key field to [`Step`]. Implemented on the
 /// scan state that fixing the field leads to. Not for users.
 #[doc(hidden)]
-pub trait ScanField<const N: usize, const M: usize>: Sized {
+pub trait ScanField<const N: usize, const M: usize>: ScanState<N, M> {
+    /// The same state after a field left free: only `eq` and `any` may
+    /// follow.
+    type Free: ScanState<N, M>;
+    /// [`Yes`](super::Yes), or why the field cannot be left free.
+    type FreeRule;
+    /// The field's width when every value has the same (`any` needs it).
+    const FIXED_WIDTH: Option<usize>;
     /// What `eq` and range bounds take: the field's type, or `&str` /
     /// `&[u8]` for a text or bytes field.
     type Value<'v>;
@@ -150,9 +165,6 @@ pub trait ScanField<const N: usize, const M: usize>: Sized {
             Self::PREFIX_FREE,
         )
     }
-
-    /// The state after the field: the next step, or the whole key.
-    fn resume(b: ScanBuilder<N, M>) -> Self;
 }
 
 /// Writes `value` as field `F`, naming it in errors.
@@ -165,7 +177,7 @@ fn write_value<'a, 'v, F: ScanField<N, M>, const N: usize, const M: usize>(
     }
 }
 
-impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
+impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mode> {
     /// A step over builder `b`. Generated code only.
     #[doc(hidden)]
     pub fn __new(b: ScanBuilder<N, M>) -> Self {
@@ -211,6 +223,19 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub fn eq(mut self, value: F::Value<'_>) -> F {
+        if !F::PREFIX_FREE && self.b.has_free() {
+            // A fuzzy filter matches keys that start with its pattern, and a
+            // raw last field has no end of its own to pin.
+            let at = self.b.position();
+            self.b.fail(EncodeError::new(
+                self.b.key_name(),
+                F::NAME,
+                at,
+                crate::EncodeErrorKind::Invalid(
+                    "after a field left free, a raw last field cannot be matched exactly (a fuzzy filter matches keys that start with its pattern): leave it free, or give it a terminated or padded encoding",
+                ),
+            ));
+        }
         let start = self.b.position();
         self.b.write(|w| {
             w.field(F::NAME);
@@ -221,6 +246,48 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
             self.b.write(|w| w.put_byte(sep));
         }
         F::resume(self.b)
+    }
+
+    /// Leaves the field free: any value matches. The query goes on with the
+    /// next field (`eq` or `any` only), and the plan reads the range of the
+    /// fields fixed before the first free one, keeping only the keys that
+    /// match the whole pattern: a fuzzy filter (HBase `FuzzyRowFilter`,
+    /// Bigtable `RowKeyRegexFilter`; see [`FuzzyKey`](super::FuzzyKey)),
+    /// applied by the stores.
+    ///
+    /// Only a field whose every value has the same width can be left free
+    /// (the fields after it need a fixed offset): not escaped or raw text
+    /// and bytes, and not `Option`s.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Event {
+    ///     #[salt(buckets = 8, binary)]
+    ///     user: u32,
+    ///     status: u8,
+    ///     seq: u16,
+    /// }
+    ///
+    /// // Status 2 for any user: every bucket, the user's bytes free.
+    /// let plan = Event::scan().user.any().status.eq(2).plan()?;
+    /// assert_eq!(plan.len(), 8);
+    /// assert!(plan.contains(&Event { user: 9, status: 2, seq: 1 }.to_vec()?));
+    /// assert!(!plan.contains(&Event { user: 9, status: 3, seq: 1 }.to_vec()?));
+    /// let fuzzy = plan.fuzzy().unwrap();
+    /// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\C\x02\C*");
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn any(mut self) -> F::Free
+    where
+        F::FreeRule: Available,
+    {
+        self.b.leave_free(F::NAME, F::FIXED_WIDTH);
+        if let Some(sep) = F::SEPARATOR {
+            self.b.write(|w| w.put_byte(sep));
+        }
+        <F::Free as ScanState<N, M>>::resume(self.b)
     }
 
     /// Every key whose field starts with `prefix`, as stored: the leading
@@ -247,6 +314,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn starts_with(mut self, prefix: &F::Prefix) -> Result<ScanPlan<N>, EncodeError>
     where
         F::PrefixRule: Available,
+        Mode: Available,
     {
         self.b.write(|w| {
             w.field(F::NAME);
@@ -287,6 +355,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn range<'v, R>(self, range: R) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Available,
         R: RangeBounds<F::Value<'v>>,
     {
         F::range(&self.b, range.start_bound(), range.end_bound())
@@ -312,6 +381,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn between<'v>(self, lo: F::Value<'v>, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Available,
     {
         F::range(&self.b, Bound::Included(&lo), Bound::Excluded(&hi))
     }
@@ -321,6 +391,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn since<'v>(self, lo: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Available,
     {
         F::range(&self.b, Bound::Included(&lo), Bound::Unbounded)
     }
@@ -330,6 +401,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn until<'v>(self, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Available,
     {
         F::range(&self.b, Bound::Unbounded, Bound::Excluded(&hi))
     }
@@ -354,6 +426,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     pub fn latest(self) -> Result<ScanPlan<N>, EncodeError>
     where
         F::LatestRule: Available,
+        Mode: Available,
     {
         self.b.prefix().map(|p| p.with_limit(1))
     }

@@ -52,6 +52,14 @@ reasons! {
     OptionalFieldsAreSetExactly,
     /// Only a `#[desc_ts]` field has a latest row first.
     LatestNeedsADescTsField,
+    /// A field left free (`any`) needs the same width for every value, so
+    /// the fields after it keep their offsets: not escaped or raw text and
+    /// bytes, not `Option`s.
+    VariableWidthFieldsCannotBeLeftFree,
+    /// After a field left free (`any`), a fuzzy filter answers the query:
+    /// it fixes bytes or leaves them free, so only `eq` and `any` follow
+    /// (no prefix, range or latest), and there is no whole key to get.
+    OnlyEqAndAnyFollowAFreeField,
 }
 
 /// Never implemented: the bound on `Key::scan()` of a key that has no scan
