@@ -105,7 +105,7 @@ async fn check<K: RowKey, const N: usize>(
     assert_eq!(got.len(), want.len(), "{}", q.name);
     assert!(got == want, "{}: rows differ", q.name);
     // The same plan read backwards: the last rows, last first.
-    let back = keys(store, &q.plan.reversed()).await;
+    let back = keys(store, &q.plan.clone().reversed()).await;
     assert!(
         back == brute_force(rows, q, true),
         "{}: reversed rows differ",
@@ -159,7 +159,7 @@ async fn order_status(t: &mut impl Tables) {
 async fn hot_events(t: &mut impl Tables) {
     let rows = HotEvent::rows(ROWS);
     let queries = HotEvent::queries(&rows);
-    let plan = queries[0].plan;
+    let plan = queries[0].plan.clone();
     let store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries).await;
     // Keyset pages of 7 through the store: every row once, in order.
     let all = keys(&store, &plan).await;

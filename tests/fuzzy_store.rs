@@ -152,7 +152,7 @@ proptest! {
             if reversed { plan = plan.reversed(); }
             if let Some(l) = limit { plan = plan.with_limit(l); }
             let want = brute(&keys, &plan, &fuzzy);
-            let all = brute(&keys, &plan.with_limit(usize::MAX), &fuzzy);
+            let all = brute(&keys, &plan.clone().with_limit(usize::MAX), &fuzzy);
             for k in keys.keys() {
                 prop_assert_eq!(plan.contains(k), all.contains(k));
             }
@@ -213,7 +213,7 @@ proptest! {
             if reversed { plan = plan.reversed(); }
             if let Some(l) = limit { plan = plan.with_limit(l); }
             let want = brute(&keys, &plan, &fuzzy);
-            let all = brute(&keys, &plan.with_limit(usize::MAX), &fuzzy);
+            let all = brute(&keys, &plan.clone().with_limit(usize::MAX), &fuzzy);
             // The typed view of the same question.
             let typed = events.iter().filter(|e| e.1 == status && seq_high.is_none_or(|b| (e.2 >> 8) as u8 == b)).count();
             let distinct: std::collections::BTreeSet<_> = events.iter().filter(|e| e.1 == status && seq_high.is_none_or(|b| (e.2 >> 8) as u8 == b)).collect();

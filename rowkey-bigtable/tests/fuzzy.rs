@@ -193,7 +193,7 @@ async fn a_salted_query_with_a_free_user_matches_brute_force() {
             want,
             "status {status:#04x}"
         );
-        let back = plan.reversed().with_limit(50);
+        let back = plan.clone().reversed().with_limit(50);
         assert_eq!(keys_of(store.query(&back)).await, brute(&keys, &back));
         let mut stored = keys_of(store.read_plan(&plan)).await;
         stored.sort();

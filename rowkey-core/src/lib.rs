@@ -79,7 +79,7 @@ pub mod __private {
             _ => None,
         }
     }
-    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanState, Step};
+    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, ScanState, Step};
 
     /// The scan module, with the bound helpers generated code calls.
     pub mod scan {

@@ -194,6 +194,25 @@ impl SaltPlan {
         }
     }
 
+    /// The bucket whose prefix `key` starts with, if any (prefixes sort
+    /// like their buckets, so this is a binary search).
+    pub fn bucket_of_prefix(&self, key: &[u8]) -> Option<u32> {
+        let len = self.prefix_len();
+        let head = key.get(..len)?;
+        let mut buf = [0u8; 8];
+        let (mut lo, mut hi) = (0u32, self.buckets);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            self.write_prefix(mid, &mut buf[..len]);
+            match buf[..len].cmp(head) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
     /// The bucket's prefix bytes (bucket and separator) as a `Vec`.
     pub fn prefix(&self, bucket: u32) -> Vec<u8> {
         let mut v = vec![0; self.prefix_len()];

@@ -22,6 +22,9 @@ impl<S> AbsorbStep<S> {
     pub fn eq<T>(self, _: T) -> S {
         unimplemented!()
     }
+    pub fn is_in<T>(self, _: T) -> S {
+        unimplemented!()
+    }
     pub fn any(self) -> S {
         unimplemented!()
     }

@@ -77,7 +77,7 @@ where
 {
     let plan = match resume {
         Some(key) => plan.after(key),
-        None => *plan,
+        None => plan.clone(),
     };
     // A page holds at least one row, or paging would never advance.
     let size = size.max(1);

@@ -156,12 +156,12 @@ pub trait Store: Clone + Send + Sync + 'static {
     ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
         let plan = match resume {
             Some(key) => plan.after(key),
-            None => *plan,
+            None => plan.clone(),
         };
         let size = size.max(1);
         let want = plan.limit().map_or(size, |l| l.min(size));
         // One row more than the page tells whether another page follows.
-        let mut rows = self.query(&plan.with_limit(want.saturating_add(1)));
+        let mut rows = self.query(&plan.clone().with_limit(want.saturating_add(1)));
         async move {
             let mut page = Vec::with_capacity(want.min(1024));
             let mut more = false;

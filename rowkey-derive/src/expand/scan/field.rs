@@ -46,6 +46,11 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         depth + 1,
         quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField),
     );
+    let next_in = state_in(
+        model,
+        depth + 1,
+        quote!(__rk::scan::NoFreeFieldOrLatestAfterAnInList),
+    );
     let next_ident = state_ident(model, depth + 1);
     let m = marks(model);
     let name = f.name();
@@ -227,7 +232,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         #[allow(clippy::needless_lifetimes)]
         impl<#(#lts,)* __Mo> __rk::ScanState<__SCAN_N, #m> for #next {
             #[inline]
-            fn resume(__b: __rk::ScanBuilder<__SCAN_N, #m>) -> Self {
+            fn resume(__b: __rk::ScanQuery<__SCAN_N, #m>) -> Self {
                 #resume
             }
         }
@@ -235,6 +240,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         #[allow(clippy::needless_lifetimes)]
         impl<#(#lts,)* __Mo> __rk::ScanField<__SCAN_N, #m> for #next {
             type Free = #next_free;
+            type In = #next_in;
             type FreeRule = #free_rule;
             const FIXED_WIDTH: ::core::option::Option<usize> = #fixed_width;
             type Value<'__v> = #value;

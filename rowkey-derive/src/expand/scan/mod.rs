@@ -109,9 +109,9 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             return quote! {
                 #[doc = #doc]
                 #[allow(dead_code)]
-                #[derive(Clone, Copy, Debug)]
+                #[derive(Clone, Debug)]
                 #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
-                    __b: #krate::__private::ScanBuilder<#n_bytes, #m>,
+                    __b: #krate::__private::ScanQuery<#n_bytes, #m>,
                     __p: ::core::marker::PhantomData<fn() -> (#ident #ty_generics, __Mo)>,
                 }
             };
@@ -132,7 +132,7 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
-            #[derive(Clone, Copy, Debug)]
+            #[derive(Clone, Debug)]
             #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
                 #[doc = #field_doc]
                 pub #field: #krate::scan::Step<#next, #n_bytes, #m, __Mo>,
@@ -179,9 +179,9 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
             #[allow(dead_code)]
             pub fn scan() -> #start {
                 #start_ident {
-                    #first: __rk::Step::__new(
+                    #first: __rk::Step::__new(__rk::ScanQuery::new(
                         __rk::ScanBuilder::<__SCAN_N, #m>::new(#name, __PREFIX_LEN, #salt, #hashed),
-                    ),
+                    )),
                 }
             }
         }
@@ -202,7 +202,7 @@ fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
         (quote!(self.__b), quote!(self.__b))
     } else {
         let f = model.fields[depth].ident;
-        (quote!(self.#f.__builder()), quote!(self.#f.__builder_mut()))
+        (quote!(self.#f.__query()), quote!(self.#f.__query_mut()))
     };
     let body = if depth == n {
         quote! {
@@ -217,11 +217,24 @@ fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
         } else {
             "Every key whose fields set so far are as set.".to_string()
         };
+        let cap = if depth == 0 {
+            quote! {
+                /// Raises (or lowers) the cap on the ranges an IN-list
+                /// plan may have (`rowkey::scan::DEFAULT_MAX_RANGES`).
+                pub fn with_max_ranges(mut self, max: usize) -> Self {
+                    #builder_mut.set_max_ranges(max);
+                    self
+                }
+            }
+        } else {
+            quote!()
+        };
         quote! {
             #[doc = #doc]
             pub fn plan(&self) -> #plan_ty {
                 #builder.prefix()
             }
+            #cap
         }
     };
     let pin = match &model.prefix {
