@@ -97,8 +97,10 @@ pub struct BucketGroups {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum GroupRule {
     /// A [`KeyGroup`] type, such as a `#[derive(KeyPart)]` enum (whose
-    /// group is its stored byte, the variant's position).
-    KeyGroup,
+    /// group is its stored byte, the variant's position). Not named
+    /// `KeyGroup`: a second item of that name would make rustc spell the
+    /// trait's full path in every error that names it.
+    Enum,
     /// An integer declared with `range = lo..=hi`: group `value - lo`.
     Range {
         /// The first value, group 0.
