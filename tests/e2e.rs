@@ -163,9 +163,9 @@ async fn hot_events(t: &mut impl Tables) {
     let store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries).await;
     // Keyset pages of 7 through the store: every row once, in order.
     let all = keys(&store, &plan).await;
-    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
     loop {
-        let page = store.page(&plan, resume.as_deref(), 7).await.unwrap();
+        let page = store.page(&plan, resume.as_ref(), 7).await.unwrap();
         paged.extend(page.rows.into_iter().map(|r| r.key));
         match page.next {
             Some(next) => resume = Some(next),
@@ -175,9 +175,9 @@ async fn hot_events(t: &mut impl Tables) {
     assert_eq!(paged, all, "keyset pages");
     // Backwards, in pages of 7: every row once, last first.
     let back = plan.reversed();
-    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
     loop {
-        let page = store.page(&back, resume.as_deref(), 7).await.unwrap();
+        let page = store.page(&back, resume.as_ref(), 7).await.unwrap();
         paged.extend(page.rows.into_iter().map(|r| r.key));
         match page.next {
             Some(next) => resume = Some(next),

@@ -43,7 +43,7 @@ pub(crate) mod fit;
 mod fuzzy;
 pub(crate) mod in_list;
 pub(crate) mod merge;
-mod page;
+pub(crate) mod page;
 mod plan;
 mod step;
 mod unavailable;
@@ -54,7 +54,7 @@ pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};
-pub use page::{offset_limit, page, Page};
+pub use page::{offset_limit, page, Cursor, Page};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::{ScanField, ScanState, Step};
 pub use unavailable::*;
