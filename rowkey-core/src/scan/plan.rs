@@ -58,11 +58,11 @@ impl<const N: usize> ScanPlan<N> {
         let mut plan = ScanPlan::new(salt, 0..0, KeyBuf::new(), Some(KeyBuf::new()));
         if let Some(first) = ranges.first() {
             let skip = plan.prefix_len();
-            let cut = |k: &[u8]| {
+            fn cut<const N: usize>(k: &[u8], skip: usize) -> KeyBuf<N> {
                 KeyBuf::from_slice(k.get(skip..).unwrap_or_default()).unwrap_or_default()
-            };
-            plan.start = cut(first.start());
-            plan.stop = first.stop().map(cut);
+            }
+            plan.start = cut(first.start(), skip);
+            plan.stop = first.stop().map(|s| cut(s, skip));
             plan.buckets = match salt {
                 Some(s) => {
                     let bucket = |r: &ScanRange<N>| s.bucket_of_prefix(r.start()).unwrap_or(0);
