@@ -52,6 +52,10 @@ reasons! {
     OptionalFieldsAreSetExactly,
     /// Only a `#[desc_ts]` field has a latest row first.
     LatestNeedsADescTsField,
+    /// A date, UUID or decimal written as text (`#[text(format = "..")]`,
+    /// `#[text]`) is set with `eq` or a range (`between`, `since`,
+    /// `until`) of its own type, not a text prefix.
+    TextFormsTakeARangeNotAPrefix,
 }
 
 /// Never implemented: the bound on `Key::scan()` of a key that has no scan
