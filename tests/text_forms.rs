@@ -69,7 +69,10 @@ fn seed_ledger_with_date_time_fields_byte_for_byte() {
     assert_eq!(&*back.to_key().unwrap(), &*key);
 
     for seed in Ledger::rows(3000) {
-        let (y, m) = (seed.month[..4].parse().unwrap(), seed.month[5..].parse().unwrap());
+        let (y, m) = (
+            seed.month[..4].parse().unwrap(),
+            seed.month[5..].parse().unwrap(),
+        );
         let num = |r: std::ops::Range<usize>| seed.rest[r].parse::<u32>().unwrap();
         let t = at(y, m, num(1..3), num(4..6), num(7..9), num(10..12));
         let typed = TypedLedger {
@@ -82,13 +85,29 @@ fn seed_ledger_with_date_time_fields_byte_for_byte() {
         let back = TypedLedger::decode(&key).unwrap();
         assert_eq!(back.to_vec().unwrap(), key);
         // The same scans, range for range.
-        let typed_plan = TypedLedger::scan().month.eq(t).user.eq(&seed.user).plan().unwrap();
-        let seed_plan = Ledger::scan().month.eq(seed.month.clone()).user.eq(&seed.user).plan().unwrap();
+        let typed_plan = TypedLedger::scan()
+            .month
+            .eq(t)
+            .user
+            .eq(&seed.user)
+            .plan()
+            .unwrap();
+        let seed_plan = Ledger::scan()
+            .month
+            .eq(seed.month.clone())
+            .user
+            .eq(&seed.user)
+            .plan()
+            .unwrap();
         assert_eq!(typed_plan.hbase_shell("t"), seed_plan.hbase_shell("t"));
     }
     let month = TypedLedger::layout().field("month").unwrap();
-    assert!(matches!(month.codec, FieldCodec::DateText { format } if format.to_string() == "%Y-%m"));
-    assert!(TypedLedger::layout().explain().contains("format \"-%d %H:%M:%S\""));
+    assert!(
+        matches!(month.codec, FieldCodec::DateText { format } if format.to_string() == "%Y-%m")
+    );
+    assert!(TypedLedger::layout()
+        .explain()
+        .contains("format \"-%d %H:%M:%S\""));
 }
 
 /// Every text form and `#[desc_ts]` on an instant of each crate.
@@ -139,7 +158,8 @@ fn forms() -> impl Strategy<Value = Forms> {
             Forms {
                 at: t,
                 day: tm.date(),
-                jiff_at: jiff::tz::Offset::UTC.to_datetime(jiff::Timestamp::from_nanosecond(a.into()).unwrap()),
+                jiff_at: jiff::tz::Offset::UTC
+                    .to_datetime(jiff::Timestamp::from_nanosecond(a.into()).unwrap()),
                 id: Uuid::from_u128(id),
                 price: Decimal::new(m, s.min(3)),
                 newest: u,
@@ -216,22 +236,58 @@ fn errors_name_the_field_and_the_byte() {
     let mut bad = key.clone();
     bad[17 + 10 + 7 + 1 + 8 + 1 + 9 + 5] = b'A';
     let e = Forms::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset()), ("id", 17 + 10 + 7 + 1 + 8 + 1 + 9 + 5));
+    assert_eq!(
+        (e.field(), e.offset()),
+        ("id", 17 + 10 + 7 + 1 + 8 + 1 + 9 + 5)
+    );
 
-    let e = Forms { price: Decimal::new(-1, 0), ..f.clone() }.to_vec().unwrap_err();
-    assert_eq!((e.field(), e.kind()), ("price", EncodeErrorKind::NegativeText));
-    let e = Forms { price: Decimal::new(12345, 4), ..f.clone() }.to_vec().unwrap_err();
+    let e = Forms {
+        price: Decimal::new(-1, 0),
+        ..f.clone()
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(
+        (e.field(), e.kind()),
+        ("price", EncodeErrorKind::NegativeText)
+    );
+    let e = Forms {
+        price: Decimal::new(12345, 4),
+        ..f.clone()
+    }
+    .to_vec()
+    .unwrap_err();
     assert_eq!(e.field(), "price");
-    let far = NaiveDate::from_ymd_opt(10_000, 1, 1).unwrap().and_hms_opt(0, 0, 0).unwrap().and_utc();
-    let e = Forms { at: far, ..f.clone() }.to_vec().unwrap_err();
+    let far = NaiveDate::from_ymd_opt(10_000, 1, 1)
+        .unwrap()
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc();
+    let e = Forms {
+        at: far,
+        ..f.clone()
+    }
+    .to_vec()
+    .unwrap_err();
     assert_eq!((e.field(), e.offset()), ("at", 0));
     let before_1970 = DateTime::from_timestamp_nanos(-1);
-    let e = Forms { newest: before_1970, ..f }.to_vec().unwrap_err();
-    assert_eq!((e.field(), e.kind()), ("newest", EncodeErrorKind::TimestampOutOfRange));
+    let e = Forms {
+        newest: before_1970,
+        ..f
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(
+        (e.field(), e.kind()),
+        ("newest", EncodeErrorKind::TimestampOutOfRange)
+    );
     let mut bad = key.clone();
     bad[25] = b'x';
     let e = Forms::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset(), e.kind()), ("day", 25, DecodeErrorKind::InvalidDigit { byte: b'x' }));
+    assert_eq!(
+        (e.field(), e.offset(), e.kind()),
+        ("day", 25, DecodeErrorKind::InvalidDigit { byte: b'x' })
+    );
 }
 
 /// A month as text, then a user, then the newest instant first.

@@ -5,7 +5,9 @@
 use crate::value::Value;
 use rowkey_core::codec::{DecimalText, UuidText};
 use rowkey_core::layout::FieldCodec;
-use rowkey_core::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyReader, KeyWriter};
+use rowkey_core::{
+    DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyReader, KeyWriter,
+};
 
 /// Reads a text-form field's text through its codec (so a key the
 /// derived decode refuses is refused here too) and returns the text.

@@ -181,22 +181,35 @@ impl DateFormat {
                     }
                     b'F' => {
                         let dash = FormatItem::Literal(b'-');
-                        expansion = [FormatItem::Year, dash, FormatItem::Month, dash, FormatItem::Day];
+                        expansion = [
+                            FormatItem::Year,
+                            dash,
+                            FormatItem::Month,
+                            dash,
+                            FormatItem::Day,
+                        ];
                         n = 5;
                         FormatItem::Year
                     }
                     b'T' => {
                         let colon = FormatItem::Literal(b':');
-                        expansion = [FormatItem::Hour, colon, FormatItem::Minute, colon, FormatItem::Second];
+                        expansion = [
+                            FormatItem::Hour,
+                            colon,
+                            FormatItem::Minute,
+                            colon,
+                            FormatItem::Second,
+                        ];
                         n = 5;
                         FormatItem::Hour
                     }
-                    _ => {
-                        return match refused(spec) {
-                            Some(reason) => err(at, reason),
-                            None => err(at, "unknown specifier; use %Y %m %d %j %H %M %S %3f %6f %9f %F %T or %%"),
-                        }
-                    }
+                    _ => return match refused(spec) {
+                        Some(reason) => err(at, reason),
+                        None => err(
+                            at,
+                            "unknown specifier; use %Y %m %d %j %H %M %S %3f %6f %9f %F %T or %%",
+                        ),
+                    },
                 };
             }
             let mut k = 0;
@@ -222,7 +235,10 @@ impl DateFormat {
             }
         }
         if !any_unit {
-            return err(0, "the format has no date or time specifier (%Y, %m, %d, %H, ...)");
+            return err(
+                0,
+                "the format has no date or time specifier (%Y, %m, %d, %H, ...)",
+            );
         }
         Ok(out)
     }
@@ -252,7 +268,10 @@ impl DateFormat {
         self.items().iter().any(|i| {
             matches!(
                 i,
-                FormatItem::Hour | FormatItem::Minute | FormatItem::Second | FormatItem::Fraction(_)
+                FormatItem::Hour
+                    | FormatItem::Minute
+                    | FormatItem::Second
+                    | FormatItem::Fraction(_)
             )
         })
     }
@@ -342,6 +361,8 @@ mod tests {
         assert!(why("%Y%j%d").reason.contains("largest to smallest"));
         assert!(why("%Q").reason.contains("unknown"));
         assert!(why("%Yé").reason.contains("ASCII"));
-        assert!(why(&format!("%Y{}", "-".repeat(32))).reason.contains("32 items"));
+        assert!(why(&format!("%Y{}", "-".repeat(32)))
+            .reason
+            .contains("32 items"));
     }
 }

@@ -89,12 +89,14 @@ mod chrono_impls {
         }
     }
 
-    nanos_timestamp!(DateTime<Utc>,
+    nanos_timestamp!(
+        DateTime<Utc>,
         |v| i128::from(v.timestamp()) * 1_000_000_000 + i128::from(v.timestamp_subsec_nanos()),
-        |n| Some(DateTime::from_timestamp_nanos(n)));
-    nanos_timestamp!(NaiveDateTime,
-        |v| v.and_utc().as_i128(),
-        |n| Some(DateTime::from_timestamp_nanos(n).naive_utc()));
+        |n| Some(DateTime::from_timestamp_nanos(n))
+    );
+    nanos_timestamp!(NaiveDateTime, |v| v.and_utc().as_i128(), |n| Some(
+        DateTime::from_timestamp_nanos(n).naive_utc()
+    ));
 }
 
 #[cfg(feature = "time")]
@@ -151,14 +153,16 @@ mod time_impls {
         }
     }
 
-    nanos_timestamp!(OffsetDateTime,
-        |v| v.unix_timestamp_nanos(),
-        |n| OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok());
-    nanos_timestamp!(PrimitiveDateTime,
+    nanos_timestamp!(OffsetDateTime, |v| v.unix_timestamp_nanos(), |n| {
+        OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok()
+    });
+    nanos_timestamp!(
+        PrimitiveDateTime,
         |v| v.assume_utc().unix_timestamp_nanos(),
         |n| OffsetDateTime::from_unix_timestamp_nanos(n.into())
             .ok()
-            .map(|t| PrimitiveDateTime::new(t.date(), t.time())));
+            .map(|t| PrimitiveDateTime::new(t.date(), t.time()))
+    );
 }
 
 #[cfg(feature = "jiff")]
@@ -221,10 +225,16 @@ mod jiff_impls {
         }
     }
 
-    nanos_timestamp!(jiff::Timestamp,
-        |v| v.as_nanosecond(),
-        |n| jiff::Timestamp::from_nanosecond(n.into()).ok());
-    nanos_timestamp!(DateTime,
-        |v| Offset::UTC.to_timestamp(v).map_or(i128::MIN, |t| t.as_nanosecond()),
-        |n| jiff::Timestamp::from_nanosecond(n.into()).ok().map(|t| Offset::UTC.to_datetime(t)));
+    nanos_timestamp!(jiff::Timestamp, |v| v.as_nanosecond(), |n| {
+        jiff::Timestamp::from_nanosecond(n.into()).ok()
+    });
+    nanos_timestamp!(
+        DateTime,
+        |v| Offset::UTC
+            .to_timestamp(v)
+            .map_or(i128::MIN, |t| t.as_nanosecond()),
+        |n| jiff::Timestamp::from_nanosecond(n.into())
+            .ok()
+            .map(|t| Offset::UTC.to_datetime(t))
+    );
 }

@@ -137,16 +137,20 @@ fn errors_name_the_byte_and_the_reason() {
     assert!(matches!(e.kind(), EncodeErrorKind::Invalid(why) if why.contains("0..=9999")));
     assert!(enc(f("%Y"), civil(-1, 1, 1, 0, 0, 0, 0)).is_err());
     // Without %Y the year is not written, so any year encodes.
-    assert_eq!(
-        enc(f("%m"), civil(-50, 3, 1, 0, 0, 0, 0)).unwrap(),
-        b"03"
-    );
+    assert_eq!(enc(f("%m"), civil(-50, 3, 1, 0, 0, 0, 0)).unwrap(), b"03");
 }
 
 fn any_civil() -> impl Strategy<Value = CivilTime> {
-    (0i32..=9999, 1u8..=12, 1u8..=31, 0u8..24, 0u8..60, 0u8..60, 0u32..1_000_000_000).prop_map(
-        |(y, m, d, h, mi, s, ns)| civil(y, m, d.min(days_in_month(y, m)), h, mi, s, ns),
+    (
+        0i32..=9999,
+        1u8..=12,
+        1u8..=31,
+        0u8..24,
+        0u8..60,
+        0u8..60,
+        0u32..1_000_000_000,
     )
+        .prop_map(|(y, m, d, h, mi, s, ns)| civil(y, m, d.min(days_in_month(y, m)), h, mi, s, ns))
 }
 
 proptest! {

@@ -60,9 +60,7 @@ impl DecimalText {
     /// one integer digit, at most 38 digits.
     pub const fn is_valid(width: usize, scale: u32) -> bool {
         let point = (scale > 0) as usize;
-        scale <= MAX_SCALE
-            && width > scale as usize + point
-            && width - point <= MAX_DIGITS
+        scale <= MAX_SCALE && width > scale as usize + point && width - point <= MAX_DIGITS
     }
 
     /// Where the `.` is, when there is one.
@@ -199,16 +197,28 @@ mod tests {
         ));
         assert_eq!(
             enc(MONEY, Decimal::new(100000, 0)).unwrap_err().kind(),
-            EncodeErrorKind::TooManyDigits { digits: 9, width: 8 }
+            EncodeErrorKind::TooManyDigits {
+                digits: 9,
+                width: 8
+            }
         );
         assert!(enc(MONEY, Decimal::MAX).is_err());
         let e = dec(MONEY, b"00012,50").unwrap_err();
         assert_eq!(e.offset(), 5);
         let e = dec(MONEY, b"0001x.50").unwrap_err();
-        assert_eq!((e.offset(), e.kind()), (4, DecodeErrorKind::InvalidDigit { byte: b'x' }));
+        assert_eq!(
+            (e.offset(), e.kind()),
+            (4, DecodeErrorKind::InvalidDigit { byte: b'x' })
+        );
         // 38 nines do not fit a Decimal's 96-bit mantissa.
-        let wide = DecimalText { width: 38, scale: 0 };
-        assert_eq!(dec(wide, &[b'9'; 38]).unwrap_err().kind(), DecodeErrorKind::Overflow);
+        let wide = DecimalText {
+            width: 38,
+            scale: 0,
+        };
+        assert_eq!(
+            dec(wide, &[b'9'; 38]).unwrap_err().kind(),
+            DecodeErrorKind::Overflow
+        );
         assert!(DecimalText::is_valid(8, 2) && DecimalText::is_valid(1, 0));
         assert!(!DecimalText::is_valid(3, 2) && !DecimalText::is_valid(39, 0));
         assert!(!DecimalText::is_valid(40, 29));

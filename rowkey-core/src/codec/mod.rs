@@ -21,9 +21,9 @@
 pub mod bytes;
 #[cfg(feature = "chrono")]
 pub mod chrono;
+pub mod date_format;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 mod date_impls;
-pub mod date_format;
 pub mod date_text;
 pub mod decimal;
 #[cfg(feature = "rust_decimal")]
@@ -57,8 +57,8 @@ pub use date_text::{CivilTime, TextDate};
 pub use decimal::{Digits, TextInt};
 #[cfg(feature = "rust_decimal")]
 pub use decimal_text::DecimalText;
-#[cfg(feature = "uuid")]
-pub use uuid_text::UuidText;
 pub use desc::{DescTs, Timestamp};
 pub use framing::{BytesCodec, Framing};
 pub use reverse::Reverse;
+#[cfg(feature = "uuid")]
+pub use uuid_text::UuidText;

@@ -61,18 +61,17 @@ impl UuidText {
                 }
                 continue;
             }
-            let v = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                _ => {
-                    return Err(r.error_at(
+            let v =
+                match c {
+                    b'0'..=b'9' => c - b'0',
+                    b'a'..=b'f' => c - b'a' + 10,
+                    _ => return Err(r.error_at(
                         at + i,
                         DecodeErrorKind::Invalid(
                             "not a lowercase hex digit (the key holds the UUID's canonical form)",
                         ),
-                    ))
-                }
-            };
+                    )),
+                };
             bytes[nibbles / 2] |= v << (4 * (1 - nibbles % 2));
             nibbles += 1;
         }

@@ -72,7 +72,9 @@ impl FieldCheck<'_> {
             Codec::TextDate { .. } | Codec::TextUuid | Codec::TextDecimal { .. } => {
                 let b = sep.value;
                 let writes = match codec {
-                    Codec::TextUuid => b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-',
+                    Codec::TextUuid => {
+                        b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-'
+                    }
                     Codec::TextDecimal { .. } => b.is_ascii_digit() || b == b'.',
                     _ => {
                         let literals = self

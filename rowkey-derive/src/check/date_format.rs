@@ -80,13 +80,21 @@ pub fn check(format: &str) -> Result<FormatInfo, String> {
                 items += 1;
             }
             'F' => {
-                units.extend([(4, 0, 0, "%Y".into()), (2, 1, 1, "%m".into()), (2, 2, 2, "%d".into())]);
+                units.extend([
+                    (4, 0, 0, "%Y".into()),
+                    (2, 1, 1, "%m".into()),
+                    (2, 2, 2, "%d".into()),
+                ]);
                 info.literals.extend(b"--");
                 info.width += 2;
                 items += 2;
             }
             'T' => {
-                units.extend([(2, 3, 3, "%H".into()), (2, 4, 4, "%M".into()), (2, 5, 5, "%S".into())]);
+                units.extend([
+                    (2, 3, 3, "%H".into()),
+                    (2, 4, 4, "%M".into()),
+                    (2, 5, 5, "%S".into()),
+                ]);
                 info.literals.extend(b"::");
                 info.width += 2;
                 items += 2;
@@ -160,7 +168,9 @@ mod tests {
         }
         assert!(check("-%d %H").unwrap().time_of_day);
         assert!(!check("%Y%m").unwrap().time_of_day);
-        for bad in ["%m%Y", "%d%m", "%Y%d", "%I", "%B", "%-d", "%y", "%a", "%f", "%", "--", "%Yé"] {
+        for bad in [
+            "%m%Y", "%d%m", "%Y%d", "%I", "%B", "%-d", "%y", "%a", "%f", "%", "--", "%Yé",
+        ] {
             assert!(check(bad).is_err(), "{bad}");
         }
     }

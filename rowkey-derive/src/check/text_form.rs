@@ -30,7 +30,10 @@ impl FieldCheck<'_> {
         let t = &text.value;
         let name = &self.name;
         if let Some(format) = &t.format {
-            for (opt, span) in [("width", t.width.map(|w| w.span)), ("scale", t.scale.map(|s| s.span))] {
+            for (opt, span) in [
+                ("width", t.width.map(|w| w.span)),
+                ("scale", t.scale.map(|s| s.span)),
+            ] {
                 if let Some(span) = span {
                     self.cx.error_at(
                         span,
@@ -54,7 +57,10 @@ impl FieldCheck<'_> {
                 Err(why) => {
                     self.cx.error_at(
                         format.span,
-                        format!("#[text(format = {:?})] on field `{name}`: {why}", format.value),
+                        format!(
+                            "#[text(format = {:?})] on field `{name}`: {why}",
+                            format.value
+                        ),
                     );
                     return Some(None);
                 }
