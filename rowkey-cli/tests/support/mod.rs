@@ -20,9 +20,13 @@ pub fn via_json<T: RowKey>() -> &'static Layout {
 /// Whether the layout's `{:?}` of values can be compared with the
 /// struct's (false when a field's type is one the layout cannot describe).
 pub fn describable(layout: &Layout) -> bool {
-    layout.fields.iter().all(|f| {
-        !matches!(f.codec, rowkey::FieldCodec::Binary)
-            || !rowkey_cli::kind::binary_kind(f).is_opaque()
+    layout.fields.iter().all(|f| match f.codec {
+        rowkey::FieldCodec::Binary => !rowkey_cli::kind::binary_kind(f).is_opaque(),
+        // Shown as the text the key holds, not as the type's Debug.
+        rowkey::FieldCodec::DateText { .. }
+        | rowkey::FieldCodec::UuidText
+        | rowkey::FieldCodec::DecimalText { .. } => false,
+        _ => true,
     })
 }
 
