@@ -281,6 +281,20 @@ fn take_part(r: &mut KeyReader<'_>, kind: &PartKind, last: bool) -> Result<Value
         PartKind::Unit => Value::Unit,
         PartKind::Uuid => Value::Uuid(uuid::Uuid::decode(r)?),
         PartKind::Date => Value::Date(chrono::NaiveDate::decode(r)?),
+        PartKind::Date9999 => {
+            let at = r.position();
+            let d = chrono::NaiveDate::decode(r)?;
+            if !crate::value::within_9999(d) {
+                return Err(r.error_at(
+                    at,
+                    DecodeErrorKind::Invalid(
+                        "day outside time's and jiff's Date range (±9999 years)",
+                    ),
+                ));
+            }
+            Value::Date(d)
+        }
+        PartKind::Decimal => Value::Decimal(rust_decimal::Decimal::decode(r)?),
         PartKind::DateTime => Value::DateTime(chrono::NaiveDateTime::decode(r)?),
         PartKind::DateTimeUtc => Value::DateTimeUtc(chrono::DateTime::decode(r)?),
         PartKind::Option(inner) => {

@@ -83,7 +83,7 @@ pub mod __private {
             _ => None,
         }
     }
-    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, Step};
+    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, ScanState, Step};
 
     /// The scan module, with the bound helpers generated code calls.
     pub mod scan {
