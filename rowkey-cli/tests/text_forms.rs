@@ -39,7 +39,10 @@ fn decodes_to_the_stored_text() {
     let d = rowkey_cli::decode::decode(layout, &key).unwrap();
     let shown = format!("{:?}", d.values());
     assert!(shown.contains("2021-12-01 12:00:00.123"), "{shown}");
-    assert!(shown.contains("00000000-0000-0000-0000-0000000000ab"), "{shown}");
+    assert!(
+        shown.contains("00000000-0000-0000-0000-0000000000ab"),
+        "{shown}"
+    );
     assert!(shown.contains("00012.50"), "{shown}");
     check_value(layout, &row);
     assert!(layout.explain().contains("format \"%Y-%m\""));
