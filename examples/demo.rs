@@ -220,8 +220,8 @@ fn ledger_queries<S: Store, E: BlockOn>(
         "  first page of 5, resuming after {}:",
         first
             .next
-            .as_deref()
-            .map(KeyDisplay)
+            .as_ref()
+            .map(|c| KeyDisplay(c.after()))
             .map(|k| k.to_string())
             .unwrap_or_default()
     );

@@ -149,11 +149,14 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
         }
         ["page", month, size, resume @ ..] => {
             let plan = Ledger::scan().month.eq(month.to_string()).plan()?;
+            // The cursor travels as hex: the last key and the rows so far.
             let resume = match resume.first() {
-                Some(hex) => Some(from_hex(hex)?),
+                Some(hex) => {
+                    Some(rowkey::scan::Cursor::from_bytes(&from_hex(hex)?).ok_or("bad cursor")?)
+                }
                 None => None,
             };
-            let page = store.page(&plan, resume.as_deref(), size.parse()?).await?;
+            let page = store.page(&plan, resume.as_ref(), size.parse()?).await?;
             for row in &page.rows {
                 show(row, &mut out)?;
                 n += 1;
@@ -161,7 +164,7 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
             if let Some(next) = page.next {
                 out.push_str(&format!(
                     "  next page: page {month} {size} {}\n",
-                    to_hex(&next)
+                    to_hex(&next.to_bytes())
                 ));
             }
         }

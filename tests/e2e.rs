@@ -105,7 +105,7 @@ async fn check<K: RowKey, const N: usize>(
     assert_eq!(got.len(), want.len(), "{}", q.name);
     assert!(got == want, "{}: rows differ", q.name);
     // The same plan read backwards: the last rows, last first.
-    let back = keys(store, &q.plan.reversed()).await;
+    let back = keys(store, &q.plan.clone().reversed()).await;
     assert!(
         back == brute_force(rows, q, true),
         "{}: reversed rows differ",
@@ -159,13 +159,13 @@ async fn order_status(t: &mut impl Tables) {
 async fn hot_events(t: &mut impl Tables) {
     let rows = HotEvent::rows(ROWS);
     let queries = HotEvent::queries(&rows);
-    let plan = queries[0].plan;
+    let plan = queries[0].plan.clone();
     let store = run(t, "hot_events", &rows, &HotEvent::split_keys(), queries).await;
     // Keyset pages of 7 through the store: every row once, in order.
     let all = keys(&store, &plan).await;
-    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
     loop {
-        let page = store.page(&plan, resume.as_deref(), 7).await.unwrap();
+        let page = store.page(&plan, resume.as_ref(), 7).await.unwrap();
         paged.extend(page.rows.into_iter().map(|r| r.key));
         match page.next {
             Some(next) => resume = Some(next),
@@ -175,9 +175,9 @@ async fn hot_events(t: &mut impl Tables) {
     assert_eq!(paged, all, "keyset pages");
     // Backwards, in pages of 7: every row once, last first.
     let back = plan.reversed();
-    let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+    let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
     loop {
-        let page = store.page(&back, resume.as_deref(), 7).await.unwrap();
+        let page = store.page(&back, resume.as_ref(), 7).await.unwrap();
         paged.extend(page.rows.into_iter().map(|r| r.key));
         match page.next {
             Some(next) => resume = Some(next),

@@ -56,9 +56,9 @@ fn check<K: DecodeKeyOwned, const N: usize>(
     let got = run(table, &plan);
     prop_assert_eq!(&got, &want, "{}: {:?}", what, plan);
     for size in [1, 7, want.len() + 3] {
-        let (mut resume, mut paged) = (None::<Vec<u8>>, Vec::new());
+        let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
         for _ in 0..=want.len() + 1 {
-            let p = page(&plan, resume.as_deref(), size, |r, limit| {
+            let p = page(&plan, resume.as_ref(), size, |r, limit| {
                 read(table, &r, limit)
             });
             prop_assert!(p.rows.len() <= size);

@@ -143,9 +143,9 @@ fn a_limit_larger_than_a_page_is_not_cut_at_the_page() {
         assert_eq!(got.len(), 20);
         // Keyset pages of 7 through the slow store: all 30, once each.
         let plan = Plain::scan().user.eq(1).plan().unwrap();
-        let (mut resume, mut seen) = (None::<Vec<u8>>, 0);
+        let (mut resume, mut seen) = (None::<rowkey::scan::Cursor>, 0);
         loop {
-            let page = store.page(&plan, resume.as_deref(), 7).await.unwrap();
+            let page = store.page(&plan, resume.as_ref(), 7).await.unwrap();
             seen += page.rows.len();
             match page.next {
                 Some(next) => resume = Some(next),
@@ -153,5 +153,46 @@ fn a_limit_larger_than_a_page_is_not_cut_at_the_page() {
             }
         }
         assert_eq!(seen, 30);
+    });
+}
+
+/// A plan's limit caps the rows of all its pages together: 30 rows, a
+/// limit of 17, pages of 7: 7 + 7 + 3, then no cursor. Forwards and
+/// reversed, and through a cursor that went through bytes (a service).
+#[test]
+fn a_limit_caps_the_rows_of_all_pages_together() {
+    futures::executor::block_on(async {
+        let store = Slow::default();
+        let keys: Vec<Plain> = (0..30).map(|seq| Plain { user: 1, seq }).collect();
+        load(&store, &keys).await;
+        for reversed in [false, true] {
+            let mut plan = Plain::scan().user.eq(1).plan().unwrap().with_limit(17);
+            if reversed {
+                plan = plan.reversed();
+            }
+            let (mut resume, mut sizes, mut seqs) =
+                (None::<rowkey::scan::Cursor>, Vec::new(), Vec::new());
+            loop {
+                let page = store.page(&plan, resume.as_ref(), 7).await.unwrap();
+                sizes.push(page.rows.len());
+                seqs.extend(page.rows.iter().map(|r| r.key_as::<Plain>().unwrap().seq));
+                match page.next {
+                    Some(next) => resume = rowkey::scan::Cursor::from_bytes(&next.to_bytes()),
+                    None => break,
+                }
+            }
+            assert_eq!(sizes, [7, 7, 3], "reversed: {reversed}");
+            let want: Vec<u16> = if reversed {
+                (13..30).rev().collect()
+            } else {
+                (0..17).collect()
+            };
+            assert_eq!(seqs, want);
+        }
+        // A cursor whose count already reaches the limit ends the paging.
+        let plan = Plain::scan().user.eq(1).plan().unwrap().with_limit(5);
+        let done = rowkey::scan::Cursor::new(Plain { user: 1, seq: 4 }.to_vec().unwrap(), 5);
+        let page = store.page(&plan, Some(&done), 7).await.unwrap();
+        assert!(page.rows.is_empty() && page.next.is_none());
     });
 }

@@ -193,7 +193,7 @@ async fn a_salted_query_with_a_free_user_matches_brute_force() {
             want,
             "status {status:#04x}"
         );
-        let back = plan.reversed().with_limit(50);
+        let back = plan.clone().reversed().with_limit(50);
         assert_eq!(keys_of(store.query(&back)).await, brute(&keys, &back));
         let mut stored = keys_of(store.read_plan(&plan)).await;
         stored.sort();
@@ -201,9 +201,9 @@ async fn a_salted_query_with_a_free_user_matches_brute_force() {
         sorted.sort();
         assert_eq!(stored, sorted, "read_plan, status {status:#04x}");
         // Keyset pages: each resumes after the last row, filter kept.
-        let (mut paged, mut resume) = (Vec::new(), None::<Vec<u8>>);
+        let (mut paged, mut resume) = (Vec::new(), None::<rowkey::scan::Cursor>);
         loop {
-            let page = store.page(&plan, resume.as_deref(), 97).await.unwrap();
+            let page = store.page(&plan, resume.as_ref(), 97).await.unwrap();
             paged.extend(page.rows.into_iter().map(|r| r.key));
             match page.next {
                 Some(next) => resume = Some(next),

@@ -212,6 +212,9 @@ fn take_value(
                 Value::Bytes(c.take_owned::<Vec<u8>>(r)?)
             })
         }
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            crate::text_form::take(r, f.codec)
+        }
         FieldCodec::DescTimestamp { text } => {
             let d = DescTs { text };
             match kind::int_type(f) {
@@ -278,6 +281,20 @@ fn take_part(r: &mut KeyReader<'_>, kind: &PartKind, last: bool) -> Result<Value
         PartKind::Unit => Value::Unit,
         PartKind::Uuid => Value::Uuid(uuid::Uuid::decode(r)?),
         PartKind::Date => Value::Date(chrono::NaiveDate::decode(r)?),
+        PartKind::Date9999 => {
+            let at = r.position();
+            let d = chrono::NaiveDate::decode(r)?;
+            if !crate::value::within_9999(d) {
+                return Err(r.error_at(
+                    at,
+                    DecodeErrorKind::Invalid(
+                        "day outside time's and jiff's Date range (±9999 years)",
+                    ),
+                ));
+            }
+            Value::Date(d)
+        }
+        PartKind::Decimal => Value::Decimal(rust_decimal::Decimal::decode(r)?),
         PartKind::DateTime => Value::DateTime(chrono::NaiveDateTime::decode(r)?),
         PartKind::DateTimeUtc => Value::DateTimeUtc(chrono::DateTime::decode(r)?),
         PartKind::Option(inner) => {

@@ -230,6 +230,9 @@ fn put_value(
                 _ => Err(mismatch(w)),
             }
         }
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            crate::text_form::put(w, f.codec, v)
+        }
         FieldCodec::DescTimestamp { text } => {
             let d = DescTs { text };
             match (kind::int_type(f), v) {
@@ -290,6 +293,8 @@ fn put_part(w: &mut KeyWriter<'_>, kind: &PartKind, v: &Value) -> Result<(), Enc
         (PartKind::Unit, Value::Unit) => Ok(()),
         (PartKind::Uuid, Value::Uuid(x)) => x.encode(w),
         (PartKind::Date, Value::Date(x)) => x.encode(w),
+        (PartKind::Date9999, Value::Date(x)) if crate::value::within_9999(*x) => x.encode(w),
+        (PartKind::Decimal, Value::Decimal(x)) => x.encode(w),
         (PartKind::DateTime, Value::DateTime(x)) => x.encode(w),
         (PartKind::DateTimeUtc, Value::DateTimeUtc(x)) => x.encode(w),
         (PartKind::Option(inner), Value::Option(x)) => {

@@ -94,10 +94,19 @@ pub enum PartKind {
     Uuid,
     /// chrono `NaiveDate`: epoch days as `i32`.
     Date,
-    /// chrono `NaiveDateTime`: epoch nanoseconds as `i64`.
+    /// time's `Date` or jiff's `civil::Date`: epoch days as `i32`, within
+    /// their ±9999 years.
+    Date9999,
+    /// chrono `NaiveDateTime`, time's `PrimitiveDateTime`, jiff's
+    /// `civil::DateTime`: epoch nanoseconds as `i64` (one encoding for the
+    /// three crates).
     DateTime,
-    /// chrono `DateTime<Utc>`: epoch nanoseconds as `i64`.
+    /// chrono `DateTime<Utc>`, time's `OffsetDateTime`, jiff's
+    /// `Timestamp`: epoch nanoseconds as `i64`.
     DateTimeUtc,
+    /// `rust_decimal::Decimal`: base-100 digits after a header, up to 16
+    /// bytes.
+    Decimal,
     /// `Option<T>` as a part: tag, then `T`.
     Option(Box<PartKind>),
     /// A type the layout cannot describe: its bytes, `Some(n)` when the
@@ -116,8 +125,8 @@ impl PartKind {
             PartKind::Array(n) => *n,
             PartKind::Unit => 0,
             PartKind::Uuid => 16,
-            PartKind::Date => 4,
-            PartKind::Option(_) => return None,
+            PartKind::Date | PartKind::Date9999 => 4,
+            PartKind::Option(_) | PartKind::Decimal => return None,
             PartKind::Opaque(n) => return *n,
         })
     }
@@ -126,6 +135,7 @@ impl PartKind {
     fn max_len(&self) -> Option<usize> {
         match self {
             PartKind::Option(inner) => inner.max_len().map(|n| n + 1),
+            PartKind::Decimal => Some(16),
             PartKind::Opaque(_) => None,
             k => k.fixed_len(),
         }
@@ -234,8 +244,10 @@ fn part_kind(ty: &str) -> PartKind {
         "()" => PartKind::Unit,
         "Uuid" => PartKind::Uuid,
         "NaiveDate" => PartKind::Date,
-        "NaiveDateTime" => PartKind::DateTime,
-        "DateTime<Utc>" => PartKind::DateTimeUtc,
+        "Date" => PartKind::Date9999,
+        "NaiveDateTime" | "PrimitiveDateTime" | "DateTime" => PartKind::DateTime,
+        "DateTime<Utc>" | "OffsetDateTime" | "Timestamp" => PartKind::DateTimeUtc,
+        "Decimal" => PartKind::Decimal,
         _ => PartKind::Opaque(None),
     }
 }

@@ -123,7 +123,7 @@ struct GroupsJson {
 
 #[derive(Deserialize)]
 enum GroupRuleJson {
-    KeyGroup,
+    Enum,
     Range { lo: i128, hi: i128 },
     Func(String),
 }
@@ -187,7 +187,7 @@ impl LayoutJson {
                     groups: g.groups,
                     per_group: g.per_group,
                     rule: match g.rule {
-                        GroupRuleJson::KeyGroup => GroupRule::KeyGroup,
+                        GroupRuleJson::Enum => GroupRule::Enum,
                         GroupRuleJson::Range { lo, hi } => GroupRule::Range { lo, hi },
                         GroupRuleJson::Func(f) => GroupRule::Func(leak(f)),
                     },

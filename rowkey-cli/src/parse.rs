@@ -93,6 +93,9 @@ fn bare_value(f: &FieldLayout, text: &str) -> Result<Value, String> {
             int(ty, text)
         }
         FieldCodec::Bytes { .. } if kind::is_text(f) => Ok(Value::Text(text.to_string())),
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            Ok(Value::Text(text.to_string()))
+        }
         FieldCodec::Bytes { .. } => keytext::parse_binary(text)
             .map(Value::Bytes)
             .map_err(|e| format!("bytes are written as toStringBinary shows them ({e})")),
@@ -152,6 +155,14 @@ fn part(kind: &PartKind, text: &str) -> Result<Value, String> {
             uuid::Uuid::try_parse(text).map_err(|_| bad("a UUID (hyphenated or 32 hex digits)"))?,
         ),
         PartKind::Date => Value::Date(text.parse().map_err(|_| bad("a date (2021-12-01)"))?),
+        PartKind::Date9999 => {
+            let d = text.parse().map_err(|_| bad("a date (2021-12-01)"))?;
+            if !crate::value::within_9999(d) {
+                return Err(bad("a date within ±9999 years"));
+            }
+            Value::Date(d)
+        }
+        PartKind::Decimal => Value::Decimal(text.parse().map_err(|_| bad("a decimal (19.99)"))?),
         PartKind::DateTime => Value::DateTime(
             text.parse()
                 .map_err(|_| bad("a date and time (2021-12-01T08:30:00)"))?,

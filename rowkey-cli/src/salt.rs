@@ -102,7 +102,7 @@ pub fn compute(
                 }
                 // A derived KeyPart enum stores its variant's position,
                 // which is its group.
-                (GroupRule::KeyGroup, Some(Value::Opaque(b))) if b.len() == 1 => {
+                (GroupRule::Enum, Some(Value::Opaque(b))) if b.len() == 1 => {
                     if u32::from(b[0]) >= g.groups {
                         return Err(out);
                     }

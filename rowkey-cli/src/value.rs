@@ -34,6 +34,8 @@ pub enum Value {
     DateTime(chrono::NaiveDateTime),
     /// A chrono `DateTime<Utc>`.
     DateTimeUtc(chrono::DateTime<chrono::Utc>),
+    /// A `rust_decimal::Decimal`.
+    Decimal(rust_decimal::Decimal),
     /// An `Option`.
     Option(Option<Box<Value>>),
     /// The bytes of a type the layout cannot describe.
@@ -57,6 +59,7 @@ impl Value {
             Value::Unit => "()".into(),
             Value::Uuid(u) => format!("{u:?}"),
             Value::Date(d) => format!("{d:?}"),
+            Value::Decimal(d) => format!("{d:?}"),
             Value::DateTime(d) => format!("{d:?}"),
             Value::DateTimeUtc(d) => format!("{d:?}"),
             Value::Option(None) => "None".into(),
@@ -105,4 +108,10 @@ impl fmt::Display for Value {
             other => f.write_str(&other.rust_debug()),
         }
     }
+}
+
+/// Whether a date is in time's and jiff's range, years -9999..=9999.
+pub fn within_9999(d: chrono::NaiveDate) -> bool {
+    use chrono::Datelike;
+    (-9999..=9999).contains(&d.year())
 }

@@ -248,6 +248,52 @@ proptest! {
     }
 }
 
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct OtherTimes {
+    price: rust_decimal::Decimal,
+    day: time::Date,
+    at: time::OffsetDateTime,
+    local: time::PrimitiveDateTime,
+    amount: Option<rust_decimal::Decimal>,
+    jday: jiff::civil::Date,
+    jat: jiff::Timestamp,
+    #[desc]
+    jlocal: jiff::civil::DateTime,
+    last: rust_decimal::Decimal,
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Decimals mid-key and last; time's and jiff's dates and instants
+    /// (the same bytes as chrono's, shown as chrono shows them).
+    #[test]
+    fn decimals_and_other_time_crates(m in -10i64.pow(15)..10i64.pow(15), scale in 0u32..10,
+                                      amount in proptest::option::of(any::<i32>()),
+                                      // time dates end at 9999-12-31: epoch day 2,932,896.
+                                      day in -3_000_000i32..2_932_897, nanos: i64, nanos2: i64,
+                                      noise in nasty_bytes(90)) {
+        let price = rust_decimal::Decimal::new(m, scale);
+        let at = time::OffsetDateTime::from_unix_timestamp_nanos(nanos.into()).unwrap();
+        let jat = jiff::Timestamp::from_nanosecond(nanos2.into()).unwrap();
+        let v = OtherTimes {
+            price,
+            day: time::Date::from_julian_day(2_440_588 + day).unwrap(),
+            at,
+            local: time::PrimitiveDateTime::new(at.date(), at.time()),
+            amount: amount.map(|a| rust_decimal::Decimal::new(a.into(), 2)),
+            jday: jiff::civil::Date::constant(2021, 12, 1),
+            jat,
+            jlocal: jat.to_zoned(jiff::tz::TimeZone::UTC).datetime(),
+            last: -price,
+        };
+        check(&v, &noise);
+        let layout = via_json::<OtherTimes>();
+        let d = rowkey_cli::decode::decode(layout, &v.to_vec().unwrap()).unwrap();
+        prop_assert_eq!(d.get("price").unwrap().to_string(), price.normalize().to_string());
+    }
+}
+
 #[test]
 fn float_edges_and_empty_values() {
     let v = Mixed {

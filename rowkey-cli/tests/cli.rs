@@ -1,51 +1,14 @@
 //! The `rowkey` binary end to end, with its real arguments: what each
 //! command prints for the seed layouts (checked against the derived code),
 //! the hotspot picture (parsed as XML: one bar per region), and bad input
-//! (a clear error on stderr and exit code 1, never a panic).
+//! (in `cli_errors.rs`).
 
 use rowkey::hotspot::HotspotReport;
 use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::{CallRecord, OrderStatus, SellerTrade, Trade, UserOp};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod run;
 
-fn layout(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/layouts/{name}.json"))
-}
-
-fn rowkey(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rowkey"))
-        .args(args)
-        .output()
-        .expect("the rowkey binary runs")
-}
-
-/// Runs and expects success; stdout.
-fn ok(args: &[&str]) -> String {
-    let out = rowkey(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs and expects a clean failure; stderr.
-fn fails(args: &[&str]) -> String {
-    let out = rowkey(args);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(stderr.contains("error: "), "{args:?}: {stderr}");
-    stderr
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rowkey-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use run::{fails, layout, ok, tmp};
 
 #[test]
 fn explain_prints_what_explain_does() {
@@ -326,100 +289,4 @@ fn hotspot_draws_a_heatmap_over_a_time_field() {
     // The background, then one cell per region and bin.
     let rects = doc.descendants().filter(|n| n.has_tag_name("rect")).count();
     assert_eq!(rects, 1 + 8 * 10);
-}
-
-#[test]
-fn bad_input_is_a_clear_error() {
-    let l = layout("OrderStatus");
-    let l = l.to_str().unwrap();
-    // Not toStringBinary, not hex.
-    let e = fails(&["decode", "--layout", l, "abc\\q"]);
-    assert!(
-        e.contains("key `abc\\q` is not toStringBinary (\\xNN): at character 3"),
-        "{e}"
-    );
-    let e = fails(&["decode", "--layout", l, "--hex", "7ff"]);
-    assert!(e.contains("odd number of hex digits"), "{e}");
-    // A key the layout rejects: the field, the byte, a caret.
-    let e = fails(&["decode", "--layout", l, "87654321831\\x7F\\xFF"]);
-    assert!(
-        e.contains("cannot decode OrderStatus.ts at byte 11: the key ends 6 byte(s) too early"),
-        "{e}"
-    );
-    assert!(e.contains("  key: 87654321831\\x7F\\xFF\n"), "{e}");
-    // Unknown, missing, repeated and ill-typed fields.
-    let e = fails(&["encode", "--layout", l, "user=1"]);
-    assert!(
-        e.contains("OrderStatus has no field `user` (fields: user_id, ts, order_id)"),
-        "{e}"
-    );
-    let e = fails(&["encode", "--layout", l, "user_id=1"]);
-    assert!(e.contains("missing ts, order_id"), "{e}");
-    let e = fails(&["encode", "--layout", l, "user_id=1", "user_id=2"]);
-    assert!(e.contains("field `user_id` is given twice"), "{e}");
-    let e = fails(&["encode", "--layout", l, "user_id=-1", "ts=1", "order_id=1"]);
-    assert!(
-        e.contains("field `user_id` (u64): -1 is not a u64") || e.contains("`-1` is not a u64"),
-        "{e}"
-    );
-    let e = fails(&["encode", "--layout", l, "user_id=1", "ts=-5", "order_id=1"]);
-    assert!(e.contains("cannot encode OrderStatus.ts at byte 11"), "{e}");
-    // Wrong layout files.
-    let e = fails(&["explain", "--layout", "/nonexistent/L.json"]);
-    assert!(
-        e.contains("layout /nonexistent/L.json: cannot read it"),
-        "{e}"
-    );
-    let not_json = tmp("not.json");
-    std::fs::write(&not_json, "create 't', 'cf'").unwrap();
-    let e = fails(&["explain", "--layout", not_json.to_str().unwrap()]);
-    assert!(e.contains("is not the JSON of a rowkey layout"), "{e}");
-    let other = tmp("other.json");
-    std::fs::write(&other, r#"{"name": "X", "fields": []}"#).unwrap();
-    let e = fails(&["decode", "--layout", other.to_str().unwrap(), "00"]);
-    assert!(e.contains("missing field"), "{e}");
-    // Hotspot without split keys, or over a field that does not exist.
-    let keys = tmp("one.keys");
-    std::fs::write(&keys, "0\n").unwrap();
-    let e = fails(&[
-        "hotspot",
-        "--layout",
-        l,
-        "--keys",
-        keys.to_str().unwrap(),
-        "--out",
-        "/dev/null",
-    ]);
-    assert!(e.contains("no split keys of its own"), "{e}");
-    let e = fails(&[
-        "hotspot",
-        "--layout",
-        l,
-        "--keys",
-        keys.to_str().unwrap(),
-        "--regions",
-        "2",
-        "--time",
-        "when",
-        "--out",
-        "/dev/null",
-    ]);
-    assert!(
-        e.contains("OrderStatus has no field `when` for --time"),
-        "{e}"
-    );
-    let bad_keys = tmp("bad.keys");
-    std::fs::write(&bad_keys, "ok\nno\\x4\n").unwrap();
-    let e = fails(&[
-        "hotspot",
-        "--layout",
-        l,
-        "--keys",
-        bad_keys.to_str().unwrap(),
-        "--regions",
-        "2",
-        "--out",
-        "/dev/null",
-    ]);
-    assert!(e.contains("bad.keys line 2: at character 2"), "{e}");
 }

@@ -154,6 +154,14 @@ pub enum EncodeErrorKind {
     TimestampOutOfRange,
     /// A salt's `group_by` field has a value outside its declared groups.
     GroupOutOfRange,
+    /// An IN-list query needs more ranges than its cap
+    /// (`Key::scan().with_max_ranges(n)` raises it).
+    TooManyRanges {
+        /// Ranges the query needs (at least).
+        ranges: usize,
+        /// The cap.
+        max: usize,
+    },
     /// A hand-written [`KeyPart`](crate::KeyPart) rejected its value.
     Invalid(&'static str),
 }
@@ -222,6 +230,10 @@ impl fmt::Display for EncodeError {
             }
             EncodeErrorKind::GroupOutOfRange => f.write_str(
                 "value is outside the salt's bucket groups (its declared range or group count)",
+            ),
+            EncodeErrorKind::TooManyRanges { ranges, max } => write!(
+                f,
+                "the IN-lists need {ranges} ranges, more than the cap of {max} (raise it with `with_max_ranges`)"
             ),
             EncodeErrorKind::Invalid(why) => f.write_str(why),
         }

@@ -93,6 +93,9 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 pub fn in_bucket(self, _: u32) -> Self {
                     self
                 }
+                pub fn with_max_ranges(self, _: usize) -> Self {
+                    self
+                }
                 pub fn plan(&self) -> __rk::Result<__rk::ScanPlan<1>, __rk::EncodeError> {
                     ::core::unimplemented!()
                 }

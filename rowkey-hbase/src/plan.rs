@@ -138,7 +138,7 @@ mod tests {
         fuzzy.push_free(2).unwrap();
         fuzzy.push_fixed(&[0xFF, b'\n']).unwrap();
         let plain = ScanPlan::<8>::from_bounds(b"\x00", Some(b"\xFF\x00")).unwrap();
-        let plan = plain.with_fuzzy(fuzzy);
+        let plan = plain.clone().with_fuzzy(fuzzy);
         assert_eq!(plan_scans(&plan), plan_scans(&plain));
         assert_eq!(plan_scans(&plan)[0].filter_string, None);
         assert_eq!(request_scans(&ReadRequest::plan(&plan)), plan_scans(&plain));

@@ -378,7 +378,7 @@ fn check_plan<const N: usize>(t: &Table, plan: &ScanPlan<N>) -> Result<(), TestC
     let got: Vec<Vec<u8>> = per_scan.iter().flatten().cloned().collect();
     prop_assert_eq!(&got, &want, "{:?}", plan);
     // The plan's limit is not in the scans.
-    prop_assert_eq!(&plan_scans(&plan.with_limit(1)), &scans);
+    prop_assert_eq!(&plan_scans(&plan.clone().with_limit(1)), &scans);
     let merged: Vec<Vec<u8>> = merge_sorted(per_scan, plan.prefix_len(), None).collect();
     let mut logical = want.clone();
     logical.sort_by(|a, b| a[plan.prefix_len()..].cmp(&b[plan.prefix_len()..]));

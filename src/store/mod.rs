@@ -28,7 +28,7 @@
 //! // Keyset pages of 4: resume after the last key of the previous page.
 //! let plan = Reading::scan().device.eq(1).plan()?;
 //! let first = store.page(&plan, None, 4).await?;
-//! let second = store.page(&plan, first.next.as_deref(), 4).await?;
+//! let second = store.page(&plan, first.next.as_ref(), 4).await?;
 //! assert_eq!(second.rows[0].key_as::<Reading>()?, Reading { device: 1, seq: 4 });
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! # }).unwrap();

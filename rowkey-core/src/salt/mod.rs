@@ -97,8 +97,10 @@ pub struct BucketGroups {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum GroupRule {
     /// A [`KeyGroup`] type, such as a `#[derive(KeyPart)]` enum (whose
-    /// group is its stored byte, the variant's position).
-    KeyGroup,
+    /// group is its stored byte, the variant's position). Not named
+    /// `KeyGroup`: a second item of that name would make rustc spell the
+    /// trait's full path in every error that names it.
+    Enum,
     /// An integer declared with `range = lo..=hi`: group `value - lo`.
     Range {
         /// The first value, group 0.
@@ -192,6 +194,25 @@ impl SaltPlan {
         if let (BucketFormat::Text, Some(sep)) = (self.format, self.separator) {
             out[self.width()] = sep;
         }
+    }
+
+    /// The bucket whose prefix `key` starts with, if any (prefixes sort
+    /// like their buckets, so this is a binary search).
+    pub fn bucket_of_prefix(&self, key: &[u8]) -> Option<u32> {
+        let len = self.prefix_len();
+        let head = key.get(..len)?;
+        let mut buf = [0u8; 8];
+        let (mut lo, mut hi) = (0u32, self.buckets);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            self.write_prefix(mid, &mut buf[..len]);
+            match buf[..len].cmp(head) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 
     /// The bucket's prefix bytes (bucket and separator) as a `Vec`.

@@ -22,6 +22,12 @@ impl<S> AbsorbStep<S> {
     pub fn eq<T>(self, _: T) -> S {
         unimplemented!()
     }
+    pub fn is_in<T>(self, _: T) -> S {
+        unimplemented!()
+    }
+    pub fn any(self) -> S {
+        unimplemented!()
+    }
     pub fn starts_with<T>(self, _: T) -> Result<ScanPlan<1>, EncodeError> {
         unimplemented!()
     }

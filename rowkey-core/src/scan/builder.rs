@@ -2,7 +2,7 @@
 //! derive generates. The generated code only encodes field values into it,
 //! in key order; this turns the bytes into a [`ScanPlan`].
 
-use super::ScanPlan;
+use super::{FuzzyKey, ScanPlan};
 use crate::buf::KeyBuf;
 use crate::codec::{DescTs, Timestamp};
 use crate::salt::{HashPrefixPlan, SaltPlan};
@@ -20,6 +20,8 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     strip: usize,
     /// A hash prefix not yet computed (its field is not set yet).
     pending_prefix: bool,
+    /// Bytes of salt or hash prefix the key starts with.
+    initial_prefix: usize,
     salt: Option<SaltPlan>,
     bucket: Option<u32>,
     group: Option<u32>,
@@ -27,6 +29,11 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     /// Byte offsets the field descriptions remember: where the salted
     /// fields start and end, for the bucket once they are all set.
     marks: [usize; M],
+    /// Where the first field left free (`any()`) starts: the range stops
+    /// narrowing there and a fuzzy key takes over.
+    free_from: Option<usize>,
+    /// `1` at each free byte (bytes past its length are fixed).
+    free: KeyBuf<N>,
 }
 
 impl<const N: usize, const M: usize> ScanBuilder<N, M> {
@@ -41,12 +48,128 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             buf,
             strip: if salt.is_some() { prefix_len } else { 0 },
             pending_prefix: hashed,
+            initial_prefix: prefix_len,
             salt,
             bucket: None,
             group: None,
             error: None,
             marks: [0; M],
+            free_from: None,
+            free: KeyBuf::new(),
         }
+    }
+
+    /// Leaves the next field free: `width` placeholder bytes any value may
+    /// fill. `None` (a field whose width varies) is an error: what follows
+    /// would have no fixed offset.
+    pub fn leave_free(&mut self, field: &'static str, width: Option<usize>) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(width) = width else {
+            return self.fail(EncodeError::new(
+                self.key,
+                field,
+                self.buf.len(),
+                EncodeErrorKind::Invalid(
+                    "a field whose width varies cannot be left free: the fields after it would have no fixed offset",
+                ),
+            ));
+        };
+        let at = self.buf.len();
+        self.free_from.get_or_insert(at);
+        let zeros = [0u8; 64];
+        let ones = [1u8; 64];
+        // The mask is kept as long as the bytes up to here.
+        while self.free.len() < at {
+            let n = (at - self.free.len()).min(64);
+            let _ = self.free.extend_from_slice(&zeros[..n]);
+        }
+        let mut left = width;
+        while left > 0 {
+            let n = left.min(64);
+            if !self.buf.extend_from_slice(&zeros[..n]) || !self.free.extend_from_slice(&ones[..n])
+            {
+                let needed = self.buf.len() + left;
+                return self.fail(EncodeError::new(
+                    self.key,
+                    field,
+                    at,
+                    EncodeErrorKind::BufferTooSmall {
+                        needed,
+                        available: N,
+                    },
+                ));
+            }
+            left -= n;
+        }
+    }
+
+    /// Whether a field was left free.
+    pub fn has_free(&self) -> bool {
+        self.free_from.is_some()
+    }
+
+    /// The pattern of every key the query matches: the bytes written, the
+    /// free fields' bytes free, and the salt or a pending hash prefix free
+    /// (the plan's ranges fix the bucket).
+    fn fuzzy_key(&self) -> Result<FuzzyKey<N>, EncodeError> {
+        let bytes = self.buf.as_bytes();
+        let head = if self.strip > 0 || self.pending_prefix {
+            self.prefix_len()
+        } else {
+            0
+        };
+        let full = |_| {
+            EncodeError::new(
+                self.key,
+                "",
+                bytes.len(),
+                EncodeErrorKind::BufferTooSmall {
+                    needed: bytes.len(),
+                    available: N,
+                },
+            )
+        };
+        let mut key = FuzzyKey::new();
+        key.push_free(head).map_err(full)?;
+        let mask = self.free.as_bytes();
+        let mut at = head;
+        while at < bytes.len() {
+            let free = mask.get(at) == Some(&1);
+            let end = (at..bytes.len())
+                .find(|&i| (mask.get(i) == Some(&1)) != free)
+                .unwrap_or(bytes.len());
+            if free {
+                key.push_free(end - at).map_err(full)?;
+            } else {
+                key.push_fixed(&bytes[at..end]).map_err(full)?;
+            }
+            at = end;
+        }
+        Ok(key)
+    }
+
+    /// Bytes before the first field (salt or hash prefix).
+    fn prefix_len(&self) -> usize {
+        match self.salt {
+            Some(s) if self.strip > 0 => s.prefix_len().min(self.buf.len()),
+            _ => self.initial_prefix,
+        }
+    }
+
+    /// With a free field: the plan of the fields fixed before it, keeping
+    /// only keys that match the whole pattern.
+    fn narrowed(&self) -> Result<Option<ScanPlan<N>>, EncodeError> {
+        let Some(at) = self.free_from else {
+            return Ok(None);
+        };
+        let mut head = *self;
+        head.free_from = None;
+        let (_, len) = head.buf.parts_mut();
+        *len = at;
+        let plan = head.prefix()?;
+        Ok(Some(plan.with_fuzzy(self.fuzzy_key()?)))
     }
 
     /// Remembers byte offset `pos` as mark `i`.
@@ -94,6 +217,10 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
 
     /// The query fixes every salt input: its keys are in this bucket.
     pub fn set_bucket(&mut self, bucket: u32) {
+        // A salted field left free: the bucket is not known.
+        if self.free_from.is_some() {
+            return;
+        }
         self.bucket = Some(bucket);
     }
 
@@ -136,6 +263,20 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         self.group = Some(group);
     }
 
+    /// An error when a field was left free (the typed steps already refuse
+    /// what would reach this).
+    fn exact(&self, why: &'static str) -> Result<(), EncodeError> {
+        match self.free_from {
+            Some(at) => Err(EncodeError::new(
+                self.key,
+                "",
+                at,
+                EncodeErrorKind::Invalid(why),
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn checked(&self) -> Result<(), EncodeError> {
         match self.error {
             Some(e) => Err(e),
@@ -175,6 +316,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// Every key that starts with the fields fixed so far.
     pub fn prefix(&self) -> Result<ScanPlan<N>, EncodeError> {
         self.checked()?;
+        if let Some(plan) = self.narrowed()? {
+            return Ok(plan);
+        }
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }
@@ -192,6 +336,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// Exactly the key written (every field fixed).
     pub fn point(&self) -> Result<ScanPlan<N>, EncodeError> {
         self.checked()?;
+        if let Some(plan) = self.narrowed()? {
+            return Ok(plan);
+        }
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }
@@ -213,6 +360,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// The full key with its salt bucket written, for a point get.
     pub fn key(&self) -> Result<KeyBuf<N>, EncodeError> {
         self.checked()?;
+        self.exact("a whole key cannot have a free field")?;
         let mut key = self.buf;
         if let (Some(salt), Some(bucket)) = (self.salt, self.bucket) {
             salt.write_prefix(bucket, &mut key.as_mut_bytes()[..salt.prefix_len()]);
@@ -254,6 +402,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     {
         self.checked()?;
+        self.exact("a range cannot follow a free field")?;
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }

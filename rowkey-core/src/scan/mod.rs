@@ -41,8 +41,9 @@ pub(crate) mod absorb;
 mod builder;
 pub(crate) mod fit;
 mod fuzzy;
+pub(crate) mod in_list;
 pub(crate) mod merge;
-mod page;
+pub(crate) mod page;
 mod plan;
 mod sort_prefix;
 mod step;
@@ -50,12 +51,13 @@ mod unavailable;
 
 pub use builder::ScanBuilder;
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
+pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};
-pub use page::{offset_limit, page, Page};
+pub use page::{offset_limit, page, Cursor, Page};
 pub use plan::{PlanRanges, ScanPlan};
-pub use step::{ScanField, Step};
+pub use step::{ScanField, ScanState, Step};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;
@@ -74,6 +76,23 @@ pub struct ScanRange<const N: usize> {
 impl<const N: usize> ScanRange<N> {
     pub(crate) fn new(start: KeyBuf<N>, stop: Option<KeyBuf<N>>) -> Self {
         ScanRange { start, stop }
+    }
+
+    /// The range `[start, stop)` (`stop` `None`: to the end of the table),
+    /// or `None` when a bound does not fit in `N` bytes.
+    ///
+    /// ```
+    /// use rowkey::scan::ScanRange;
+    /// let r = ScanRange::<8>::from_bounds(b"a", Some(b"b")).unwrap();
+    /// assert!(r.contains(b"a\xFF") && !r.contains(b"b"));
+    /// ```
+    pub fn from_bounds(start: &[u8], stop: Option<&[u8]>) -> Option<Self> {
+        let start = KeyBuf::from_slice(start)?;
+        let stop = match stop {
+            Some(s) => Some(KeyBuf::from_slice(s)?),
+            None => None,
+        };
+        Some(ScanRange::new(start, stop))
     }
 
     /// The range of keys that start with `prefix`, or `None` when the

@@ -3,13 +3,86 @@
 
 use super::{merge_sorted, MergeSorted, ScanPlan, ScanRange, ScanRow};
 
-/// One page of rows and the key to resume after, if more rows may follow.
+/// One page of rows and where the next page starts, if more rows may
+/// follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page<T> {
     /// The rows, in logical key order.
     pub rows: Vec<T>,
     /// Pass it back as `resume` for the next page; `None` on the last page.
-    pub next: Option<Vec<u8>>,
+    pub next: Option<Cursor>,
+}
+
+/// Where the next page of a plan starts: after the last row returned,
+/// with the rows returned so far counted against the plan's limit (a plan
+/// limited to 25 rows gives 25 rows over all its pages, not 25 a page).
+///
+/// A service that pages for its clients hands out [`to_bytes`] and takes
+/// it back with [`from_bytes`].
+///
+/// [`to_bytes`]: Cursor::to_bytes
+/// [`from_bytes`]: Cursor::from_bytes
+///
+/// ```
+/// use rowkey::scan::Cursor;
+/// let c = Cursor::new(b"k\x00".to_vec(), 7);
+/// assert_eq!(Cursor::from_bytes(&c.to_bytes()), Some(c));
+/// assert_eq!(Cursor::from_bytes(b"short"), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Cursor {
+    after: Vec<u8>,
+    delivered: u64,
+}
+
+impl Cursor {
+    /// The next page starts after row key `after`, `delivered` rows having
+    /// been returned before it.
+    pub fn new(after: Vec<u8>, delivered: u64) -> Self {
+        Cursor { after, delivered }
+    }
+
+    /// The last row key returned.
+    pub fn after(&self) -> &[u8] {
+        &self.after
+    }
+
+    /// Rows returned by the pages before.
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+
+    /// The cursor as bytes: the count (8 bytes, big-endian), then the key.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + self.after.len());
+        out.extend_from_slice(&self.delivered.to_be_bytes());
+        out.extend_from_slice(&self.after);
+        out
+    }
+
+    /// A cursor from [`to_bytes`](Self::to_bytes); `None` for fewer than 8
+    /// bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let (count, key) = bytes.split_first_chunk::<8>()?;
+        Some(Cursor::new(key.to_vec(), u64::from_be_bytes(*count)))
+    }
+}
+
+/// The plan after `resume`, the rows its limit still allows (`None`: no
+/// limit) and the rows already delivered.
+pub(crate) fn resume_plan<const N: usize>(
+    plan: &ScanPlan<N>,
+    resume: Option<&Cursor>,
+) -> (ScanPlan<N>, Option<usize>, u64) {
+    let delivered = resume.map_or(0, Cursor::delivered);
+    let plan = match resume {
+        Some(c) => plan.after(c.after()),
+        None => plan.clone(),
+    };
+    let left = plan
+        .limit()
+        .map(|l| usize::try_from((l as u64).saturating_sub(delivered)).unwrap_or(usize::MAX));
+    (plan, left, delivered)
 }
 
 /// Reads up to `size` rows of `plan` after `resume` (the previous page's
@@ -21,9 +94,8 @@ pub struct Page<T> {
 /// store's `Store::page` reads a reversed plan backwards).
 ///
 /// A `size` of 0 reads pages of one row. A plan's own row limit
-/// (`latest()` sets 1) caps each page and ends
-/// paging when a page reaches it; it is not counted across pages: to read
-/// at most N rows in pages, stop after N.
+/// (`latest()` sets 1) caps the rows of all its pages together: the
+/// cursor counts them.
 ///
 /// ```
 /// use rowkey::scan::{page, ScanRange};
@@ -54,7 +126,7 @@ pub struct Page<T> {
 /// };
 /// let (mut resume, mut seen) = (None, 0);
 /// loop {
-///     let p = page(&plan, resume.as_deref(), 4, read);
+///     let p = page(&plan, resume.as_ref(), 4, read);
 ///     seen += p.rows.len();
 ///     match p.next {
 ///         Some(next) => resume = Some(next),
@@ -66,7 +138,7 @@ pub struct Page<T> {
 /// ```
 pub fn page<const N: usize, I, F>(
     plan: &ScanPlan<N>,
-    resume: Option<&[u8]>,
+    resume: Option<&Cursor>,
     size: usize,
     scan: F,
 ) -> Page<I::Item>
@@ -75,20 +147,26 @@ where
     I: IntoIterator,
     I::Item: ScanRow,
 {
-    let plan = match resume {
-        Some(key) => plan.after(key),
-        None => *plan,
-    };
+    let (plan, left, delivered) = resume_plan(plan, resume);
     // A page holds at least one row, or paging would never advance.
     let size = size.max(1);
-    let want = plan.limit().map_or(size, |l| l.min(size));
+    if left == Some(0) {
+        return Page {
+            rows: Vec::new(),
+            next: None,
+        };
+    }
+    let want = left.map_or(size, |l| l.min(size));
     // One row more than the page tells whether another page follows.
     let probe = want.saturating_add(1);
     let mut merged = read_merged(&plan, probe, scan);
     let rows: Vec<I::Item> = merged.by_ref().take(want).collect();
-    let more = merged.next().is_some() && plan.limit().is_none_or(|l| l > want);
+    let more = merged.next().is_some() && left.is_none_or(|l| l > want);
     let next = match rows.last() {
-        Some(last) if more => Some(last.row_key().to_vec()),
+        Some(last) if more => Some(Cursor::new(
+            last.row_key().to_vec(),
+            delivered + rows.len() as u64,
+        )),
         _ => None,
     };
     Page { rows, next }

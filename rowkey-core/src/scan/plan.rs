@@ -7,6 +7,7 @@ use crate::salt::SaltPlan;
 use crate::KeyDisplay;
 use core::fmt;
 use core::ops::Range;
+use std::sync::Arc;
 
 /// The ranges that answer one query: a single range for an unsalted key
 /// (or a salted one whose bucket the query fixes), else one range per
@@ -15,7 +16,7 @@ use core::ops::Range;
 ///
 /// The same bounds apply after each bucket's prefix: `start` and `stop`
 /// here are those bounds, without the bucket.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ScanPlan<const N: usize> {
     salt: Option<SaltPlan>,
     /// `lo..hi` (a `Range` is not `Copy`).
@@ -28,6 +29,9 @@ pub struct ScanPlan<const N: usize> {
     reversed: bool,
     /// Only keys that match it, over the whole stored key.
     fuzzy: Option<FuzzyKey<N>>,
+    /// An IN-list's ranges (bucket prefixes included): sorted, disjoint,
+    /// in place of the same bounds in every bucket.
+    list: Option<Arc<[ScanRange<N>]>>,
 }
 
 impl<const N: usize> ScanPlan<N> {
@@ -45,7 +49,32 @@ impl<const N: usize> ScanPlan<N> {
             limit: None,
             reversed: false,
             fuzzy: None,
+            list: None,
         }
+    }
+
+    /// The plan of an IN-list: `ranges` sorted and disjoint.
+    pub(crate) fn from_list(salt: Option<SaltPlan>, ranges: Vec<ScanRange<N>>) -> Self {
+        let mut plan = ScanPlan::new(salt, 0..0, KeyBuf::new(), Some(KeyBuf::new()));
+        if let Some(first) = ranges.first() {
+            let skip = plan.prefix_len();
+            fn cut<const N: usize>(k: &[u8], skip: usize) -> KeyBuf<N> {
+                KeyBuf::from_slice(k.get(skip..).unwrap_or_default()).unwrap_or_default()
+            }
+            plan.start = cut(first.start(), skip);
+            plan.stop = first.stop().map(|s| cut(s, skip));
+            plan.buckets = match salt {
+                Some(s) => {
+                    let bucket = |r: &ScanRange<N>| s.bucket_of_prefix(r.start()).unwrap_or(0);
+                    let lo = ranges.iter().map(bucket).min().unwrap_or(0);
+                    let hi = ranges.iter().map(bucket).max().unwrap_or(0);
+                    (lo, hi + 1)
+                }
+                None => (0, 1),
+            };
+        }
+        plan.list = Some(ranges.into());
+        plan
     }
 
     /// A plan that matches nothing.
@@ -100,6 +129,9 @@ impl<const N: usize> ScanPlan<N> {
 
     /// How many ranges ([`ranges`](Self::ranges) yields no more).
     pub fn len(&self) -> usize {
+        if let Some(list) = &self.list {
+            return list.len();
+        }
         if self.bounds_empty() {
             0
         } else {
@@ -113,6 +145,9 @@ impl<const N: usize> ScanPlan<N> {
     }
 
     fn bounds_empty(&self) -> bool {
+        if let Some(list) = &self.list {
+            return list.is_empty();
+        }
         let (start, stop) = self.bounds();
         stop.is_some_and(|stop| stop <= start)
     }
@@ -165,7 +200,8 @@ impl<const N: usize> ScanPlan<N> {
         };
         PlanRanges {
             plan: self,
-            buckets,
+            buckets: if self.list.is_some() { 0..0 } else { buckets },
+            list: self.list.as_deref().unwrap_or_default().iter(),
         }
     }
 
@@ -181,6 +217,17 @@ impl<const N: usize> ScanPlan<N> {
     /// The range of one of the plan's buckets ([`buckets`](Self::buckets));
     /// `None` for any other bucket.
     pub fn range(&self, bucket: u32) -> Option<ScanRange<N>> {
+        if let Some(list) = &self.list {
+            // An IN-list plan may have several ranges in a bucket: one only.
+            let salt = self.salt?;
+            let mut hits = list
+                .iter()
+                .filter(|r| salt.bucket_of_prefix(r.start()) == Some(bucket));
+            return match (hits.next(), hits.next()) {
+                (Some(r), None) => Some(*r),
+                _ => None,
+            };
+        }
         self.buckets()
             .contains(&bucket)
             .then(|| self.bucket_range(bucket))
@@ -260,7 +307,10 @@ impl<const N: usize> ScanPlan<N> {
     /// re-reading earlier rows.
     pub fn after(&self, key: &[u8]) -> Self {
         let logical = key.get(self.prefix_len()..).unwrap_or_default();
-        let mut next = *self;
+        if let Some(list) = &self.list {
+            return self.list_after(list, logical);
+        }
+        let mut next = self.clone();
         if self.reversed {
             // Below `logical`: it becomes the (exclusive) stop. The plan's
             // keys are shorter than N; for a longer resume key, those below
@@ -291,6 +341,48 @@ impl<const N: usize> ScanPlan<N> {
         if resume.as_bytes() > self.start.as_bytes() {
             next.start = resume;
         }
+        next
+    }
+
+    /// [`after`](Self::after) for an IN-list plan: each range resumes
+    /// after `logical` behind its own bucket prefix.
+    fn list_after(&self, list: &[ScanRange<N>], logical: &[u8]) -> Self {
+        let skip = self.prefix_len();
+        let mut out = Vec::with_capacity(list.len());
+        for r in list {
+            let prefix = &r.start()[..skip.min(r.start().len())];
+            let mut bound = KeyBuf::<N>::from_slice(prefix).unwrap_or_default();
+            let r = if self.reversed {
+                // Below `prefix + logical`.
+                if !bound.extend_from_slice(logical) {
+                    let room = N.saturating_sub(1 + bound.len());
+                    bound.extend_from_slice(&logical[..room.min(logical.len())]);
+                    bound.extend_from_slice(&[0]);
+                }
+                let stop = match r.stop() {
+                    Some(s) if s <= bound.as_bytes() => s,
+                    _ => bound.as_bytes(),
+                };
+                ScanRange::from_bounds(r.start(), Some(stop))
+            } else {
+                // From `prefix + logical + 0x00`.
+                if !(bound.extend_from_slice(logical) && bound.extend_from_slice(&[0])) {
+                    bound = KeyBuf::from_slice(prefix).unwrap_or_default();
+                    let room = N.saturating_sub(bound.len());
+                    bound.extend_from_slice(&logical[..room.min(logical.len())]);
+                    if !bound.advance_past_prefix() {
+                        continue;
+                    }
+                }
+                let start = r.start().max(bound.as_bytes());
+                ScanRange::from_bounds(start, r.stop())
+            };
+            out.extend(r.filter(|r| !r.is_empty()));
+        }
+        let mut next = ScanPlan::from_list(self.salt, out);
+        next.limit = self.limit;
+        next.reversed = self.reversed;
+        next.fuzzy = self.fuzzy;
         next
     }
 
@@ -384,17 +476,23 @@ impl<const N: usize> fmt::Debug for ScanPlan<N> {
 pub struct PlanRanges<'a, const N: usize> {
     plan: &'a ScanPlan<N>,
     buckets: Range<u32>,
+    /// An IN-list plan's ranges.
+    list: core::slice::Iter<'a, ScanRange<N>>,
 }
 
 impl<const N: usize> Iterator for PlanRanges<'_, N> {
     type Item = ScanRange<N>;
 
     fn next(&mut self) -> Option<ScanRange<N>> {
+        if let Some(r) = self.list.next() {
+            return Some(*r);
+        }
         self.buckets.next().map(|b| self.plan.bucket_range(b))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.buckets.size_hint()
+        let n = self.list.len() + self.buckets.len();
+        (n, Some(n))
     }
 }
 

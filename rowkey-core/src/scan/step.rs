@@ -34,7 +34,7 @@
 //! [`until`]: Step::until
 //! [`latest`]: Step::latest
 
-use super::{Available, ScanBuilder, ScanPlan};
+use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, Yes};
 use crate::{EncodeError, KeyWriter};
 use core::fmt;
 use core::marker::PhantomData;
@@ -68,31 +68,49 @@ use core::ops::{Bound, RangeBounds};
 /// assert_eq!(december.single().unwrap().start(), b"202112");
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
-pub struct Step<F, const N: usize, const M: usize> {
-    b: ScanBuilder<N, M>,
-    next: PhantomData<fn() -> F>,
+pub struct Step<F, const N: usize, const M: usize, Mode = Yes> {
+    q: ScanQuery<N, M>,
+    next: PhantomData<fn() -> (F, Mode)>,
 }
 
-impl<F, const N: usize, const M: usize> Clone for Step<F, N, M> {
+impl<F, const N: usize, const M: usize, Mode> Clone for Step<F, N, M, Mode> {
     fn clone(&self) -> Self {
-        *self
+        Step {
+            q: self.q.clone(),
+            next: PhantomData,
+        }
     }
 }
 
-impl<F, const N: usize, const M: usize> Copy for Step<F, N, M> {}
-
-impl<F, const N: usize, const M: usize> fmt::Debug for Step<F, N, M> {
+impl<F, const N: usize, const M: usize, Mode> fmt::Debug for Step<F, N, M, Mode> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Step")
-            .field("prefix", &crate::KeyDisplay(self.b.bytes()))
+            .field("prefix", &crate::KeyDisplay(self.q.first().bytes()))
             .finish_non_exhaustive()
     }
+}
+
+/// A scan state the derive generates, rebuilt from the query so far. Not
+/// for users.
+#[doc(hidden)]
+pub trait ScanState<const N: usize, const M: usize>: Sized {
+    /// The state after the field: the next step, or the whole key.
+    fn resume(q: ScanQuery<N, M>) -> Self;
 }
 
 /// How the derive describes one key field to [`Step`]. Implemented on the
 /// scan state that fixing the field leads to. Not for users.
 #[doc(hidden)]
-pub trait ScanField<const N: usize, const M: usize>: Sized {
+pub trait ScanField<const N: usize, const M: usize>: ScanState<N, M> {
+    /// The same state after a field left free: only `eq` and `any` may
+    /// follow.
+    type Free: ScanState<N, M>;
+    /// The same state after an IN-list: no field may be left free.
+    type In: ScanState<N, M>;
+    /// [`Yes`](super::Yes), or why the field cannot be left free.
+    type FreeRule;
+    /// The field's width when every value has the same (`any` needs it).
+    const FIXED_WIDTH: Option<usize>;
     /// What `eq` and range bounds take: the field's type, or `&str` /
     /// `&[u8]` for a text or bytes field.
     type Value<'v>;
@@ -150,9 +168,36 @@ pub trait ScanField<const N: usize, const M: usize>: Sized {
             Self::PREFIX_FREE,
         )
     }
+}
 
-    /// The state after the field: the next step, or the whole key.
-    fn resume(b: ScanBuilder<N, M>) -> Self;
+/// Fixes field `F` to `value` on one prefix: its bytes, what the salt
+/// learns, the separator after it.
+fn set<F: ScanField<N, M>, const N: usize, const M: usize>(
+    b: &mut ScanBuilder<N, M>,
+    value: &F::Value<'_>,
+) {
+    if !F::PREFIX_FREE && b.has_free() {
+        // A fuzzy filter matches keys that start with its pattern, and a
+        // raw last field has no end of its own to pin.
+        let at = b.position();
+        b.fail(EncodeError::new(
+            b.key_name(),
+            F::NAME,
+            at,
+            crate::EncodeErrorKind::Invalid(
+                "after a field left free, a raw last field cannot be matched exactly (a fuzzy filter matches keys that start with its pattern): leave it free, or give it a terminated or padded encoding",
+            ),
+        ));
+    }
+    let start = b.position();
+    b.write(|w| {
+        w.field(F::NAME);
+        F::put(w, value)
+    });
+    F::learn(b, start, value);
+    if let Some(sep) = F::SEPARATOR {
+        b.write(|w| w.put_byte(sep));
+    }
 }
 
 /// Writes `value` as field `F`, naming it in errors.
@@ -165,26 +210,26 @@ fn write_value<'a, 'v, F: ScanField<N, M>, const N: usize, const M: usize>(
     }
 }
 
-impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
+impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mode> {
     /// A step over builder `b`. Generated code only.
     #[doc(hidden)]
-    pub fn __new(b: ScanBuilder<N, M>) -> Self {
+    pub fn __new(q: ScanQuery<N, M>) -> Self {
         Step {
-            b,
+            q,
             next: PhantomData,
         }
     }
 
     /// The query so far. Generated code only.
     #[doc(hidden)]
-    pub fn __builder(&self) -> &ScanBuilder<N, M> {
-        &self.b
+    pub fn __query(&self) -> &ScanQuery<N, M> {
+        &self.q
     }
 
     /// The query so far, to change. Generated code only.
     #[doc(hidden)]
-    pub fn __builder_mut(&mut self) -> &mut ScanBuilder<N, M> {
-        &mut self.b
+    pub fn __query_mut(&mut self) -> &mut ScanQuery<N, M> {
+        &mut self.q
     }
 
     /// Fixes the field to `value` and moves on to the next field (or, for
@@ -211,16 +256,103 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     #[inline]
     #[allow(clippy::should_implement_trait)]
     pub fn eq(mut self, value: F::Value<'_>) -> F {
-        let start = self.b.position();
-        self.b.write(|w| {
-            w.field(F::NAME);
-            F::put(w, &value)
+        self.q.each(|b| set::<F, N, M>(b, &value));
+        F::resume(self.q)
+    }
+
+    /// Fixes the field to each of `values` in turn: the query goes on
+    /// with the next field for every value (another `is_in`, `eq`, a
+    /// range or a prefix), and the plan is the union of every
+    /// combination's ranges (the cross product of the lists), per salt
+    /// bucket, sorted by stored key, duplicates dropped and touching
+    /// ranges joined. A combination that fixes every salt input reads its
+    /// one bucket. No values match nothing.
+    ///
+    /// A query needs at most 10,000 ranges ([`DEFAULT_MAX_RANGES`]); more
+    /// is a [`TooManyRanges`](crate::EncodeErrorKind::TooManyRanges) error,
+    /// never a wider scan: `Key::scan().with_max_ranges(n)` raises the cap.
+    /// Rows come back in key order (`Store::query` merges the ranges).
+    /// After an IN-list no field may be left free (`any`), and `latest()`
+    /// does not apply (the first row in key order is not the newest of
+    /// every combination).
+    ///
+    /// [`DEFAULT_MAX_RANGES`]: super::DEFAULT_MAX_RANGES
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading {
+    ///     #[salt(buckets = 16, binary)]
+    ///     device: u32,
+    ///     metric: u16,
+    ///     #[desc_ts]
+    ///     at_ms: i64,
+    /// }
+    ///
+    /// // Two devices, three metrics each, one hour: six ranges, each in
+    /// // its device's bucket.
+    /// let plan = Reading::scan()
+    ///     .device.is_in([7, 9])
+    ///     .metric.is_in([1, 2, 3])
+    ///     .at_ms.between(3_600_000, 7_200_000)?;
+    /// assert_eq!(plan.len(), 6);
+    /// let key = |device, metric| Reading { device, metric, at_ms: 3_600_000 }.to_vec().unwrap();
+    /// assert!(plan.contains(&key(9, 3)) && !plan.contains(&key(8, 3)) && !plan.contains(&key(9, 4)));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn is_in<'v, I>(mut self, values: I) -> F::In
+    where
+        I: IntoIterator<Item = F::Value<'v>>,
+        Mode: Ordered,
+    {
+        self.q.cross(F::NAME, values, |b, v| set::<F, N, M>(b, v));
+        <F::In as ScanState<N, M>>::resume(self.q)
+    }
+
+    /// Leaves the field free: any value matches. The query goes on with the
+    /// next field (`eq` or `any` only), and the plan reads the range of the
+    /// fields fixed before the first free one, keeping only the keys that
+    /// match the whole pattern: a fuzzy filter (HBase `FuzzyRowFilter`,
+    /// Bigtable `RowKeyRegexFilter`; see [`FuzzyKey`](super::FuzzyKey)),
+    /// applied by the stores.
+    ///
+    /// Only a field whose every value has the same width can be left free
+    /// (the fields after it need a fixed offset): not escaped or raw text
+    /// and bytes, and not `Option`s.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Event {
+    ///     #[salt(buckets = 8, binary)]
+    ///     user: u32,
+    ///     status: u8,
+    ///     seq: u16,
+    /// }
+    ///
+    /// // Status 2 for any user: every bucket, the user's bytes free.
+    /// let plan = Event::scan().user.any().status.eq(2).plan()?;
+    /// assert_eq!(plan.len(), 8);
+    /// assert!(plan.contains(&Event { user: 9, status: 2, seq: 1 }.to_vec()?));
+    /// assert!(!plan.contains(&Event { user: 9, status: 3, seq: 1 }.to_vec()?));
+    /// let fuzzy = plan.fuzzy().unwrap();
+    /// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\C\x02\C*");
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn any(mut self) -> F::Free
+    where
+        F::FreeRule: Available,
+        Mode: FreeAllowed,
+    {
+        self.q.each(|b| {
+            b.leave_free(F::NAME, F::FIXED_WIDTH);
+            if let Some(sep) = F::SEPARATOR {
+                b.write(|w| w.put_byte(sep));
+            }
         });
-        F::learn(&mut self.b, start, &value);
-        if let Some(sep) = F::SEPARATOR {
-            self.b.write(|w| w.put_byte(sep));
-        }
-        F::resume(self.b)
+        <F::Free as ScanState<N, M>>::resume(self.q)
     }
 
     /// Every key whose field starts with `prefix`, as stored: the leading
@@ -244,15 +376,19 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     /// assert!(range.contains(&Page { host: "example.com".into(), path: "/blog/a".into() }.to_vec()?));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn starts_with(mut self, prefix: &F::Prefix) -> Result<ScanPlan<N>, EncodeError>
+    pub fn starts_with(&self, prefix: &F::Prefix) -> Result<ScanPlan<N>, EncodeError>
     where
         F::PrefixRule: Available,
+        Mode: Ordered,
     {
-        self.b.write(|w| {
-            w.field(F::NAME);
-            F::put_prefix(w, prefix)
+        let mut q = self.q.clone();
+        q.each(|b| {
+            b.write(|w| {
+                w.field(F::NAME);
+                F::put_prefix(w, prefix)
+            })
         });
-        self.b.prefix()
+        q.prefix()
     }
 
     /// Every key whose field lies in `range`, any Rust range (`a..b`,
@@ -284,12 +420,14 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     /// assert!(Spend::scan().month.range(202112..202110)?.is_empty());
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn range<'v, R>(self, range: R) -> Result<ScanPlan<N>, EncodeError>
+    pub fn range<'v, R>(&self, range: R) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Ordered,
         R: RangeBounds<F::Value<'v>>,
     {
-        F::range(&self.b, range.start_bound(), range.end_bound())
+        let (lo, hi) = (range.start_bound(), range.end_bound());
+        self.q.plan(|b| F::range(b, lo, hi))
     }
 
     /// Every key with `lo <= field < hi`: `lo` inclusive, `hi` exclusive,
@@ -309,29 +447,39 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     /// assert_eq!(day.len(), 1);
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn between<'v>(self, lo: F::Value<'v>, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn between<'v>(
+        &self,
+        lo: F::Value<'v>,
+        hi: F::Value<'v>,
+    ) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Ordered,
     {
-        F::range(&self.b, Bound::Included(&lo), Bound::Excluded(&hi))
+        self.q
+            .plan(|b| F::range(b, Bound::Included(&lo), Bound::Excluded(&hi)))
     }
 
     /// Every key with `field >= lo` (inclusive), in the field's value
     /// order (as [`range`](Step::range)`(lo..)`).
-    pub fn since<'v>(self, lo: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn since<'v>(&self, lo: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Ordered,
     {
-        F::range(&self.b, Bound::Included(&lo), Bound::Unbounded)
+        self.q
+            .plan(|b| F::range(b, Bound::Included(&lo), Bound::Unbounded))
     }
 
     /// Every key with `field < hi` (exclusive), in the field's value order
     /// (as [`range`](Step::range)`(..hi)`).
-    pub fn until<'v>(self, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn until<'v>(&self, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
         F::RangeRule: Available,
+        Mode: Ordered,
     {
-        F::range(&self.b, Bound::Unbounded, Bound::Excluded(&hi))
+        self.q
+            .plan(|b| F::range(b, Bound::Unbounded, Bound::Excluded(&hi)))
     }
 
     /// The newest row under the fields fixed so far, on a `#[desc_ts]`
@@ -351,10 +499,11 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize> Step<F, N, M> {
     /// assert_eq!(newest.limit(), Some(1));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn latest(self) -> Result<ScanPlan<N>, EncodeError>
+    pub fn latest(&self) -> Result<ScanPlan<N>, EncodeError>
     where
         F::LatestRule: Available,
+        Mode: Available,
     {
-        self.b.prefix().map(|p| p.with_limit(1))
+        self.q.prefix().map(|p| p.with_limit(1))
     }
 }

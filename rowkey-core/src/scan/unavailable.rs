@@ -8,7 +8,7 @@
 #[diagnostic::on_unimplemented(
     message = "this field cannot be scanned this way: {Self}",
     label = "not available for this field",
-    note = "prefix and range scans need bytes that sort like the values: set the field exactly (`eq`), or change its encoding"
+    note = "the field's encoding does not support this step (the reason type in `rowkey::scan` says why): set the field exactly with `eq`, or change its encoding"
 )]
 pub trait Available {}
 
@@ -52,7 +52,53 @@ reasons! {
     OptionalFieldsAreSetExactly,
     /// Only a `#[desc_ts]` field has a latest row first.
     LatestNeedsADescTsField,
+    /// A field left free (`any`) needs the same width for every value, so
+    /// the fields after it keep their offsets: not escaped or raw text and
+    /// bytes, not `Option`s.
+    VariableWidthFieldsCannotBeLeftFree,
+    /// After a field left free (`any`), a fuzzy filter answers the query:
+    /// it fixes bytes or leaves them free, so only `eq` and `any` follow
+    /// (no prefix, range, IN-list or latest), and there is no whole key
+    /// to get.
+    OnlyEqAndAnyFollowAFreeField,
+    /// After an IN-list (`is_in`), no field is left free (each combination
+    /// would need a fuzzy filter of its own), `latest()` does not apply
+    /// (the first row in key order is not the newest of every
+    /// combination), and there is no one whole key to get.
+    NoFreeFieldOrLatestAfterAnInList,
+    /// A date, UUID or decimal written as text (`#[text(format = "..")]`,
+    /// `#[text]`) is set with `eq` or a range (`between`, `since`,
+    /// `until`) of its own type, not a text prefix.
+    TextFormsTakeARangeNotAPrefix,
 }
+
+/// The scan modes in which a prefix, a range or an IN-list may follow:
+/// not after a field left free.
+#[diagnostic::on_unimplemented(
+    message = "this step cannot follow a field left free: {Self}",
+    label = "not available after `any()`",
+    note = "a fuzzy filter fixes key bytes or leaves them free: only `eq` and `any` can follow a free field"
+)]
+pub trait Ordered {}
+
+#[diagnostic::do_not_recommend]
+impl Ordered for Yes {}
+#[diagnostic::do_not_recommend]
+impl Ordered for NoFreeFieldOrLatestAfterAnInList {}
+
+/// The scan modes in which a field may be left free: not after an
+/// IN-list.
+#[diagnostic::on_unimplemented(
+    message = "a field cannot be left free after an IN-list: {Self}",
+    label = "not available after `is_in(..)`",
+    note = "each IN-list combination would need a fuzzy filter of its own: fix this field with `eq`, or query each value of the list separately"
+)]
+pub trait FreeAllowed {}
+
+#[diagnostic::do_not_recommend]
+impl FreeAllowed for Yes {}
+#[diagnostic::do_not_recommend]
+impl FreeAllowed for OnlyEqAndAnyFollowAFreeField {}
 
 /// Never implemented: the bound on `Key::scan()` of a key that has no scan
 /// builder, so a call fails to compile with the reason in the message.

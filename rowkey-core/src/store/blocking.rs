@@ -26,7 +26,7 @@
 //! ```
 
 use super::{QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
-use crate::scan::{Page, ScanPlan, ScanRange};
+use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
 use crate::RowKey;
 use std::future::Future;
 
@@ -131,7 +131,7 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
     pub fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
-        resume: Option<&[u8]>,
+        resume: Option<&Cursor>,
         size: usize,
     ) -> Result<Page<Row>, StoreError> {
         self.executor

@@ -48,7 +48,7 @@ pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
 
-use crate::scan::{Page, ScanPlan, ScanRange};
+use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
 use crate::RowKey;
 use futures_core::Stream;
 use std::future::Future;
@@ -147,25 +147,29 @@ pub trait Store: Clone + Send + Sync + 'static {
 
     /// One keyset page of a plan: up to `size` rows (at least 1) after
     /// `resume`, the previous page's [`Page::next`]. A plan's own limit
-    /// caps each page and ends paging when a page reaches it.
+    /// caps the rows of all its pages together (the cursor counts them).
     fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
-        resume: Option<&[u8]>,
+        resume: Option<&Cursor>,
         size: usize,
     ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
-        let plan = match resume {
-            Some(key) => plan.after(key),
-            None => *plan,
-        };
+        let (plan, left, delivered) = crate::scan::page::resume_plan(plan, resume);
         let size = size.max(1);
-        let want = plan.limit().map_or(size, |l| l.min(size));
+        let want = left.map_or(size, |l| l.min(size));
         // One row more than the page tells whether another page follows.
-        let mut rows = self.query(&plan.with_limit(want.saturating_add(1)));
+        let mut rows = (want > 0).then(|| self.query(&plan.with_limit(want.saturating_add(1))));
         async move {
             let mut page = Vec::with_capacity(want.min(1024));
             let mut more = false;
-            while let Some(row) = std::future::poll_fn(|cx| Pin::new(&mut rows).poll_next(cx)).await
+            let Some(rows) = rows.as_mut() else {
+                return Ok(Page {
+                    rows: page,
+                    next: None,
+                });
+            };
+            while let Some(row) =
+                std::future::poll_fn(|cx| Pin::new(&mut *rows).poll_next(cx)).await
             {
                 // The look-ahead row only tells that more follow: an error
                 // there is the next page's to report.
@@ -175,9 +179,11 @@ pub trait Store: Clone + Send + Sync + 'static {
                 }
                 page.push(row?);
             }
-            let more = more && plan.limit().is_none_or(|l| l > want);
+            let more = more && left.is_none_or(|l| l > want);
             let next = match page.last() {
-                Some(last) if more => Some(last.key.clone()),
+                Some(last) if more => {
+                    Some(Cursor::new(last.key.clone(), delivered + page.len() as u64))
+                }
                 _ => None,
             };
             Ok(Page { rows: page, next })

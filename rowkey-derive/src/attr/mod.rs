@@ -67,9 +67,12 @@ impl Target {
     }
 }
 
-/// `#[text]` / `#[text(width = N)]`.
+/// `#[text]` / `#[text(width = N)]` / `#[text(format = "..")]` /
+/// `#[text(width = W, scale = S)]`.
 pub struct TextAttr {
     pub width: Option<Spanned<usize>>,
+    pub format: Option<Spanned<String>>,
+    pub scale: Option<Spanned<usize>>,
 }
 
 /// `#[pad(width = N, fill = B, align = left|right)]`.
@@ -285,7 +288,11 @@ fn flag(attr: &Attribute) -> syn::Result<()> {
 }
 
 fn parse_text(attr: &Attribute) -> syn::Result<TextAttr> {
-    let mut text = TextAttr { width: None };
+    let mut text = TextAttr {
+        width: None,
+        format: None,
+        scale: None,
+    };
     if let syn::Meta::Path(_) = attr.meta {
         return Ok(text);
     }
@@ -296,9 +303,18 @@ fn parse_text(attr: &Attribute) -> syn::Result<TextAttr> {
                 text.width = Some(int_value(&meta)?);
                 Ok(())
             }
+            "scale" => {
+                text.scale = Some(int_value(&meta)?);
+                Ok(())
+            }
+            "format" => {
+                let s: syn::LitStr = meta.value()?.parse()?;
+                text.format = Some(Spanned::new(s.value(), s.span()));
+                Ok(())
+            }
             other => Err(meta.error(format!(
                 "unknown option `{other}` in #[text(..)]; {}",
-                suggest::hint(other, &["width"])
+                suggest::hint(other, &["width", "format", "scale"])
             ))),
         }
     })?;

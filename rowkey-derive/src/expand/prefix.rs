@@ -93,7 +93,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
 /// The layout's `GroupRule` of a `group_by`.
 fn group_rule(kind: &GroupKind) -> TokenStream {
     match kind {
-        GroupKind::Enum => quote!(__rk::GroupRule::KeyGroup),
+        GroupKind::Enum => quote!(__rk::GroupRule::Enum),
         GroupKind::Range { lo, hi } => {
             let (lo, hi) = (
                 proc_macro2::Literal::i128_suffixed(*lo),

@@ -6,7 +6,7 @@
 //! themselves live in `rowkey-core`.
 
 use super::rules::{self, PrefixScan, RangeScan};
-use super::{bucket_depth, hashes_inputs, marks, state, state_ident};
+use super::{bucket_depth, hashes_inputs, marks, state, state_ident, state_in};
 use crate::expand::{codec, encode, prefix};
 use crate::model::{Codec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
@@ -41,6 +41,16 @@ fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
 pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
     let next = state(model, depth + 1);
+    let next_free = state_in(
+        model,
+        depth + 1,
+        quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField),
+    );
+    let next_in = state_in(
+        model,
+        depth + 1,
+        quote!(__rk::scan::NoFreeFieldOrLatestAfterAnInList),
+    );
     let next_ident = state_ident(model, depth + 1);
     let m = marks(model);
     let name = f.name();
@@ -151,7 +161,17 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
             const DESCENDING: bool = true;
         ));
     }
-    if !rules::prefix_free(f) {
+    // Separator-joined text is delimited by the next separator, and the
+    // last field by nothing: no end of its own, as a raw last field.
+    let delimited_last = depth + 1 == model.fields.len()
+        && matches!(
+            f.codec,
+            Codec::Bytes {
+                framing: crate::model::Framing::Delimited,
+                ..
+            }
+        );
+    if !rules::prefix_free(f) || delimited_last {
         consts.extend(quote!(
             const PREFIX_FREE: bool = false;
         ));
@@ -166,6 +186,40 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         consts.extend(quote!(const ORDERED: bool = <#part as __rk::KeyPart>::ORDERED;));
     }
 
+    // Leaving the field free needs its width: fixed by the codec, or the
+    // part's own `FIXED_LEN` (checked when the plan is built).
+    let free_rule = rule(match f.codec {
+        _ if f.optional => Err("VariableWidthFieldsCannotBeLeftFree"),
+        Codec::Bytes {
+            framing: crate::model::Framing::Padded { .. },
+            ..
+        } => Ok(()),
+        Codec::Bytes { .. } => Err("VariableWidthFieldsCannotBeLeftFree"),
+        _ => Ok(()),
+    });
+    let fixed_width = match (f.codec, f.optional) {
+        (_, true) => quote!(::core::option::Option::None),
+        (Codec::Part, false) => {
+            let part = crate::ty::with_static_lifetimes(value_ty);
+            quote!(<#part as __rk::KeyPart>::FIXED_LEN)
+        }
+        (codec, false) => match codec.static_max_len(f.kind) {
+            Some(n)
+                if !matches!(
+                    codec,
+                    Codec::Bytes {
+                        framing: crate::model::Framing::Escaped
+                            | crate::model::Framing::Raw
+                            | crate::model::Framing::Delimited,
+                        ..
+                    }
+                ) =>
+            {
+                quote!(::core::option::Option::Some(#n))
+            }
+            _ => quote!(::core::option::Option::None),
+        },
+    };
     let learn = learn(model, depth, f);
     let resume = if depth + 1 == model.fields.len() {
         quote!(#next_ident { __b, __p: ::core::marker::PhantomData })
@@ -176,7 +230,19 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
 
     quote! {
         #[allow(clippy::needless_lifetimes)]
-        impl<#(#lts),*> __rk::ScanField<__SCAN_N, #m> for #next {
+        impl<#(#lts,)* __Mo> __rk::ScanState<__SCAN_N, #m> for #next {
+            #[inline]
+            fn resume(__b: __rk::ScanQuery<__SCAN_N, #m>) -> Self {
+                #resume
+            }
+        }
+
+        #[allow(clippy::needless_lifetimes)]
+        impl<#(#lts,)* __Mo> __rk::ScanField<__SCAN_N, #m> for #next {
+            type Free = #next_free;
+            type In = #next_in;
+            type FreeRule = #free_rule;
+            const FIXED_WIDTH: ::core::option::Option<usize> = #fixed_width;
             type Value<'__v> = #value;
             type Prefix = #prefix_ty;
             type PrefixRule = #prefix_rule;
@@ -192,10 +258,6 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
             #put_prefix
             #learn
             #range
-            #[inline]
-            fn resume(__b: __rk::ScanBuilder<__SCAN_N, #m>) -> Self {
-                #resume
-            }
         }
     }
 }

@@ -21,11 +21,17 @@ fn state_ident(model: &KeyModel, depth: usize) -> syn::Ident {
     format_ident!("{}Scan{}", model.ident, depth)
 }
 
-/// The state type at `depth`, with the key's lifetimes.
+/// The state type at `depth`, with the key's lifetimes and the mode
+/// (`__Mo`: `Yes` until a field is left free).
 fn state(model: &KeyModel, depth: usize) -> TokenStream {
+    state_in(model, depth, quote!(__Mo))
+}
+
+/// The state type at `depth` in mode `mode`.
+fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
     let ident = state_ident(model, depth);
-    let (_, ty_generics, _) = model.generics.split_for_impl();
-    quote!(#ident #ty_generics)
+    let lts = model.generics.lifetimes().map(|l| &l.lifetime);
+    quote!(#ident<#(#lts,)* #mode>)
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -103,10 +109,10 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             return quote! {
                 #[doc = #doc]
                 #[allow(dead_code)]
-                #[derive(Clone, Copy, Debug)]
-                #vis struct #name<#(#lts),*> {
-                    __b: #krate::__private::ScanBuilder<#n_bytes, #m>,
-                    __p: ::core::marker::PhantomData<fn() -> #ident #ty_generics>,
+                #[derive(Clone, Debug)]
+                #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
+                    __b: #krate::__private::ScanQuery<#n_bytes, #m>,
+                    __p: ::core::marker::PhantomData<fn() -> (#ident #ty_generics, __Mo)>,
                 }
             };
         }
@@ -120,16 +126,16 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             krate_path = doc_path(krate),
         );
         let field_doc = format!(
-            "Key field `{field_name}`: fix it (`eq`), or finish the query on it \
+            "Key field `{field_name}`: fix it (`eq`), leave it free (`any`), or finish the query on it \
              (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
         );
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
-            #[derive(Clone, Copy, Debug)]
-            #vis struct #name<#(#lts),*> {
+            #[derive(Clone, Debug)]
+            #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
                 #[doc = #field_doc]
-                pub #field: #krate::scan::Step<#next, #n_bytes, #m>,
+                pub #field: #krate::scan::Step<#next, #n_bytes, #m, __Mo>,
             }
         }
     });
@@ -151,7 +157,7 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
         Some(PrefixModel::HashPrefix(_)) => (quote!(::core::option::Option::None), true),
         None => (quote!(::core::option::Option::None), false),
     };
-    let start = state(model, 0);
+    let start = state_in(model, 0, quote!(__rk::scan::Yes));
     let start_ident = state_ident(model, 0);
     let first = model.fields[0].ident;
     let states = (0..=model.fields.len()).map(|d| state_impl(model, d));
@@ -173,9 +179,9 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
             #[allow(dead_code)]
             pub fn scan() -> #start {
                 #start_ident {
-                    #first: __rk::Step::__new(
+                    #first: __rk::Step::__new(__rk::ScanQuery::new(
                         __rk::ScanBuilder::<__SCAN_N, #m>::new(#name, __PREFIX_LEN, #salt, #hashed),
-                    ),
+                    )),
                 }
             }
         }
@@ -189,31 +195,21 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
 fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
     let this = state(model, depth);
+    let exact = state_in(model, depth, quote!(__rk::scan::Yes));
     let n = model.fields.len();
     let plan_ty = quote!(::core::result::Result<__rk::ScanPlan<__SCAN_N>, __rk::EncodeError>);
     let (builder, builder_mut) = if depth == n {
         (quote!(self.__b), quote!(self.__b))
     } else {
         let f = model.fields[depth].ident;
-        (quote!(self.#f.__builder()), quote!(self.#f.__builder_mut()))
+        (quote!(self.#f.__query()), quote!(self.#f.__query_mut()))
     };
     let body = if depth == n {
-        let key = if bucket_known_at_full_depth(model) {
-            quote! {
-                /// The whole key, salt bucket included: a point get.
-                pub fn key(&self) -> ::core::result::Result<__rk::KeyBuf<__SCAN_N>, __rk::EncodeError> {
-                    self.__b.key()
-                }
-            }
-        } else {
-            quote!()
-        };
         quote! {
             /// The range of exactly this key (in every bucket it may be in).
             pub fn plan(&self) -> #plan_ty {
                 self.__b.point()
             }
-            #key
         }
     } else {
         let doc = if depth == 0 {
@@ -221,11 +217,24 @@ fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
         } else {
             "Every key whose fields set so far are as set.".to_string()
         };
+        let cap = if depth == 0 {
+            quote! {
+                /// Raises (or lowers) the cap on the ranges an IN-list
+                /// plan may have (`rowkey::scan::DEFAULT_MAX_RANGES`).
+                pub fn with_max_ranges(mut self, max: usize) -> Self {
+                    #builder_mut.set_max_ranges(max);
+                    self
+                }
+            }
+        } else {
+            quote!()
+        };
         quote! {
             #[doc = #doc]
             pub fn plan(&self) -> #plan_ty {
                 #builder.prefix()
             }
+            #cap
         }
     };
     let pin = match &model.prefix {
@@ -241,12 +250,27 @@ fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
         },
         _ => quote!(),
     };
+    // A whole key exists only when no field was left free.
+    let key = if depth == n && bucket_known_at_full_depth(model) {
+        quote! {
+            #[allow(dead_code, clippy::needless_lifetimes)]
+            impl<#(#lts),*> #exact {
+                /// The whole key, salt bucket included: a point get.
+                pub fn key(&self) -> ::core::result::Result<__rk::KeyBuf<__SCAN_N>, __rk::EncodeError> {
+                    self.__b.key()
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
     quote! {
         #[allow(dead_code, clippy::needless_lifetimes)]
-        impl<#(#lts),*> #this {
+        impl<#(#lts,)* __Mo> #this {
             #pin
             #body
         }
+        #key
     }
 }
 
