@@ -59,6 +59,12 @@ impl<const N: usize> KeyBuf<N> {
         unsafe { uninit::assume_init_mut(&mut self.bytes[..self.len]) }
     }
 
+    /// Keeps the first `len` bytes (all of them, when there are fewer).
+    #[inline]
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Appends what `f` writes (the errors naming key struct `key`); on
     /// an error the key is unchanged.
     #[inline(always)]

@@ -166,8 +166,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         };
         let mut head = *self;
         head.free_from = None;
-        let (_, len) = head.buf.parts_mut();
-        *len = at;
+        head.buf.truncate(at);
         let plan = head.prefix()?;
         Ok(Some(plan.with_fuzzy(self.fuzzy_key()?)))
     }
