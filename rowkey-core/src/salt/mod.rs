@@ -141,15 +141,11 @@ impl SaltPlan {
         match self.format {
             BucketFormat::Binary if self.buckets > 256 => 2,
             BucketFormat::Binary => 1,
-            BucketFormat::Text => {
-                let mut n = self.buckets.saturating_sub(1);
-                let mut digits = 1;
-                while n >= 10 {
-                    n /= 10;
-                    digits += 1;
-                }
-                digits
-            }
+            // The digits of `N - 1` in one step (no loop per call).
+            BucketFormat::Text => match self.buckets.saturating_sub(1).checked_ilog10() {
+                Some(log) => log as usize + 1,
+                None => 1,
+            },
         }
     }
 
@@ -427,6 +423,18 @@ mod tests {
         assert_eq!(plan(10, Text, None).width(), 1);
         assert_eq!(plan(11, Text, None).width(), 2);
         assert_eq!(plan(120, Text, None).width(), 3);
+        // Each side of every power of ten (the digits of N - 1).
+        for (n, w) in [
+            (100, 2),
+            (101, 3),
+            (1000, 3),
+            (1001, 4),
+            (10000, 4),
+            (10001, 5),
+        ] {
+            assert_eq!(plan(n, Text, None).width(), w, "{n} buckets");
+        }
+        assert_eq!(plan(0, Text, None).width(), 1);
         assert_eq!(plan(65536, Text, None).width(), 5);
         assert_eq!(plan(256, Binary, None).width(), 1);
         assert_eq!(plan(257, Binary, None).width(), 2);

@@ -241,18 +241,23 @@ impl<const N: usize> ScanPlan<N> {
         let mut bucket_prefix = [0u8; 8];
         let p = &mut bucket_prefix[..salt.prefix_len()];
         salt.write_prefix(bucket, p);
-        let prefix = KeyBuf::<N>::from_slice(p).unwrap_or_default();
-        let mut start = prefix;
-        start.extend_from_slice(self.start.as_bytes());
+        let p = &*p;
+        // Each bound is written once, prefix then bytes, into its own
+        // buffer: no whole `KeyBuf` is built and then copied.
+        let prefixed = |rest: &[u8]| {
+            let mut k = KeyBuf::<N>::new();
+            // A prefix that does not fit is left out, as a bound that
+            // does not fit after it is.
+            let _ = k.extend_from_slice(p);
+            let _ = k.extend_from_slice(rest);
+            k
+        };
+        let start = prefixed(self.start.as_bytes());
         let stop = match &self.stop {
-            Some(stop) => {
-                let mut s = prefix;
-                s.extend_from_slice(stop.as_bytes());
-                Some(s)
-            }
+            Some(stop) => Some(prefixed(stop.as_bytes())),
             // The end of the bucket: the first key after its prefix.
             None => {
-                let mut s = prefix;
+                let mut s = prefixed(&[]);
                 s.advance_past_prefix().then_some(s)
             }
         };
