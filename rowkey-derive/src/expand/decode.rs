@@ -73,7 +73,11 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     let _ = where_clause;
     quote! {
         impl #impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #de_where {
-            #[inline]
+            // Always inlined (optimised builds), as `to_key` is, at every
+            // field count: the caller sees the fast path's single length
+            // check; keys of another length go to the out-of-line copy.
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
                 // A fixed-length layout reads a key of that length with the
                 // length as a constant, so every field's bounds check folds
@@ -94,7 +98,8 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             /// Decodes a key written by [`RowKey::encode_into`](__rk::RowKey::encode_into);
             /// see [`DecodeKey::decode`](__rk::DecodeKey::decode).
             #[allow(dead_code)]
-            #[inline]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             pub fn decode<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
             where #(#inherent_where),*
             {

@@ -51,10 +51,12 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 __PREFIX_LEN + #seps #(#lens)*
             }
 
-            // Always inlined into `to_key`/`encode_into`, its two callers:
-            // the writer then lives in registers and the buffer's constant
-            // length folds the bounds checks, at every field count.
-            #[inline(always)]
+            // Always inlined into `to_key`/`encode_into`, its two callers,
+            // in optimised builds: the writer then lives in registers and
+            // the buffer's constant length folds the bounds checks, at
+            // every field count. A debug build compiles it once.
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn write_key(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
                 #begin
                 #(#writes)*
