@@ -58,7 +58,9 @@ use crate::writer::KeyWriter;
 pub trait KeyPart {
     /// The most bytes any value writes.
     const MAX_LEN: usize;
-    /// `Some(n)` when every value writes exactly `n` bytes.
+    /// `Some(n)` when every value writes exactly `n` bytes (and decoding
+    /// reads exactly `n`: a key whose parts are all fixed is refused at any
+    /// other length).
     const FIXED_LEN: Option<usize>;
     /// Whether byte order follows the type's `Ord` (shown in the layout).
     const ORDERED: bool = true;

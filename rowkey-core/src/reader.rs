@@ -150,6 +150,35 @@ impl<'de> KeyReader<'de> {
         }
     }
 
+    /// The error for a key of `len` bytes of a layout whose keys are all
+    /// `fixed` bytes long: `found`, the error reading its fields gave, or
+    /// (should they have read it anyway: a hand-written part that reads
+    /// other than its `FIXED_LEN`) the missing or extra bytes. Generated
+    /// code calls it, off the hot path, for keys of any other length, so
+    /// that path returns only errors.
+    #[doc(hidden)]
+    #[cold]
+    pub fn wrong_length(
+        key: &'static str,
+        fixed: usize,
+        len: usize,
+        found: Option<DecodeError>,
+    ) -> DecodeError {
+        found.unwrap_or_else(|| match len.checked_sub(fixed) {
+            Some(count) => {
+                DecodeError::new(key, "", fixed, DecodeErrorKind::TrailingBytes { count })
+            }
+            None => DecodeError::new(
+                key,
+                "",
+                len,
+                DecodeErrorKind::UnexpectedEnd {
+                    needed: fixed - len,
+                },
+            ),
+        })
+    }
+
     #[inline(always)]
     fn trailing(&self, count: usize) -> DecodeError {
         decode_error(
@@ -182,3 +211,40 @@ fn decode_error(
 #[cold]
 #[inline(never)]
 fn cold_path() {}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyReader;
+    use crate::{DecodeError, DecodeErrorKind};
+
+    #[test]
+    fn a_key_of_another_length_gets_its_fields_error_else_the_length() {
+        let found = DecodeError::new("K", "a", 3, DecodeErrorKind::InvalidDigit { byte: b'x' });
+        assert_eq!(KeyReader::wrong_length("K", 8, 5, Some(found)), found);
+        let short = KeyReader::wrong_length("K", 8, 5, None);
+        assert_eq!((short.field(), short.offset()), ("", 5));
+        assert_eq!(short.kind(), DecodeErrorKind::UnexpectedEnd { needed: 3 });
+        let long = KeyReader::wrong_length("K", 8, 10, None);
+        assert_eq!((long.field(), long.offset()), ("", 8));
+        assert_eq!(long.kind(), DecodeErrorKind::TrailingBytes { count: 2 });
+    }
+
+    #[test]
+    fn reads_past_the_end_name_what_is_missing() {
+        let mut r = KeyReader::new(b"abc", "K");
+        r.field("f");
+        assert_eq!(r.take(2).unwrap(), b"ab");
+        let e = r.take(usize::MAX).unwrap_err();
+        assert_eq!((e.field(), e.offset()), ("f", 2));
+        assert_eq!(
+            e.kind(),
+            DecodeErrorKind::UnexpectedEnd {
+                needed: usize::MAX - 1
+            }
+        );
+        assert_eq!(
+            r.finish().unwrap_err().kind(),
+            DecodeErrorKind::TrailingBytes { count: 1 }
+        );
+    }
+}

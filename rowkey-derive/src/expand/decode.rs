@@ -87,7 +87,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                     return if __bytes.len() == __n {
                         Self::__rowkey_decode_fields(&__bytes[..__n])
                     } else {
-                        Self::__rowkey_decode_other_len(__bytes)
+                        ::core::result::Result::Err(Self::__rowkey_decode_other_len(__bytes, __n))
                     };
                 }
                 Self::__rowkey_decode_fields(__bytes)
@@ -110,10 +110,12 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             #[allow(dead_code)]
             #[cold]
             #[inline(never)]
-            fn __rowkey_decode_other_len<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
+            fn __rowkey_decode_other_len<'__rowkey_de>(__bytes: &'__rowkey_de [u8], __n: usize) -> __rk::DecodeError
             where #(#inherent_where),*
             {
-                Self::__rowkey_decode_fields(__bytes)
+                // Only ever an error: the fast path's value then has no
+                // second source to share a slot with.
+                __rk::KeyReader::wrong_length(#name, __n, __bytes.len(), Self::__rowkey_decode_fields(__bytes).err())
             }
 
             // Inlined into both callers in optimised builds only: a debug
