@@ -11,6 +11,8 @@ use rowkey::{KeyDisplay, KeyPart, RowKey};
 
 #[path = "golden/optional.rs"]
 mod optional;
+#[path = "golden/text_forms.rs"]
+mod text_forms;
 
 #[derive(KeyPart, Debug, PartialEq)]
 enum Status {
@@ -394,6 +396,7 @@ fn keys() -> Vec<(&'static str, String)> {
     );
     salted_keys(&mut v);
     optional::keys(&mut v, hex);
+    text_forms::keys(&mut v, hex);
     v
 }
 

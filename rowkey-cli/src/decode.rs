@@ -212,6 +212,9 @@ fn take_value(
                 Value::Bytes(c.take_owned::<Vec<u8>>(r)?)
             })
         }
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            crate::text_form::take(r, f.codec)
+        }
         FieldCodec::DescTimestamp { text } => {
             let d = DescTs { text };
             match kind::int_type(f) {

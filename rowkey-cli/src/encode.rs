@@ -230,6 +230,9 @@ fn put_value(
                 _ => Err(mismatch(w)),
             }
         }
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            crate::text_form::put(w, f.codec, v)
+        }
         FieldCodec::DescTimestamp { text } => {
             let d = DescTs { text };
             match (kind::int_type(f), v) {

@@ -14,4 +14,5 @@ pub mod kind;
 pub mod layout_file;
 pub mod parse;
 pub mod salt;
+pub mod text_form;
 pub mod value;

@@ -93,6 +93,9 @@ fn bare_value(f: &FieldLayout, text: &str) -> Result<Value, String> {
             int(ty, text)
         }
         FieldCodec::Bytes { .. } if kind::is_text(f) => Ok(Value::Text(text.to_string())),
+        FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            Ok(Value::Text(text.to_string()))
+        }
         FieldCodec::Bytes { .. } => keytext::parse_binary(text)
             .map(Value::Bytes)
             .map_err(|e| format!("bytes are written as toStringBinary shows them ({e})")),

@@ -270,7 +270,8 @@ proptest! {
     #[test]
     fn decimals_and_other_time_crates(m in -10i64.pow(15)..10i64.pow(15), scale in 0u32..10,
                                       amount in proptest::option::of(any::<i32>()),
-                                      day in -3_000_000i32..3_000_000, nanos: i64, nanos2: i64,
+                                      // time dates end at 9999-12-31: epoch day 2,932,896.
+                                      day in -3_000_000i32..2_932_897, nanos: i64, nanos2: i64,
                                       noise in nasty_bytes(90)) {
         let price = rust_decimal::Decimal::new(m, scale);
         let at = time::OffsetDateTime::from_unix_timestamp_nanos(nanos.into()).unwrap();

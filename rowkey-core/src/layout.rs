@@ -3,7 +3,7 @@
 //! scan and salt planners that build on it.
 
 use crate::codec::framing::Side;
-use crate::codec::{Framing, Reverse};
+use crate::codec::{DateFormat, Framing, Reverse};
 use crate::salt::{BucketFormat, HashPrefixPlan, SaltHash, SaltPlan};
 use crate::split::SplitKeys;
 use core::fmt::{self, Write};
@@ -128,6 +128,21 @@ pub enum FieldCodec {
     DescTimestamp {
         /// 19 digits instead of 8 bytes.
         text: bool,
+    },
+    /// A date or time as fixed-width text (`#[text(format = "..")]`).
+    DateText {
+        /// The format (serialised as its string).
+        format: DateFormat,
+    },
+    /// A UUID's 36-character lowercase hyphenated form (`#[text]`).
+    UuidText,
+    /// A non-negative decimal as zero-padded digits with a fixed number of
+    /// decimals (`#[text(width, scale)]`).
+    DecimalText {
+        /// Characters, the `.` included.
+        width: usize,
+        /// Digits after the `.`.
+        scale: u32,
     },
 }
 
@@ -338,6 +353,16 @@ fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
                 Reverse::Segments(sep) => write!(s, ", '{}'-segments reversed", sep as char),
             }
         }
+        FieldCodec::DateText { format } => write!(
+            s,
+            "{ty} as {} characters of text, format \"{format}\"",
+            format.width()
+        ),
+        FieldCodec::UuidText => write!(s, "{ty} as 36 lowercase hyphenated characters"),
+        FieldCodec::DecimalText { width, scale } => write!(
+            s,
+            "{ty} as {width} zero-padded characters with {scale} decimals"
+        ),
         FieldCodec::DescTimestamp { text } => write!(
             s,
             "reversed timestamp i64::MAX - ts as {}",

@@ -49,9 +49,13 @@ pub const HBASE_MAX_KEY_LEN: usize = 32767;
 /// What `#[derive(RowKey)]` expands to calls; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "rust_decimal")]
+    pub use crate::codec::DecimalText;
+    #[cfg(feature = "uuid")]
+    pub use crate::codec::UuidText;
     pub use crate::codec::{
-        BytesCodec, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes, Reverse,
-        TextInt, Timestamp,
+        BytesCodec, DateFormat, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes,
+        Reverse, TextDate, TextInt, Timestamp,
     };
     pub use crate::salt::{
         BucketFormat, BucketGroups, GroupRule, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash,

@@ -130,6 +130,8 @@ pub struct FieldModel<'a> {
     pub codec: Codec,
     /// Bytes inverted (`#[desc]`).
     pub desc: bool,
+    /// The `#[text(format = "..")]` of a [`Codec::TextDate`] field.
+    pub format: Option<String>,
 }
 
 /// How a field's value becomes bytes.
@@ -147,7 +149,17 @@ pub enum Codec {
     },
     /// `i64::MAX - ts`.
     DescTs { text: bool },
+    /// A date or time in its `#[text(format = "..")]` (the format is
+    /// `FieldModel::format`).
+    TextDate { width: usize },
+    /// A UUID's 36-character lowercase hyphenated form.
+    TextUuid,
+    /// A decimal as zero-padded digits with `scale` decimals.
+    TextDecimal { width: usize, scale: u32 },
 }
+
+/// Characters of a UUID's hyphenated form.
+pub const UUID_TEXT_WIDTH: usize = 36;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
@@ -182,6 +194,8 @@ impl Codec {
                 Framing::Padded { width, .. } => width,
             }),
             Codec::DescTs { text } => Some(if text { DESC_TS_DIGITS } else { 8 }),
+            Codec::TextDate { width } | Codec::TextDecimal { width, .. } => Some(width),
+            Codec::TextUuid => Some(UUID_TEXT_WIDTH),
         }
     }
 }

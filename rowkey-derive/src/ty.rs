@@ -163,6 +163,15 @@ pub fn kind(ty: &Type) -> TypeKind {
     }
 }
 
+/// The last path segment's name (`Uuid` of `uuid::Uuid`), if the type
+/// is a path.
+pub fn last_ident(ty: &Type) -> Option<String> {
+    match ungroup(ty) {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}
+
 fn is_u8(ty: &Type) -> bool {
     matches!(ungroup(ty), Type::Path(p) if p.path.is_ident("u8"))
 }

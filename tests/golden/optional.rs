@@ -15,6 +15,13 @@ pub fn built(label: &str) -> bool {
         Some(("rust_decimal", _)) => cfg!(feature = "rust_decimal"),
         Some(("time", _)) => cfg!(feature = "time"),
         Some(("jiff", _)) => cfg!(feature = "jiff"),
+        Some(("text forms", _)) => cfg!(all(
+            feature = "chrono",
+            feature = "uuid",
+            feature = "rust_decimal",
+            feature = "time",
+            feature = "jiff"
+        )),
         Some((other, _)) => panic!("golden label for an unknown feature: {other}"),
     }
 }
@@ -22,6 +29,8 @@ pub fn built(label: &str) -> bool {
 /// Whether every optional key part is built (blessing needs them all).
 pub fn all_built() -> bool {
     cfg!(all(
+        feature = "chrono",
+        feature = "uuid",
         feature = "rust_decimal",
         feature = "time",
         feature = "jiff"

@@ -29,7 +29,15 @@ pub fn describable(layout: &Layout) -> bool {
         );
         let opaque = matches!(f.codec, rowkey::FieldCodec::Binary)
             && rowkey_cli::kind::binary_kind(f).is_opaque();
-        !other_crate && !opaque
+        // Text forms are shown as the text the key holds, not as the
+        // type's Debug.
+        let text_form = matches!(
+            f.codec,
+            rowkey::FieldCodec::DateText { .. }
+                | rowkey::FieldCodec::UuidText
+                | rowkey::FieldCodec::DecimalText { .. }
+        );
+        !other_crate && !opaque && !text_form
     })
 }
 

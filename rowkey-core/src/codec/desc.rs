@@ -9,10 +9,12 @@ use crate::writer::KeyWriter;
 /// Digits of `i64::MAX`: the width of a `#[desc_ts] #[text]` field.
 pub const DESC_TS_DIGITS: usize = 19;
 
-/// A timestamp type `#[desc_ts]` accepts: `i64` or `u64`, in `0..=i64::MAX`.
+/// A timestamp type `#[desc_ts]` accepts: `i64` or `u64`, in `0..=i64::MAX`;
+/// with their features, chrono's, time's and jiff's instants and
+/// date-times, as nanoseconds since the Unix epoch (UTC).
 #[diagnostic::on_unimplemented(
-    message = "`#[desc_ts]` needs an i64 or u64 timestamp, not `{Self}`",
-    label = "not i64 or u64",
+    message = "`#[desc_ts]` needs an i64 or u64 timestamp or a date-time, not `{Self}`",
+    label = "not i64, u64 or a date-time",
     note = "#[desc_ts] stores i64::MAX - ts (Java's Long.MAX_VALUE - ts) so the newest row sorts first"
 )]
 pub trait Timestamp: Copy {

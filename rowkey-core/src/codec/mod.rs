@@ -13,12 +13,21 @@
 //! | `time` (feature `time`), `jiff` (feature `jiff`) | dates as epoch days, datetimes and instants as epoch nanoseconds, as chrono's | kept |
 //! | `rust_decimal` (feature `rust_decimal`) | `Decimal` as a sign and exponent byte, then base-100 digits; normalised | kept |
 //! | `uuid` (feature `uuid`) | `uuid::Uuid` as its 16 bytes | kept (`Uuid`'s `Ord`) |
+//! | [`date_text`] | dates and times as fixed-width text in a [`DateFormat`] (`#[text(format = "..")]`) | kept (of the units written) |
+//! | `uuid_text` (feature `uuid`) | `uuid::Uuid` as 36 lowercase hyphenated characters (`#[text]`) | kept |
+//! | `decimal_text` (feature `rust_decimal`) | `Decimal` as zero-padded digits of a fixed scale (`#[text(width, scale)]`); negatives refused | kept |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
 pub mod bytes;
 #[cfg(feature = "chrono")]
 pub mod chrono;
+pub mod date_format;
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+mod date_impls;
+pub mod date_text;
 pub mod decimal;
+#[cfg(feature = "rust_decimal")]
+pub mod decimal_text;
 pub mod desc;
 pub(crate) mod desc_part;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
@@ -39,9 +48,17 @@ mod test_util;
 pub mod time;
 #[cfg(feature = "uuid")]
 pub mod uuid;
+#[cfg(feature = "uuid")]
+pub mod uuid_text;
 
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
+pub use date_format::{DateFormat, FormatError, FormatItem};
+pub use date_text::{CivilTime, TextDate};
 pub use decimal::{Digits, TextInt};
+#[cfg(feature = "rust_decimal")]
+pub use decimal_text::DecimalText;
 pub use desc::{DescTs, Timestamp};
 pub use framing::{BytesCodec, Framing};
 pub use reverse::Reverse;
+#[cfg(feature = "uuid")]
+pub use uuid_text::UuidText;

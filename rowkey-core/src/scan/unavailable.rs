@@ -66,6 +66,10 @@ reasons! {
     /// (the first row in key order is not the newest of every
     /// combination), and there is no one whole key to get.
     NoFreeFieldOrLatestAfterAnInList,
+    /// A date, UUID or decimal written as text (`#[text(format = "..")]`,
+    /// `#[text]`) is set with `eq` or a range (`between`, `since`,
+    /// `until`) of its own type, not a text prefix.
+    TextFormsTakeARangeNotAPrefix,
 }
 
 /// The scan modes in which a prefix, a range or an IN-list may follow:

@@ -70,9 +70,12 @@ impl Target {
     }
 }
 
-/// `#[text]` / `#[text(width = N)]`.
+/// `#[text]` / `#[text(width = N)]` / `#[text(format = "..")]` /
+/// `#[text(width = W, scale = S)]`.
 pub struct TextAttr {
     pub width: Option<Spanned<usize>>,
+    pub format: Option<Spanned<String>>,
+    pub scale: Option<Spanned<usize>>,
 }
 
 /// `#[pad(width = N, fill = B, align = left|right)]`.
@@ -292,7 +295,11 @@ fn flag(attr: &Attribute) -> syn::Result<()> {
 }
 
 fn parse_text(attr: &Attribute) -> syn::Result<TextAttr> {
-    let mut text = TextAttr { width: None };
+    let mut text = TextAttr {
+        width: None,
+        format: None,
+        scale: None,
+    };
     if let syn::Meta::Path(_) = attr.meta {
         return Ok(text);
     }
@@ -303,9 +310,18 @@ fn parse_text(attr: &Attribute) -> syn::Result<TextAttr> {
                 text.width = Some(int_value(&meta)?);
                 Ok(())
             }
+            "scale" => {
+                text.scale = Some(int_value(&meta)?);
+                Ok(())
+            }
+            "format" => {
+                let s: syn::LitStr = meta.value()?.parse()?;
+                text.format = Some(Spanned::new(s.value(), s.span()));
+                Ok(())
+            }
             other => Err(meta.error(format!(
                 "unknown option `{other}` in #[text(..)]; {}",
-                suggest::hint(other, &["width"])
+                suggest::hint(other, &["width", "format", "scale"])
             ))),
         }
     })?;

@@ -69,6 +69,34 @@ impl FieldCheck<'_> {
                      writes; choose a separator that is not a digit, such as \"_\""
                 ),
             ),
+            Codec::TextDate { .. } | Codec::TextUuid | Codec::TextDecimal { .. } => {
+                let b = sep.value;
+                let writes = match codec {
+                    Codec::TextUuid => {
+                        b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-'
+                    }
+                    Codec::TextDecimal { .. } => b.is_ascii_digit() || b == b'.',
+                    _ => {
+                        let literals = self
+                            .attrs
+                            .text
+                            .as_ref()
+                            .and_then(|t| t.value.format.as_ref())
+                            .and_then(|f| super::date_format::check(&f.value).ok())
+                            .map_or(Vec::new(), |i| i.literals);
+                        b.is_ascii_digit() || literals.contains(&b)
+                    }
+                };
+                if writes {
+                    self.cx.error_at(
+                        sep.span,
+                        format!(
+                            "the separator '{s}' is a character field `{name}`'s text can \
+                             hold; choose one it never writes, such as \"_\" or \"|\""
+                        ),
+                    );
+                }
+            }
             _ => {}
         }
     }

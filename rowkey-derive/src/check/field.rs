@@ -18,6 +18,8 @@ pub(super) struct FieldCheck<'c> {
     pub(super) name: String,
     /// The declared type: errors about it span all of it (`&'a str`).
     pub(super) ty: &'c Type,
+    /// The declared type, or `T` of `Option<T>`.
+    pub(super) value_ty: &'c Type,
     pub(super) kind: TypeKind,
     pub(super) attrs: &'c FieldAttrs,
 }
@@ -153,6 +155,9 @@ impl FieldCheck<'_> {
     }
 
     fn text_codec(&self, text: &Spanned<attr::TextAttr>) -> Option<Codec> {
+        if let Some(codec) = self.text_form_codec(text, self.value_ty) {
+            return codec;
+        }
         let a = self.attrs;
         let name = &self.name;
         match self.kind {

@@ -3,9 +3,11 @@
 //! all problems of a struct, not just the first.
 
 mod combine;
+mod date_format;
 mod field;
 pub mod key_part;
 mod prefix;
+mod text_form;
 
 use crate::attr::{self, FieldAttrs, StructAttrs, Target};
 use crate::ctxt::Ctxt;
@@ -197,6 +199,7 @@ fn field_model<'a>(
         cx,
         name: ident.to_string(),
         ty: &field.ty,
+        value_ty,
         kind,
         attrs,
     };
@@ -214,6 +217,11 @@ fn field_model<'a>(
         kind,
         codec,
         desc,
+        format: attrs
+            .text
+            .as_ref()
+            .and_then(|t| t.value.format.as_ref())
+            .map(|f| f.value.clone()),
     };
     f.check_borrow(&model);
     Some(model)

@@ -62,6 +62,27 @@ pub fn bytes_codec(f: &FieldModel, sep: Option<u8>) -> TokenStream {
     }
 }
 
+/// The codec value of a text-form field (`#[text(format)]`, a UUID's or a
+/// decimal's `#[text]`), with a const check that the derive and
+/// `DateFormat::parse` agree on a format's width.
+pub fn text_form(f: &FieldModel) -> TokenStream {
+    match f.codec {
+        Codec::TextDate { width } => {
+            let format = f.format.as_deref().unwrap_or_default();
+            quote!({
+                const __F: __rk::DateFormat = __rk::DateFormat::parse_const(#format);
+                const _: () = ::core::assert!(__F.width() == #width);
+                __F
+            })
+        }
+        Codec::TextUuid => quote!(__rk::UuidText),
+        Codec::TextDecimal { width, scale } => {
+            quote!(__rk::DecimalText { width: #width, scale: #scale })
+        }
+        _ => quote!(),
+    }
+}
+
 /// The `Digits` constant of a `#[text]` field.
 pub fn digits(width: usize, reverse: bool, desc: bool) -> TokenStream {
     quote!(__rk::Digits { width: #width, reverse: #reverse, desc: #desc })

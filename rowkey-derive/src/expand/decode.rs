@@ -155,5 +155,17 @@ fn take_value(f: &FieldModel, sep: Option<u8>, on_err: &TokenStream) -> TokenStr
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
             __rk::DescTs { text: #text }.take::<#ty>(#r)#on_err?
         },
+        Codec::TextDate { .. } => {
+            let c = codec::text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.take::<#ty>(#r)#on_err?
+            }
+        }
+        Codec::TextUuid | Codec::TextDecimal { .. } => {
+            let c = codec::text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.take(#r)#on_err?
+            }
+        }
     }
 }

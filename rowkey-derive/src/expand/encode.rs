@@ -176,6 +176,18 @@ fn put_value_or(
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
             __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)#on_err?;
         },
+        Codec::TextDate { .. } => {
+            let c = codec::text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.put::<#ty>(#w, #v)#on_err?;
+            }
+        }
+        Codec::TextUuid | Codec::TextDecimal { .. } => {
+            let c = codec::text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.put(#w, #v)#on_err?;
+            }
+        }
     }
 }
 
@@ -195,7 +207,11 @@ fn value_len(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
                 }
             }
         }
-        Codec::Text { .. } | Codec::DescTs { .. } => {
+        Codec::Text { .. }
+        | Codec::DescTs { .. }
+        | Codec::TextDate { .. }
+        | Codec::TextUuid
+        | Codec::TextDecimal { .. } => {
             let n = f.codec.static_max_len(f.kind).unwrap_or(0);
             quote!({ let _ = #v; #n })
         }

@@ -121,7 +121,13 @@ fn fixed_len(f: &FieldModel) -> TokenStream {
             ..
         } => quote!(::core::option::Option::Some(#width)),
         Codec::Bytes { .. } => quote!(::core::option::Option::None),
-        Codec::Text { width, .. } => quote!(::core::option::Option::Some(#width)),
+        Codec::Text { width, .. }
+        | Codec::TextDate { width }
+        | Codec::TextDecimal { width, .. } => quote!(::core::option::Option::Some(#width)),
+        Codec::TextUuid => {
+            let n = crate::model::UUID_TEXT_WIDTH;
+            quote!(::core::option::Option::Some(#n))
+        }
         Codec::DescTs { .. } => {
             let n = f.codec.static_max_len(f.kind).unwrap_or(8);
             quote!(::core::option::Option::Some(#n))
@@ -143,7 +149,10 @@ fn order(f: &FieldModel) -> TokenStream {
             quote!(if <#ty as __rk::KeyPart>::ORDERED { #kept } else { #none })
         }
         Codec::Text { reverse: true, .. } => none,
-        Codec::Text { .. } => kept,
+        Codec::Text { .. }
+        | Codec::TextDate { .. }
+        | Codec::TextUuid
+        | Codec::TextDecimal { .. } => kept,
         Codec::DescTs { .. } => quote!(__rk::Order::Descending),
         Codec::Bytes {
             framing, reverse, ..
@@ -181,6 +190,14 @@ fn field_codec(f: &FieldModel) -> TokenStream {
             quote!(__rk::FieldCodec::Bytes { framing: #framing, max_len: #max_len, reverse: #reverse })
         }
         Codec::DescTs { text } => quote!(__rk::FieldCodec::DescTimestamp { text: #text }),
+        Codec::TextDate { .. } => {
+            let c = codec::text_form(f);
+            quote!(__rk::FieldCodec::DateText { format: #c })
+        }
+        Codec::TextUuid => quote!(__rk::FieldCodec::UuidText),
+        Codec::TextDecimal { width, scale } => {
+            quote!(__rk::FieldCodec::DecimalText { width: #width, scale: #scale })
+        }
     }
 }
 

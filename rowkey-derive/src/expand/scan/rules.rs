@@ -38,6 +38,9 @@ pub fn prefix_scan(f: &FieldModel, hashed: bool) -> Result<PrefixScan, &'static 
         Codec::Text { .. } => Ok(PrefixScan::Digits),
         Codec::DescTs { .. } => Err("ReversedTimestampsHaveNoPrefix"),
         Codec::Part => Err("BinaryFieldsHaveNoTextPrefix"),
+        Codec::TextDate { .. } | Codec::TextUuid | Codec::TextDecimal { .. } => {
+            Err("TextFormsTakeARangeNotAPrefix")
+        }
         Codec::Bytes { reverse, .. } if reverse != Reverse::No => {
             Err("ReversedFieldsHaveNoPrefixOrRangeOrder")
         }
@@ -61,6 +64,11 @@ pub fn range_scan(f: &FieldModel, hashed: bool) -> Result<RangeScan, &'static st
         // A hand-written KeyPart's order is checked where the range is
         // built (`KeyPart::ORDERED`).
         Codec::Text { .. } | Codec::Part => Ok(RangeScan::Values),
+        // Fixed-width text that sorts like the units it writes: bounds are
+        // written as values are (a `%Y%m` bound is its month).
+        Codec::TextDate { .. } | Codec::TextUuid | Codec::TextDecimal { .. } => {
+            Ok(RangeScan::Values)
+        }
         Codec::Bytes { reverse, .. } if reverse != Reverse::No => {
             Err("ReversedFieldsHaveNoPrefixOrRangeOrder")
         }

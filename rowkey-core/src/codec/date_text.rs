@@ -1,0 +1,275 @@
+//! Dates and times as fixed-width text (`#[text(format = "..")]`): the
+//! bytes a [`DateFormat`] writes and reads back.
+//!
+//! A format that leaves units out stores less than the value holds, and
+//! the key holds only what it writes:
+//!
+//! - units below the smallest written one are dropped on encode and are
+//!   zero (day and month 1) on decode: `%Y%m` writes every instant of
+//!   December 2021 as `202112` and reads it back as 2021-12-01 00:00:00;
+//! - units above the largest written one read back as the year 2000
+//!   (a leap year, so `%j` 366 and `%m%d` `0229` exist) and January:
+//!   `-%d %H:%M:%S` reads `-01 12:00:00` as 2000-01-01 12:00:00.
+//!
+//! Either way a decoded value writes the same bytes again, and two values
+//! with the same text are the same key. A date type (`NaiveDate`, ...)
+//! writes `00` for an hour and refuses any other stored hour. Years are
+//! 0..=9999 when `%Y` is written; a leap second (chrono's second 60) has
+//! no text form: both are encode errors, never a different key.
+//!
+//! ```
+//! use chrono::NaiveDate;
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Visit {
+//!     #[text(format = "%Y-%m-%d")] day: NaiveDate,
+//!     user: u32,
+//! }
+//!
+//! let day = NaiveDate::from_ymd_opt(2021, 12, 1).unwrap();
+//! let key = Visit { day, user: 7 }.to_key()?;
+//! assert_eq!(&key[..10], b"2021-12-01");
+//! assert_eq!(Visit::decode(&key)?, Visit { day, user: 7 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::date_format::{DateFormat, FormatItem};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+
+/// A calendar date and time of day (proleptic Gregorian, no zone): what a
+/// [`DateFormat`] reads from a value and builds one from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CivilTime {
+    /// The year.
+    pub year: i32,
+    /// 1..=12.
+    pub month: u8,
+    /// 1..=31.
+    pub day: u8,
+    /// 0..=23.
+    pub hour: u8,
+    /// 0..=59.
+    pub minute: u8,
+    /// 0..=59.
+    pub second: u8,
+    /// 0..=999_999_999.
+    pub nanosecond: u32,
+}
+
+impl CivilTime {
+    /// What a format fills in for units it does not write.
+    const DEFAULT: CivilTime = CivilTime {
+        year: 2000,
+        month: 1,
+        day: 1,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        nanosecond: 0,
+    };
+
+    /// Whether the time of day is midnight.
+    pub fn is_midnight(&self) -> bool {
+        (self.hour, self.minute, self.second, self.nanosecond) == (0, 0, 0, 0)
+    }
+}
+
+/// A date or time type that `#[text(format = "..")]` can write: chrono's,
+/// time's and jiff's dates, date-times and instants (instants in UTC),
+/// behind their features.
+#[diagnostic::on_unimplemented(
+    message = "`#[text(format = \"..\")]` needs a date or time type, not `{Self}`",
+    label = "not a date or time type",
+    note = "chrono (NaiveDate, NaiveDateTime, DateTime<Utc>), time (Date, PrimitiveDateTime, OffsetDateTime) and jiff (civil::Date, civil::DateTime, Timestamp) types take a format, with their crate's feature on"
+)]
+pub trait TextDate: Sized {
+    /// Whether the type holds a time of day (dates do not).
+    const HAS_TIME: bool;
+    /// The value's calendar fields (UTC for an instant), or why it has no
+    /// text form.
+    fn to_civil(&self) -> Result<CivilTime, &'static str>;
+    /// The value with these fields, if the type holds it.
+    fn from_civil(c: CivilTime) -> Option<Self>;
+}
+
+const fn is_leap(year: i32) -> bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+/// Days before the first of each month in a common year.
+const DAYS_BEFORE: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+fn day_of_year(c: &CivilTime) -> u16 {
+    let leap = u16::from(c.month > 2 && is_leap(c.year));
+    DAYS_BEFORE[usize::from(c.month - 1)] + leap + u16::from(c.day)
+}
+
+/// Month and day of a day of the year, or `None` past the year's end.
+fn month_day(year: i32, ordinal: u16) -> Option<(u8, u8)> {
+    let mut left = ordinal;
+    for month in 1..=12u8 {
+        let n = u16::from(days_in_month(year, month));
+        if left <= n {
+            return Some((month, left as u8));
+        }
+        left -= n;
+    }
+    None
+}
+
+/// Writes `v` right-aligned as `out.len()` zero-padded digits (the caller
+/// has checked that it fits).
+fn put_digits(out: &mut [u8], mut v: u32) {
+    for b in out.iter_mut().rev() {
+        *b = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+}
+
+impl DateFormat {
+    /// Writes `v` in this format.
+    pub fn put<T: TextDate>(&self, w: &mut KeyWriter<'_>, v: &T) -> Result<(), EncodeError> {
+        let c = v
+            .to_civil()
+            .map_err(|why| w.error(EncodeErrorKind::Invalid(why)))?;
+        let writes_year = self.items().contains(&FormatItem::Year);
+        if writes_year && !(0..=9999).contains(&c.year) {
+            return Err(w.error(EncodeErrorKind::Invalid(
+                "year outside 0..=9999, which %Y cannot write in 4 digits",
+            )));
+        }
+        let out = w.reserve(self.width())?;
+        let mut pos = 0;
+        for &item in self.items() {
+            let n = item.width();
+            let value = match item {
+                FormatItem::Literal(b) => {
+                    out[pos] = b;
+                    pos += 1;
+                    continue;
+                }
+                FormatItem::Year => c.year as u32,
+                FormatItem::Month => c.month.into(),
+                FormatItem::Day => c.day.into(),
+                FormatItem::DayOfYear => day_of_year(&c).into(),
+                FormatItem::Hour => c.hour.into(),
+                FormatItem::Minute => c.minute.into(),
+                FormatItem::Second => c.second.into(),
+                FormatItem::Fraction(d) => c.nanosecond / 10u32.pow(9 - u32::from(d)),
+            };
+            put_digits(&mut out[pos..pos + n], value);
+            pos += n;
+        }
+        Ok(())
+    }
+
+    /// Reads a value written by [`DateFormat::put`]; text that is not in
+    /// the format (a non-digit, a wrong literal, month 13, February 30) is
+    /// an error at its byte.
+    pub fn take<T: TextDate>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
+        let at = r.position();
+        let bytes = r.take(self.width())?;
+        let mut c = CivilTime::DEFAULT;
+        let (mut ordinal, mut day_at) = (None, None);
+        let mut pos = 0;
+        for &item in self.items() {
+            let n = item.width();
+            let field = &bytes[pos..pos + n];
+            let here = at + pos;
+            pos += n;
+            if let FormatItem::Literal(b) = item {
+                if field[0] != b {
+                    return Err(r.error_at(
+                        here,
+                        DecodeErrorKind::Invalid("not the format's literal character here"),
+                    ));
+                }
+                continue;
+            }
+            let mut v = 0u32;
+            for (i, &b) in field.iter().enumerate() {
+                if !b.is_ascii_digit() {
+                    return Err(r.error_at(here + i, DecodeErrorKind::InvalidDigit { byte: b }));
+                }
+                v = v * 10 + u32::from(b - b'0');
+            }
+            let bad = |why| Err(r.error_at(here, DecodeErrorKind::Invalid(why)));
+            match item {
+                FormatItem::Year => c.year = v as i32,
+                FormatItem::Month if !(1..=12).contains(&v) => return bad("month outside 01..=12"),
+                FormatItem::Month => c.month = v as u8,
+                FormatItem::Day if !(1..=31).contains(&v) => return bad("day outside 01..=31"),
+                FormatItem::Day => (c.day, day_at) = (v as u8, Some(here)),
+                FormatItem::DayOfYear if !(1..=366).contains(&v) => {
+                    return bad("day of the year outside 001..=366")
+                }
+                FormatItem::DayOfYear => ordinal = Some((v as u16, here)),
+                FormatItem::Hour if v > 23 => return bad("hour outside 00..=23"),
+                FormatItem::Hour => c.hour = v as u8,
+                FormatItem::Minute if v > 59 => return bad("minute outside 00..=59"),
+                FormatItem::Minute => c.minute = v as u8,
+                FormatItem::Second if v > 59 => {
+                    return bad("second outside 00..=59 (a leap second has no text form)")
+                }
+                FormatItem::Second => c.second = v as u8,
+                FormatItem::Fraction(d) => c.nanosecond = v * 10u32.pow(9 - u32::from(d)),
+                FormatItem::Literal(_) => {}
+            }
+        }
+        if let Some((n, here)) = ordinal {
+            (c.month, c.day) = month_day(c.year, n).ok_or_else(|| {
+                r.error_at(
+                    here,
+                    DecodeErrorKind::Invalid("day 366 of a year that is not a leap year"),
+                )
+            })?;
+        }
+        if let Some(here) = day_at.filter(|_| c.day > days_in_month(c.year, c.month)) {
+            return Err(r.error_at(
+                here,
+                DecodeErrorKind::Invalid("day past the end of its month"),
+            ));
+        }
+        if !T::HAS_TIME && !c.is_midnight() {
+            return Err(r.error_at(
+                at,
+                DecodeErrorKind::Invalid("a time of day in a date field, whose type has none"),
+            ));
+        }
+        T::from_civil(c).ok_or_else(|| {
+            r.error_at(
+                at,
+                DecodeErrorKind::Invalid("a date or time outside the field type's range"),
+            )
+        })
+    }
+}
+
+/// A plain calendar type for the tests: every `CivilTime` with a valid
+/// date.
+#[cfg(test)]
+impl TextDate for CivilTime {
+    const HAS_TIME: bool = true;
+    fn to_civil(&self) -> Result<CivilTime, &'static str> {
+        Ok(*self)
+    }
+    fn from_civil(c: CivilTime) -> Option<Self> {
+        Some(c)
+    }
+}
+
+#[cfg(test)]
+#[path = "date_text_tests.rs"]
+mod tests;
