@@ -16,6 +16,7 @@ pub mod codec;
 mod display;
 mod error;
 pub mod hotspot;
+mod index;
 mod key;
 pub mod layout;
 mod part;
@@ -35,6 +36,7 @@ pub use display::KeyDisplay;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyError, KeyLocation,
 };
+pub use index::IndexOf;
 pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
 pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order};
 pub use part::{DecodePart, KeyPart};

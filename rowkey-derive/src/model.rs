@@ -22,6 +22,8 @@ pub struct KeyModel<'a> {
     pub fields: Vec<FieldModel<'a>>,
     /// A salt bucket or hash prefix before the fields.
     pub prefix: Option<PrefixModel>,
+    /// `#[rowkey(index_of = Main)]`.
+    pub index_of: Option<Type>,
 }
 
 /// What a key starts with before its fields.

@@ -60,6 +60,13 @@ pub enum StoreError {
         /// The client's error.
         source: BoxError,
     },
+    /// An index row without the cell that holds its main row's key
+    /// (`i:k`): the table read as an index is not one, or the row was
+    /// written by other means.
+    NotAnIndexRow {
+        /// The index row's key.
+        key: Vec<u8>,
+    },
     /// A blocking call made on a thread that runs an async runtime, where
     /// blocking would stall (or deadlock) the runtime. Use the async store.
     InsideAsyncRuntime {
@@ -113,6 +120,7 @@ impl StoreError {
         match self {
             StoreError::Encode(_) => "encode a key",
             StoreError::NoCells { .. } => "write rows",
+            StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -173,6 +181,11 @@ impl fmt::Display for StoreError {
                 }
                 write!(f, ": {source}")
             }
+            StoreError::NotAnIndexRow { key } => write!(
+                f,
+                "cannot join an index hit: index row {} has no cell i:k holding its main row's key",
+                shown(key)
+            ),
             StoreError::InsideAsyncRuntime { op } => write!(
                 f,
                 "cannot {op}: a blocking store was called from inside an async runtime, \

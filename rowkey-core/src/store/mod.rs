@@ -2,7 +2,8 @@
 //! and writes ([`Row`], [`Cell`], [`ReadRequest`]), how a plan's ranges
 //! are read and merged ([`QueryStream`], [`QueryOptions`]), retries
 //! ([`RetryPolicy`]), the checks every store makes before sending
-//! anything ([`KeyLimit`]), and a blocking facade ([`blocking`]).
+//! anything ([`KeyLimit`]), index tables joined back to their main table
+//! ([`IndexedStore`]), and a blocking facade ([`blocking`]).
 //!
 //! The `rowkey` crate re-exports this module as `rowkey::store`, with
 //! `MemStore`, the embedded default; `rowkey-bigtable` implements
@@ -35,6 +36,7 @@
 
 pub mod blocking;
 mod error;
+mod index;
 mod limits;
 mod query;
 mod request;
@@ -42,6 +44,9 @@ mod retry;
 mod row;
 
 pub use error::{BoxError, StoreError};
+pub use index::{
+    IndexJoin, IndexStats, IndexedStore, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+};
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
 pub use query::{QueryOptions, QueryStream};
 pub use request::{KeyRange, ReadRequest};

@@ -4,6 +4,7 @@
 //! point at the exact token at fault. No rule about combinations lives
 //! here: that is `check.rs`.
 
+mod index;
 mod prefix;
 
 pub use prefix::{int_literal, HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
@@ -47,6 +48,8 @@ pub struct StructAttrs {
     pub max_len: Option<Spanned<usize>>,
     pub target: Option<Spanned<Target>>,
     pub krate: Option<Path>,
+    /// `#[rowkey(index_of = Main)]`: the main key this one indexes.
+    pub index_of: Option<syn::Type>,
 }
 
 /// `#[rowkey(target = "bigtable" | "hbase")]`: the store whose row key
@@ -157,10 +160,14 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                     let s: syn::LitStr = meta.value()?.parse()?;
                     out.krate = Some(s.parse()?);
                 }
+                "index_of" => index::parse_index_of(cx, &meta, &mut out.index_of)?,
                 other => {
                     return Err(meta.error(format!(
                         "unknown option `{other}` in #[rowkey(..)]; {}",
-                        suggest::hint(other, &["separator", "max_len", "target", "crate"])
+                        suggest::hint(
+                            other,
+                            &["separator", "max_len", "target", "crate", "index_of"]
+                        )
                     )))
                 }
             }

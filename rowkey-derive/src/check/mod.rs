@@ -77,6 +77,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         target: attrs.target,
         fields: models,
         prefix,
+        index_of: attrs.index_of,
     })
 }
 

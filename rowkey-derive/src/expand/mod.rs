@@ -5,6 +5,7 @@
 mod codec;
 mod decode;
 mod encode;
+mod index;
 pub mod key_part;
 mod layout;
 mod prefix;
@@ -22,6 +23,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let decode = decode::impl_decode_key(model);
     let scan_structs = scan::scan_structs(model);
     let scan_impls = scan::scan_impls(model);
+    let index_of = index::impl_index_of(model);
     quote! {
         #scan_structs
         #[doc(hidden)]
@@ -32,6 +34,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
             #encode
             #decode
             #scan_impls
+            #index_of
         };
     }
 }

@@ -1,0 +1,40 @@
+//! [`IndexOf`]: a key that indexes rows keyed by another.
+
+use crate::RowKey;
+
+/// A row key of an index table: the key of the index row for a main row
+/// keyed by `M`, built from `M`'s fields.
+///
+/// `#[rowkey(index_of = Main)]` on a `#[derive(RowKey)]` struct
+/// implements it: each field of the index key is copied (cloned) from the
+/// main key's field of the same name, which must exist and have the same
+/// type, or the build fails at that field. Because the index key is a
+/// function of the main key, an index row never goes stale while its main
+/// row exists; to be one row per main row, it must include fields that
+/// identify the main row (two main rows with the same index key share one
+/// index row, the later one).
+///
+/// The store side, which writes both rows and joins index hits back to
+/// main rows, is `rowkey::store::IndexedStore`.
+///
+/// ```
+/// use rowkey::{IndexOf, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Reading { #[salt(buckets = 8, binary)] device: u32, metric: u16, #[desc_ts] at_ms: i64 }
+///
+/// /// One metric, all devices, newest first.
+/// #[derive(RowKey, Debug, PartialEq)]
+/// #[rowkey(index_of = Reading)]
+/// struct ReadingByMetric { metric: u16, #[desc_ts] at_ms: i64, device: u32 }
+///
+/// let reading = Reading { device: 7, metric: 3, at_ms: 1_000 };
+/// assert_eq!(
+///     ReadingByMetric::index_key(&reading),
+///     ReadingByMetric { metric: 3, at_ms: 1_000, device: 7 },
+/// );
+/// ```
+pub trait IndexOf<M: ?Sized>: RowKey {
+    /// The index key of the main row keyed by `main`.
+    fn index_key(main: &M) -> Self;
+}
