@@ -74,9 +74,9 @@ impl<T: ScanRow> Ord for Head<T> {
 /// Rows of sorted sources in logical key order; see [`merge_sorted`].
 ///
 /// A loser tree: each row costs exactly `log2(sources)` matches (a binary
-/// heap's pop and push cost about twice that). Every node holds its
-/// source's [`sort_prefix`], computed once when the head arrives, so a
-/// match is one integer comparison; only equal prefixes (keys alike in
+/// heap's pop and push cost about twice that). Every node holds the first
+/// 16 bytes of its head's logical key as one big-endian integer, computed
+/// once when the head arrives, so a match is one integer comparison; only equal prefixes (keys alike in
 /// their first 16 logical bytes, or ended sources) compare the keys
 /// themselves.
 pub struct MergeSorted<I: Iterator> {
