@@ -6,7 +6,7 @@
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::{FuzzyKey, ScanPlan};
-use rowkey::store::{Cell, MemStore, QueryOptions, Row, Store};
+use rowkey::store::{MemStore, QueryOptions, Store};
 use rowkey::RowKey;
 use std::collections::BTreeMap;
 
@@ -36,13 +36,7 @@ fn pattern() -> impl Strategy<Value = FuzzyKey<16>> {
 }
 
 async fn store_of(keys: &BTreeMap<Vec<u8>, ()>) -> MemStore {
-    let store = MemStore::new();
-    let rows = keys
-        .keys()
-        .map(|k| Row::new(k.clone(), vec![Cell::new("d", "v", "x")]))
-        .collect();
-    store.write_rows(rows).await.unwrap();
-    store
+    rowkey_fixtures::stores::mem_store_with_keys(keys.keys()).await
 }
 
 /// What a plan must return: the keys it selects (brute force: ranges and

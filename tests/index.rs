@@ -7,16 +7,14 @@
 //! between the main row and the index row, and what a reader sees.
 
 use futures::executor::block_on;
-use futures::{Stream, TryStreamExt};
+use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::store::{
     Cell, IndexedStore, KeyLimit, MemStore, ReadRequest, Row, RowStream, Store, StoreError,
 };
 use rowkey::{IndexOf, RowKey};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 struct Reading {
@@ -63,24 +61,6 @@ struct Flaky {
     fail_writes: Arc<AtomicBool>,
 }
 
-struct SlowRows {
-    inner: RowStream,
-    waited: bool,
-}
-
-impl Stream for SlowRows {
-    type Item = Result<Row, StoreError>;
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if !self.waited {
-            self.waited = true;
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        self.waited = false;
-        self.inner.as_mut().poll_next(cx)
-    }
-}
-
 impl Store for Flaky {
     fn key_limit(&self) -> KeyLimit {
         self.inner.key_limit()
@@ -99,10 +79,7 @@ impl Store for Flaky {
         }
     }
     fn read_rows(&self, request: ReadRequest) -> RowStream {
-        Box::pin(SlowRows {
-            inner: self.inner.read_rows(request),
-            waited: false,
-        })
+        rowkey_fixtures::stores::slow_rows(self.inner.read_rows(request))
     }
 }
 

@@ -8,7 +8,7 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::ScanPlan;
-use rowkey::store::{Cell, MemStore, Store};
+use rowkey::store::{MemStore, Store};
 use rowkey::RowKey;
 use std::collections::BTreeMap;
 
@@ -31,15 +31,7 @@ fn through_store<const N: usize>(
 }
 
 fn store_of(keys: &BTreeMap<Vec<u8>, ()>) -> MemStore {
-    let store = MemStore::new();
-    block_on(async {
-        let rows = keys
-            .keys()
-            .map(|k| rowkey::store::Row::new(k.clone(), vec![Cell::new("d", "v", "x")]))
-            .collect();
-        store.write_rows(rows).await.unwrap();
-    });
-    store
+    block_on(rowkey_fixtures::stores::mem_store_with_keys(keys.keys()))
 }
 
 /// Checks `plan` against `want` (a filter on decoded rows) over `rows`.

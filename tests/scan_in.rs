@@ -10,20 +10,12 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::ScanPlan;
-use rowkey::store::{Cell, MemStore, Row, Store};
+use rowkey::store::{MemStore, Row, Store};
 use rowkey::{EncodeErrorKind, RowKey};
 use std::collections::BTreeMap;
 
 fn store_of(keys: &BTreeMap<Vec<u8>, ()>) -> MemStore {
-    let store = MemStore::new();
-    block_on(async {
-        let rows = keys
-            .keys()
-            .map(|k| Row::new(k.clone(), vec![Cell::new("d", "v", "x")]))
-            .collect();
-        store.write_rows(rows).await.unwrap();
-    });
-    store
+    block_on(rowkey_fixtures::stores::mem_store_with_keys(keys.keys()))
 }
 
 /// Checks `plan` against `want` over `rows`: `contains`, `read_plan` (as a

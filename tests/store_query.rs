@@ -3,36 +3,16 @@
 //! `MemStore` answers `Pending` before every row. Limits, budgets smaller
 //! than a page, salted and reversed plans, and keyset pages.
 
-use futures::{Stream, TryStreamExt};
+use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::store::{
     Cell, KeyLimit, MemStore, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError,
 };
 use rowkey::RowKey;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 
 /// A `MemStore` whose reads wait once before every row.
 #[derive(Clone, Default)]
 struct Slow(MemStore);
-
-struct SlowRows {
-    inner: RowStream,
-    waited: bool,
-}
-
-impl Stream for SlowRows {
-    type Item = Result<Row, StoreError>;
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if !self.waited {
-            self.waited = true;
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        self.waited = false;
-        self.inner.as_mut().poll_next(cx)
-    }
-}
 
 impl Store for Slow {
     fn key_limit(&self) -> KeyLimit {
@@ -45,10 +25,7 @@ impl Store for Slow {
         self.0.write_rows(rows)
     }
     fn read_rows(&self, request: ReadRequest) -> RowStream {
-        Box::pin(SlowRows {
-            inner: self.0.read_rows(request),
-            waited: false,
-        })
+        rowkey_fixtures::stores::slow_rows(self.0.read_rows(request))
     }
 }
 
