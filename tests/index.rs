@@ -16,24 +16,7 @@ use rowkey::{IndexOf, RowKey};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Reading {
-    #[salt(buckets = 8, binary)]
-    device: u32,
-    metric: u16,
-    #[desc_ts]
-    at_ms: i64,
-}
-
-/// One metric, all devices, newest first.
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(index_of = Reading)]
-struct ReadingByMetric {
-    metric: u16,
-    #[desc_ts]
-    at_ms: i64,
-    device: u32,
-}
+use rowkey_fixtures::layouts::{Reading, ReadingByMetric};
 
 /// Escaped byte fields: 0x00 and 0xFF tails in both keys.
 #[derive(RowKey, Debug, Clone, PartialEq)]

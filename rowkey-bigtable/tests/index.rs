@@ -14,24 +14,7 @@ use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::proxy::{Fault, FaultProxy};
 
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Reading {
-    #[salt(buckets = 8, binary)]
-    device: u32,
-    metric: u16,
-    #[desc_ts]
-    at_ms: i64,
-}
-
-/// One metric, all devices, newest first.
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(index_of = Reading)]
-struct ReadingByMetric {
-    metric: u16,
-    #[desc_ts]
-    at_ms: i64,
-    device: u32,
-}
+use rowkey_fixtures::layouts::{Reading, ReadingByMetric};
 
 const ROWS: u64 = 2_000;
 

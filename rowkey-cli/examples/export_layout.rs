@@ -5,25 +5,7 @@
 //! Run: `cargo run -p rowkey-cli --example export_layout -- OrderStatus > order_status.json`
 //! (no argument lists the layouts; `--all DIR` writes every one).
 
-use rowkey::{Layout, RowKey};
 use rowkey_fixtures::layouts::*;
-
-fn seed_layouts() -> Vec<&'static Layout> {
-    vec![
-        OrderStatus::layout(),
-        HotEvent::layout(),
-        SellerTrade::layout(),
-        BuyerTrade::layout(),
-        RiskProfile::layout(),
-        IdCardProfile::layout(),
-        PhoneProfile::layout(),
-        CarTelemetry::layout(),
-        UserOp::layout(),
-        SitePage::layout(),
-        CallRecord::layout(),
-        Ledger::layout(),
-    ]
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -41,20 +41,7 @@ fn seed_layouts_agree_with_derived_code() {
 
 #[test]
 fn checked_in_layouts_are_the_current_ones() {
-    for layout in [
-        OrderStatus::layout(),
-        HotEvent::layout(),
-        SellerTrade::layout(),
-        BuyerTrade::layout(),
-        RiskProfile::layout(),
-        IdCardProfile::layout(),
-        PhoneProfile::layout(),
-        CarTelemetry::layout(),
-        UserOp::layout(),
-        SitePage::layout(),
-        CallRecord::layout(),
-        Ledger::layout(),
-    ] {
+    for layout in seed_layouts() {
         let path = format!(
             "{}/tests/layouts/{}.json",
             env!("CARGO_MANIFEST_DIR"),
