@@ -25,85 +25,43 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::codec::epoch::NANOS_OUT_OF_RANGE as OUT_OF_RANGE;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::part::{DecodePart, KeyPart};
-use crate::reader::KeyReader;
-use crate::writer::KeyWriter;
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use crate::codec::epoch::{days_part, nanos_part};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 
 /// `NaiveDate::num_days_from_ce` of 1970-01-01.
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
 
-impl KeyPart for NaiveDate {
-    const MAX_LEN: usize = 4;
-    const FIXED_LEN: Option<usize> = Some(4);
-    fn encoded_len(&self) -> usize {
-        4
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        use chrono::Datelike;
-        // The integer codec's bytes: sign bit flipped, big-endian.
-        (self.num_days_from_ce() - EPOCH_DAYS_FROM_CE).encode(w)
-    }
-}
-
-impl DecodePart<'_> for NaiveDate {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let days = i32::decode(r)?;
+days_part!(
+    NaiveDate,
+    to_days: |d| d.num_days_from_ce() - EPOCH_DAYS_FROM_CE,
+    from_days: |days| {
         days.checked_add(EPOCH_DAYS_FROM_CE)
             .and_then(NaiveDate::from_num_days_from_ce_opt)
-            .ok_or_else(|| {
-                r.error_at(
-                    at,
-                    DecodeErrorKind::Invalid("day outside chrono's NaiveDate range"),
-                )
-            })
-    }
-}
+    },
+    "day outside chrono's NaiveDate range"
+);
 
-impl KeyPart for DateTime<Utc> {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        match self.timestamp_nanos_opt() {
-            Some(n) => n.encode(w),
-            None => Err(w.error(EncodeErrorKind::Invalid(OUT_OF_RANGE))),
-        }
-    }
-}
+// Every i64 of nanoseconds is a `DateTime<Utc>`: decoding cannot fail.
+nanos_part!(
+    DateTime<Utc>,
+    to_nanos: |t| t.timestamp_nanos_opt().map(i128::from),
+    from_nanos: |n| Some(DateTime::from_timestamp_nanos(n)),
+    "instant outside chrono's DateTime range"
+);
 
-impl DecodePart<'_> for DateTime<Utc> {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        Ok(DateTime::from_timestamp_nanos(i64::decode(r)?))
-    }
-}
-
-impl KeyPart for NaiveDateTime {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        self.and_utc().encode(w)
-    }
-}
-
-impl DecodePart<'_> for NaiveDateTime {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        DateTime::<Utc>::decode(r).map(|t| t.naive_utc())
-    }
-}
+nanos_part!(
+    NaiveDateTime,
+    to_nanos: |t| t.and_utc().timestamp_nanos_opt().map(i128::from),
+    from_nanos: |n| Some(DateTime::from_timestamp_nanos(n).naive_utc()),
+    "time outside chrono's NaiveDateTime range"
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::epoch::NANOS_OUT_OF_RANGE as OUT_OF_RANGE;
     use crate::codec::test_util::{dec, enc};
+    use crate::EncodeErrorKind;
     use proptest::prelude::*;
 
     #[test]

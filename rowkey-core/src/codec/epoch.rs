@@ -2,23 +2,93 @@
 //! instant writes the same bytes whichever crate holds it: days since
 //! 1970-01-01 as an `i32`, nanoseconds since 1970-01-01T00:00:00 UTC as an
 //! `i64`, both through the integer codec (sign bit flipped, big-endian).
+//! Each crate's types only say how they convert ([`days_part!`],
+//! [`nanos_part!`]); the bytes, widths and errors are written here once.
 
-#[cfg(any(feature = "time", feature = "jiff"))]
 use crate::{EncodeError, EncodeErrorKind, KeyPart, KeyWriter};
 
 /// Why a time cannot be stored as nanoseconds in an `i64`.
 pub(crate) const NANOS_OUT_OF_RANGE: &str =
     "time outside 1677-09-21..2262-04-11, which nanoseconds in an i64 cannot hold";
 
-/// Writes epoch nanoseconds held in an `i128` (time's and jiff's unit),
+/// Writes epoch nanoseconds (`None`: the type could not count them),
 /// refusing a time that an `i64` cannot hold rather than truncating it.
-#[cfg(any(feature = "time", feature = "jiff"))]
-pub(crate) fn put_nanos(nanos: i128, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-    match i64::try_from(nanos) {
-        Ok(n) => n.encode(w),
-        Err(_) => Err(w.error(EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE))),
+#[inline]
+pub(crate) fn put_nanos(nanos: Option<i128>, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+    match nanos.and_then(|n| i64::try_from(n).ok()) {
+        Some(n) => n.encode(w),
+        None => Err(w.error(EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE))),
     }
 }
+
+/// `KeyPart` and `DecodePart` for a date stored as epoch days (`i32`, 4
+/// bytes): `to_days` counts a value's day, `from_days` rebuilds one
+/// (`None` outside the type's range: a decode error saying `why`).
+macro_rules! days_part {
+    ($ty:ty, to_days: $to:expr, from_days: $from:expr, $why:literal) => {
+        impl $crate::part::KeyPart for $ty {
+            const MAX_LEN: usize = 4;
+            const FIXED_LEN: Option<usize> = Some(4);
+            fn encoded_len(&self) -> usize {
+                4
+            }
+            fn encode(
+                &self,
+                w: &mut $crate::writer::KeyWriter<'_>,
+            ) -> Result<(), $crate::error::EncodeError> {
+                let to_days: fn(&$ty) -> i32 = $to;
+                $crate::part::KeyPart::encode(&to_days(self), w)
+            }
+        }
+
+        impl $crate::part::DecodePart<'_> for $ty {
+            fn decode(
+                r: &mut $crate::reader::KeyReader<'_>,
+            ) -> Result<Self, $crate::error::DecodeError> {
+                let at = r.position();
+                let from_days: fn(i32) -> Option<$ty> = $from;
+                from_days(<i32 as $crate::part::DecodePart>::decode(r)?)
+                    .ok_or_else(|| r.error_at(at, $crate::error::DecodeErrorKind::Invalid($why)))
+            }
+        }
+    };
+}
+
+/// `KeyPart` and `DecodePart` for a date-time or instant stored as epoch
+/// nanoseconds (`i64`, 8 bytes): `to_nanos` counts a value's nanoseconds
+/// (`None` or beyond an `i64`: an encode error), `from_nanos` rebuilds one
+/// (`None` outside the type's range: a decode error saying `why`).
+macro_rules! nanos_part {
+    ($ty:ty, to_nanos: $to:expr, from_nanos: $from:expr, $why:literal) => {
+        impl $crate::part::KeyPart for $ty {
+            const MAX_LEN: usize = 8;
+            const FIXED_LEN: Option<usize> = Some(8);
+            fn encoded_len(&self) -> usize {
+                8
+            }
+            fn encode(
+                &self,
+                w: &mut $crate::writer::KeyWriter<'_>,
+            ) -> Result<(), $crate::error::EncodeError> {
+                let to_nanos: fn(&$ty) -> Option<i128> = $to;
+                $crate::codec::epoch::put_nanos(to_nanos(self), w)
+            }
+        }
+
+        impl $crate::part::DecodePart<'_> for $ty {
+            fn decode(
+                r: &mut $crate::reader::KeyReader<'_>,
+            ) -> Result<Self, $crate::error::DecodeError> {
+                let at = r.position();
+                let from_nanos: fn(i64) -> Option<$ty> = $from;
+                from_nanos(<i64 as $crate::part::DecodePart>::decode(r)?)
+                    .ok_or_else(|| r.error_at(at, $crate::error::DecodeErrorKind::Invalid($why)))
+            }
+        }
+    };
+}
+
+pub(crate) use {days_part, nanos_part};
 
 /// One instant, one key: chrono, time and jiff write the same bytes for
 /// the same day and the same nanosecond.

@@ -27,103 +27,48 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::codec::epoch::put_nanos;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::part::{DecodePart, KeyPart};
-use crate::reader::KeyReader;
-use crate::writer::KeyWriter;
+use crate::codec::epoch::{days_part, nanos_part};
 use jiff::civil::{Date, DateTime};
 use jiff::{SignedDuration, Timestamp};
 
 const EPOCH_DATE: Date = jiff::civil::date(1970, 1, 1);
 const EPOCH_DATETIME: DateTime = jiff::civil::datetime(1970, 1, 1, 0, 0, 0, 0);
 
-impl KeyPart for Date {
-    const MAX_LEN: usize = 4;
-    const FIXED_LEN: Option<usize> = Some(4);
-    fn encoded_len(&self) -> usize {
-        4
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        // Civil days are 24 hours; jiff's dates are within ±4.4 million
-        // days of the epoch, well inside an i32.
-        let days = self.duration_since(EPOCH_DATE).as_hours() / 24;
-        (days as i32).encode(w)
-    }
-}
-
-impl DecodePart<'_> for Date {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let days = i32::decode(r)?;
+// Civil days are 24 hours; jiff's dates are within ±4.4 million days of
+// the epoch, well inside an i32.
+days_part!(
+    Date,
+    to_days: |d| (d.duration_since(EPOCH_DATE).as_hours() / 24) as i32,
+    from_days: |days| {
         EPOCH_DATE
             .checked_add(SignedDuration::from_hours(i64::from(days) * 24))
-            .map_err(|_| {
-                r.error_at(
-                    at,
-                    DecodeErrorKind::Invalid("day outside jiff's Date range"),
-                )
-            })
-    }
-}
+            .ok()
+    },
+    "day outside jiff's Date range"
+);
 
-impl KeyPart for Timestamp {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        put_nanos(self.as_nanosecond(), w)
-    }
-}
+// Every i64 of nanoseconds is inside jiff's range; the error is for a
+// future jiff that narrows it.
+nanos_part!(
+    Timestamp,
+    to_nanos: |t| Some(t.as_nanosecond()),
+    from_nanos: |n| Timestamp::from_nanosecond(n.into()).ok(),
+    "instant outside jiff's Timestamp range"
+);
 
-impl DecodePart<'_> for Timestamp {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let nanos = i64::decode(r)?;
-        // Every i64 of nanoseconds is inside jiff's range; the error is
-        // for a future jiff that narrows it.
-        Timestamp::from_nanosecond(nanos.into()).map_err(|_| {
-            r.error_at(
-                at,
-                DecodeErrorKind::Invalid("instant outside jiff's Timestamp range"),
-            )
-        })
-    }
-}
-
-impl KeyPart for DateTime {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        put_nanos(self.duration_since(EPOCH_DATETIME).as_nanos(), w)
-    }
-}
-
-impl DecodePart<'_> for DateTime {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let nanos = i64::decode(r)?;
-        EPOCH_DATETIME
-            .checked_add(SignedDuration::from_nanos(nanos))
-            .map_err(|_| {
-                r.error_at(
-                    at,
-                    DecodeErrorKind::Invalid("time outside jiff's DateTime range"),
-                )
-            })
-    }
-}
+nanos_part!(
+    DateTime,
+    to_nanos: |t| Some(t.duration_since(EPOCH_DATETIME).as_nanos()),
+    from_nanos: |n| EPOCH_DATETIME.checked_add(SignedDuration::from_nanos(n)).ok(),
+    "time outside jiff's DateTime range"
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::codec::epoch::NANOS_OUT_OF_RANGE;
     use crate::codec::test_util::{dec, enc};
+    use crate::DecodeErrorKind;
     use crate::EncodeErrorKind;
     use jiff::civil::{date, datetime};
     use proptest::prelude::*;

@@ -32,93 +32,49 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::codec::epoch::put_nanos;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::part::{DecodePart, KeyPart};
-use crate::reader::KeyReader;
-use crate::writer::KeyWriter;
+use crate::codec::epoch::{days_part, nanos_part};
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 
 /// The Julian day number of 1970-01-01.
 const EPOCH_JULIAN_DAY: i32 = 2_440_588;
 
-impl KeyPart for Date {
-    const MAX_LEN: usize = 4;
-    const FIXED_LEN: Option<usize> = Some(4);
-    fn encoded_len(&self) -> usize {
-        4
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        // time's dates (±9999 years, ±999,999 with `large-dates`) are a
-        // few million days from the epoch: no overflow.
-        (self.to_julian_day() - EPOCH_JULIAN_DAY).encode(w)
-    }
-}
-
-impl DecodePart<'_> for Date {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let days = i32::decode(r)?;
+// time's dates (±9999 years, ±999,999 with `large-dates`) are a few
+// million days from the epoch: no overflow.
+days_part!(
+    Date,
+    to_days: |d| d.to_julian_day() - EPOCH_JULIAN_DAY,
+    from_days: |days| {
         days.checked_add(EPOCH_JULIAN_DAY)
             .and_then(|jd| Date::from_julian_day(jd).ok())
-            .ok_or_else(|| {
-                r.error_at(
-                    at,
-                    DecodeErrorKind::Invalid("day outside time's Date range"),
-                )
-            })
-    }
-}
+    },
+    "day outside time's Date range"
+);
 
-impl KeyPart for OffsetDateTime {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        put_nanos(self.unix_timestamp_nanos(), w)
-    }
-}
+// Every i64 of nanoseconds is inside time's range; the error is for a
+// future time crate that narrows it.
+nanos_part!(
+    OffsetDateTime,
+    to_nanos: |t| Some(t.unix_timestamp_nanos()),
+    from_nanos: |n| OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok(),
+    "instant outside time's OffsetDateTime range"
+);
 
-impl DecodePart<'_> for OffsetDateTime {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let nanos = i64::decode(r)?;
-        // Every i64 of nanoseconds is inside time's range; the error is
-        // for a future time crate that narrows it.
-        OffsetDateTime::from_unix_timestamp_nanos(nanos.into()).map_err(|_| {
-            r.error_at(
-                at,
-                DecodeErrorKind::Invalid("instant outside time's OffsetDateTime range"),
-            )
-        })
-    }
-}
-
-impl KeyPart for PrimitiveDateTime {
-    const MAX_LEN: usize = 8;
-    const FIXED_LEN: Option<usize> = Some(8);
-    fn encoded_len(&self) -> usize {
-        8
-    }
-    fn encode(&self, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-        put_nanos(self.assume_utc().unix_timestamp_nanos(), w)
-    }
-}
-
-impl DecodePart<'_> for PrimitiveDateTime {
-    fn decode(r: &mut KeyReader<'_>) -> Result<Self, DecodeError> {
-        let utc = OffsetDateTime::decode(r)?;
-        Ok(PrimitiveDateTime::new(utc.date(), utc.time()))
-    }
-}
+nanos_part!(
+    PrimitiveDateTime,
+    to_nanos: |t| Some(t.assume_utc().unix_timestamp_nanos()),
+    from_nanos: |n| {
+        let utc = OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok()?;
+        Some(PrimitiveDateTime::new(utc.date(), utc.time()))
+    },
+    "instant outside time's OffsetDateTime range"
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::codec::epoch::NANOS_OUT_OF_RANGE;
     use crate::codec::test_util::{dec, enc};
+    use crate::DecodeErrorKind;
     use crate::EncodeErrorKind;
     use proptest::prelude::*;
     use time::macros::{date, datetime};
