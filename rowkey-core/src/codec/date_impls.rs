@@ -40,15 +40,11 @@ mod chrono_impls {
     impl TextDate for NaiveDate {
         const HAS_TIME: bool = false;
         fn to_civil(&self) -> Result<CivilTime, &'static str> {
-            Ok(CivilTime {
-                year: self.year(),
-                month: self.month() as u8,
-                day: self.day() as u8,
-                hour: 0,
-                minute: 0,
-                second: 0,
-                nanosecond: 0,
-            })
+            Ok(CivilTime::midnight(
+                self.year(),
+                self.month() as u8,
+                self.day() as u8,
+            ))
         }
         fn from_civil(c: CivilTime) -> Option<Self> {
             NaiveDate::from_ymd_opt(c.year, c.month.into(), c.day.into())
@@ -107,15 +103,11 @@ mod time_impls {
     impl TextDate for Date {
         const HAS_TIME: bool = false;
         fn to_civil(&self) -> Result<CivilTime, &'static str> {
-            Ok(CivilTime {
-                year: self.year(),
-                month: self.month() as u8,
-                day: self.day(),
-                hour: 0,
-                minute: 0,
-                second: 0,
-                nanosecond: 0,
-            })
+            Ok(CivilTime::midnight(
+                self.year(),
+                self.month() as u8,
+                self.day(),
+            ))
         }
         fn from_civil(c: CivilTime) -> Option<Self> {
             Date::from_calendar_date(c.year, Month::try_from(c.month).ok()?, c.day).ok()
@@ -174,15 +166,11 @@ mod jiff_impls {
     impl TextDate for Date {
         const HAS_TIME: bool = false;
         fn to_civil(&self) -> Result<CivilTime, &'static str> {
-            Ok(CivilTime {
-                year: self.year().into(),
-                month: self.month() as u8,
-                day: self.day() as u8,
-                hour: 0,
-                minute: 0,
-                second: 0,
-                nanosecond: 0,
-            })
+            Ok(CivilTime::midnight(
+                self.year().into(),
+                self.month() as u8,
+                self.day() as u8,
+            ))
         }
         fn from_civil(c: CivilTime) -> Option<Self> {
             let year = i16::try_from(c.year).ok()?;

@@ -71,6 +71,16 @@ impl CivilTime {
         nanosecond: 0,
     };
 
+    /// Midnight of a calendar day: what a date type reads as.
+    pub fn midnight(year: i32, month: u8, day: u8) -> Self {
+        CivilTime {
+            year,
+            month,
+            day,
+            ..CivilTime::DEFAULT
+        }
+    }
+
     /// Whether the time of day is midnight.
     pub fn is_midnight(&self) -> bool {
         (self.hour, self.minute, self.second, self.nanosecond) == (0, 0, 0, 0)
