@@ -88,10 +88,9 @@ pub mod __private {
     }
     pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, ScanState, Step};
 
-    /// The scan module, with the bound helpers generated code calls.
+    /// The scan module, with the stub step a failed derive emits.
     pub mod scan {
         pub use crate::scan::absorb::AbsorbStep;
-        pub use crate::scan::fit::{fit_end, fit_start};
         pub use crate::scan::*;
     }
     pub use crate::{

@@ -116,7 +116,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     fn fuzzy_key(&self) -> Result<FuzzyKey<N>, EncodeError> {
         let bytes = self.buf.as_bytes();
         let head = if self.strip > 0 || self.pending_prefix {
-            self.prefix_len()
+            self.initial_prefix.min(bytes.len())
         } else {
             0
         };
@@ -148,14 +148,6 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             at = end;
         }
         Ok(key)
-    }
-
-    /// Bytes before the first field (salt or hash prefix).
-    fn prefix_len(&self) -> usize {
-        match self.salt {
-            Some(s) if self.strip > 0 => s.prefix_len().min(self.buf.len()),
-            _ => self.initial_prefix,
-        }
     }
 
     /// With a free field: the plan of the fields fixed before it, keeping
