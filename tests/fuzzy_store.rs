@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use rowkey::scan::{FuzzyKey, ScanPlan};
 use rowkey::store::{MemStore, QueryOptions, Store};
 use rowkey::RowKey;
+use rowkey_fixtures::brute::fuzzy_plan_keys;
 use std::collections::BTreeMap;
 
 fn byte() -> impl Strategy<Value = u8> {
@@ -37,32 +38,6 @@ fn pattern() -> impl Strategy<Value = FuzzyKey<16>> {
 
 async fn store_of(keys: &BTreeMap<Vec<u8>, ()>) -> MemStore {
     rowkey_fixtures::stores::mem_store_with_keys(keys.keys()).await
-}
-
-/// What a plan must return: the keys it selects (brute force: ranges and
-/// pattern checked key by key), in logical order (after `skip` bytes of
-/// salt), reversed if it is, cut at its limit.
-fn brute<const N: usize>(
-    keys: &BTreeMap<Vec<u8>, ()>,
-    plan: &ScanPlan<N>,
-    fuzzy: &FuzzyKey<N>,
-) -> Vec<Vec<u8>> {
-    let skip = plan.prefix_len();
-    let mut hit: Vec<Vec<u8>> = keys
-        .keys()
-        .filter(|k| plan.ranges().any(|r| r.contains(k)))
-        .filter(|k| {
-            k.len() >= fuzzy.len()
-                && (0..fuzzy.len()).all(|i| fuzzy.mask()[i] == 1 || k[i] == fuzzy.bytes()[i])
-        })
-        .cloned()
-        .collect();
-    hit.sort_by(|a, b| a[skip..].cmp(&b[skip..]));
-    if plan.is_reversed() {
-        hit.reverse();
-    }
-    hit.truncate(plan.limit().unwrap_or(usize::MAX));
-    hit
 }
 
 /// Every key of `plan` through `query_with`, `read_plan` (stored order,
@@ -141,8 +116,8 @@ proptest! {
             .with_fuzzy(fuzzy);
             if reversed { plan = plan.reversed(); }
             if let Some(l) = limit { plan = plan.with_limit(l); }
-            let want = brute(&keys, &plan, &fuzzy);
-            let all = brute(&keys, &plan.clone().with_limit(usize::MAX), &fuzzy);
+            let want = fuzzy_plan_keys(keys.keys(), &plan);
+            let all = fuzzy_plan_keys(keys.keys(), &plan.clone().with_limit(usize::MAX));
             for k in keys.keys() {
                 prop_assert_eq!(plan.contains(k), all.contains(k));
             }
@@ -202,8 +177,8 @@ proptest! {
             plan = plan.with_fuzzy(fuzzy);
             if reversed { plan = plan.reversed(); }
             if let Some(l) = limit { plan = plan.with_limit(l); }
-            let want = brute(&keys, &plan, &fuzzy);
-            let all = brute(&keys, &plan.clone().with_limit(usize::MAX), &fuzzy);
+            let want = fuzzy_plan_keys(keys.keys(), &plan);
+            let all = fuzzy_plan_keys(keys.keys(), &plan.clone().with_limit(usize::MAX));
             // The typed view of the same question.
             let typed = events.iter().filter(|e| e.1 == status && seq_high.is_none_or(|b| (e.2 >> 8) as u8 == b)).count();
             let distinct: std::collections::BTreeSet<_> = events.iter().filter(|e| e.1 == status && seq_high.is_none_or(|b| (e.2 >> 8) as u8 == b)).collect();

@@ -64,30 +64,9 @@ async fn keys_of(
     rows.map_ok(|r| r.key).try_collect().await.unwrap()
 }
 
-/// The keys of `all` a plan selects, in logical order (after the salt),
-/// reversed if it is, cut at its limit.
+/// The keys of `all` a plan selects (brute force).
 fn brute<const N: usize>(all: &BTreeSet<Vec<u8>>, plan: &ScanPlan<N>) -> Vec<Vec<u8>> {
-    let fuzzy = plan.fuzzy().expect("a fuzzy plan");
-    let skip = plan.prefix_len();
-    let mut hit: Vec<Vec<u8>> = all
-        .iter()
-        .filter(|k| plan.ranges().any(|r| r.contains(k)))
-        // Written out here rather than through `matches`.
-        .filter(|k| {
-            k.len() >= fuzzy.len()
-                && k.iter()
-                    .zip(fuzzy.bytes())
-                    .zip(fuzzy.mask())
-                    .all(|((k, b), m)| *m == 1 || k == b)
-        })
-        .cloned()
-        .collect();
-    hit.sort_by(|a, b| a[skip..].cmp(&b[skip..]));
-    if plan.is_reversed() {
-        hit.reverse();
-    }
-    hit.truncate(plan.limit().unwrap_or(usize::MAX));
-    hit
+    rowkey_fixtures::brute::fuzzy_plan_keys(all, plan)
 }
 
 /// Patterns of fixed and free runs drawn from the same bytes.
