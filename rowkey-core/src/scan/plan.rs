@@ -119,7 +119,9 @@ impl<const N: usize> ScanPlan<N> {
     }
 
     /// The bounds after the bucket prefix: `start` inclusive, `stop`
-    /// exclusive (`None`: to the end of the bucket).
+    /// exclusive (`None`: to the end of the bucket). An IN-list plan's
+    /// ranges differ from one another: this is its first range's; read
+    /// them all with [`ranges`](Self::ranges).
     pub fn bounds(&self) -> (&[u8], Option<&[u8]>) {
         (
             self.start.as_bytes(),
