@@ -199,11 +199,11 @@ proptest! {
         rev: bool,
         batch in 1usize..6,
     ) {
-        let step = PageByPath::scan().path;
+        let scan = PageByPath::scan();
         let mut plan = if exact {
-            step.eq(&prefix[..]).plan().unwrap()
+            scan.path.eq(&prefix[..]).plan().unwrap()
         } else {
-            step.starts_with(&prefix[..]).unwrap()
+            scan.path.starts_with(&prefix[..]).unwrap()
         };
         if rev {
             plan = plan.reversed();

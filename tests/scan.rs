@@ -276,8 +276,10 @@ fn bounds_longer_than_the_field_and_reversed_bounds() {
         .is_empty());
 }
 
-/// Key fields named like the builder's own methods: fields and methods
-/// live in separate namespaces, so nothing clashes.
+/// Key fields named like the builder's own methods and its private field:
+/// fields and methods live in separate namespaces, and a field is reached
+/// through `Deref` past `TypedScan`'s own (private) field, so nothing
+/// clashes.
 #[derive(RowKey, Debug, Clone, PartialEq)]
 struct Clashing {
     #[salt(buckets = 4)]
@@ -285,6 +287,50 @@ struct Clashing {
     #[max_len(8)]
     key: String,
     in_bucket: u16,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct NamedLikeTheWrapper {
+    state: u32,
+    with_max_ranges: u8,
+    clone: u8,
+}
+
+#[test]
+fn fields_named_like_the_wrappers_private_field_and_methods_scan() {
+    let row = NamedLikeTheWrapper {
+        state: 5,
+        with_max_ranges: 6,
+        clone: 7,
+    };
+    let stored = row.to_key().unwrap();
+    let scan = NamedLikeTheWrapper::scan().with_max_ranges(4);
+    let point = scan.state.eq(5).with_max_ranges.eq(6).clone.eq(7);
+    assert_eq!(&*point.clone().key().unwrap(), &*stored);
+    let many = scan
+        .state
+        .is_in([1, 5])
+        .with_max_ranges
+        .is_in([6, 7])
+        .plan()
+        .unwrap();
+    assert_eq!(
+        many.len(),
+        2,
+        "touching ranges are joined: (1,6)(1,7) and (5,6)(5,7)"
+    );
+    assert!(many.contains(&stored));
+    let err = scan
+        .state
+        .is_in([1, 2, 3])
+        .with_max_ranges
+        .is_in([1, 3])
+        .plan()
+        .unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        rowkey::EncodeErrorKind::TooManyRanges { max: 4, .. }
+    ));
 }
 
 #[test]

@@ -150,6 +150,22 @@ impl<'de> KeyReader<'de> {
         }
     }
 
+    /// [`wrong_length`](Self::wrong_length) of a key decoded by `decode`,
+    /// which is run once on `bytes` to find the field at fault: the cold
+    /// path of a fixed-length layout's decode, out of line and generic so
+    /// that only crates which decode compile it. Generated code only.
+    #[doc(hidden)]
+    #[cold]
+    #[inline(never)]
+    pub fn wrong_length_of<'k, T>(
+        key: &'static str,
+        fixed: usize,
+        bytes: &'k [u8],
+        decode: fn(&'k [u8]) -> Result<T, DecodeError>,
+    ) -> DecodeError {
+        Self::wrong_length(key, fixed, bytes.len(), decode(bytes).err())
+    }
+
     /// The error for a key of `len` bytes of a layout whose keys are all
     /// `fixed` bytes long: `found`, the error reading its fields gave, or
     /// (should they have read it anyway: a hand-written part that reads

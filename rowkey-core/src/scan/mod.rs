@@ -47,6 +47,7 @@ pub(crate) mod page;
 mod plan;
 mod sort_prefix;
 mod step;
+mod typed;
 mod unavailable;
 
 pub use builder::ScanBuilder;
@@ -58,6 +59,7 @@ pub use merge::{merge_sorted_stream, MergeSortedStream};
 pub use page::{offset_limit, page, Cursor, Page};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::{ScanField, ScanState, Step};
+pub use typed::{TypedScan, Whole};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;

@@ -1,13 +1,15 @@
 //! [`Step`]: one field of a typed scan, written once here for every key.
 //!
-//! `#[derive(RowKey)]` gives each key a chain of small state structs,
-//! `Key::scan()` first. Each state has one public field, named after the
-//! next key field, whose type is a `Step`: `Spend::scan().month` is the
-//! step of `month`. A step either fixes its field and moves on
-//! ([`eq`](Step::eq)), or finishes the query on it ([`starts_with`],
-//! [`range`], [`between`], [`since`], [`until`], [`latest`]). Because the
-//! state after `month` only has a `user` field, fields are set in key
-//! order and once, and the compiler says which field comes next:
+//! `#[derive(RowKey)]` gives each key field a small state struct whose one
+//! public field, named after the key field, is a `Step`; `Key::scan()`
+//! returns a [`TypedScan`] of the first, which dereferences to it:
+//! `Spend::scan().month` is the step of `month`. A step either fixes its
+//! field and moves on to a `TypedScan` of the next ([`eq`](Step::eq),
+//! [`is_in`](Step::is_in), [`any`](Step::any)), or finishes the query on
+//! it ([`starts_with`], [`range`], [`between`], [`since`], [`until`],
+//! [`latest`]). Because the state after `month` only has a `user` field,
+//! fields are set in key order and once, and the compiler says which
+//! field comes next:
 //!
 //! ```compile_fail
 //! # use rowkey::RowKey;
@@ -17,7 +19,7 @@
 //! #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
 //! #     #[desc_ts] at_ms: i64,
 //! # }
-//! // error[E0609]: no field `user` on type `SpendScan0<'_>`
+//! // error[E0609]: no field `user` on type `TypedScan<SpendScan0<'_>, 25, 0>`
 //! //   = note: available field is: `month`
 //! let _ = Spend::scan().user.eq("zhangsan");
 //! ```
@@ -34,7 +36,7 @@
 //! [`until`]: Step::until
 //! [`latest`]: Step::latest
 
-use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, Yes};
+use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes};
 use crate::{EncodeError, KeyWriter};
 use core::fmt;
 use core::marker::PhantomData;
@@ -42,8 +44,10 @@ use core::ops::{Bound, RangeBounds};
 
 /// The next field of a typed scan: fix it, or finish the query on it.
 ///
-/// `F` is the scan state that fixing the field leads to, `N` the bytes of
-/// a range bound (`Key::MAX_LEN + 1`) and `M` what the salt remembers.
+/// `S` is the state the derive generates for the field (it describes the
+/// field and names the state after it), `K` the key struct, `N` the bytes
+/// of a range bound (`Key::MAX_LEN + 1`) and `M` what the salt remembers.
+/// Fixing the field gives a [`TypedScan`] of the next field.
 /// Every finisher returns the [`ScanPlan`] of the query, or the
 /// [`EncodeError`] of a value the field cannot hold.
 ///
@@ -68,12 +72,15 @@ use core::ops::{Bound, RangeBounds};
 /// assert_eq!(december.single().unwrap().start(), b"202112");
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
-pub struct Step<F, const N: usize, const M: usize, Mode = Yes> {
+pub struct Step<S, K, const N: usize, const M: usize, Mode = Yes> {
     q: ScanQuery<N, M>,
-    next: PhantomData<fn() -> (F, Mode)>,
+    next: PhantomData<StepOf<S, K, Mode>>,
 }
 
-impl<F, const N: usize, const M: usize, Mode> Clone for Step<F, N, M, Mode> {
+/// What a [`Step`] is of, as a type: its state, its key and its mode.
+type StepOf<S, K, Mode> = fn() -> (S, K, Mode);
+
+impl<S, K, const N: usize, const M: usize, Mode> Clone for Step<S, K, N, M, Mode> {
     fn clone(&self) -> Self {
         Step {
             q: self.q.clone(),
@@ -82,7 +89,7 @@ impl<F, const N: usize, const M: usize, Mode> Clone for Step<F, N, M, Mode> {
     }
 }
 
-impl<F, const N: usize, const M: usize, Mode> fmt::Debug for Step<F, N, M, Mode> {
+impl<S, K, const N: usize, const M: usize, Mode> fmt::Debug for Step<S, K, N, M, Mode> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Step")
             .field("prefix", &crate::KeyDisplay(self.q.first().bytes()))
@@ -90,18 +97,68 @@ impl<F, const N: usize, const M: usize, Mode> fmt::Debug for Step<F, N, M, Mode>
     }
 }
 
-/// A scan state the derive generates, rebuilt from the query so far. Not
-/// for users.
+/// A scan state: a state struct the derive generates (through
+/// [`ScanField`]) or the whole key ([`Whole`](super::Whole)), rebuilt from
+/// the query so far. What [`TypedScan`](super::TypedScan) needs of the
+/// state it wraps. Not for users.
 #[doc(hidden)]
 pub trait ScanState<const N: usize, const M: usize>: Sized {
-    /// The state after the field: the next step, or the whole key.
+    /// Every field is set: `plan()` is the range of one key.
+    const WHOLE: bool;
+    /// [`Yes`](super::Yes) on a salted key (`in_bucket` applies), or why not.
+    type BucketRule;
+    /// [`Yes`](super::Yes) when `key()` gives one whole key, or why not.
+    type KeyRule;
+    /// The state over query `q`.
     fn resume(q: ScanQuery<N, M>) -> Self;
+    /// The query so far.
+    fn query(&self) -> &ScanQuery<N, M>;
+    /// The query so far, to change.
+    fn query_mut(&mut self) -> &mut ScanQuery<N, M>;
 }
 
-/// How the derive describes one key field to [`Step`]. Implemented on the
-/// scan state that fixing the field leads to. Not for users.
+impl<T: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for T {
+    const WHOLE: bool = false;
+    type BucketRule = T::BucketRule;
+    type KeyRule = super::NotEveryFieldIsSet;
+
+    #[inline]
+    fn resume(q: ScanQuery<N, M>) -> Self {
+        T::from_query(q)
+    }
+
+    #[inline]
+    fn query(&self) -> &ScanQuery<N, M> {
+        self.field_query()
+    }
+
+    #[inline]
+    fn query_mut(&mut self) -> &mut ScanQuery<N, M> {
+        self.field_query_mut()
+    }
+}
+
+/// How the derive describes one key field to [`Step`]: implemented on the
+/// state struct whose one public field is that field's step, it says what
+/// the field takes and how it is written, which finishers its encoding
+/// answers, and which state comes next. Not for users.
 #[doc(hidden)]
-pub trait ScanField<const N: usize, const M: usize>: ScanState<N, M> {
+pub trait ScanField<const N: usize, const M: usize>: Sized {
+    /// The state after the field is fixed: the next field's, or the whole
+    /// key.
+    type Next: ScanState<N, M>;
+    /// [`Yes`](super::Yes) on a salted key, or why `in_bucket` does not
+    /// apply.
+    type BucketRule;
+    /// Once every field is set: [`Yes`](super::Yes) when `key()` gives one
+    /// key, or why not.
+    type WholeKeyRule;
+    /// This state over query `q` (its step holds it).
+    fn from_query(q: ScanQuery<N, M>) -> Self;
+    /// The query this state's step holds.
+    fn field_query(&self) -> &ScanQuery<N, M>;
+    /// The query this state's step holds, to change.
+    fn field_query_mut(&mut self) -> &mut ScanQuery<N, M>;
     /// The same state after a field left free: only `eq` and `any` may
     /// follow.
     type Free: ScanState<N, M>;
@@ -210,7 +267,7 @@ fn write_value<'a, 'v, F: ScanField<N, M>, const N: usize, const M: usize>(
     }
 }
 
-impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mode> {
+impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, M, Mode> {
     /// A step over builder `b`. Generated code only.
     #[doc(hidden)]
     pub fn __new(q: ScanQuery<N, M>) -> Self {
@@ -255,9 +312,10 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// ```
     #[inline]
     #[allow(clippy::should_implement_trait)]
-    pub fn eq(mut self, value: F::Value<'_>) -> F {
-        self.q.each(|b| set::<F, N, M>(b, &value));
-        F::resume(self.q)
+    pub fn eq(&self, value: S::Value<'_>) -> TypedScan<S::Next, N, M> {
+        let mut q = self.q.clone();
+        q.each(|b| set::<S, N, M>(b, &value));
+        TypedScan::__new(q)
     }
 
     /// Fixes the field to each of `values` in turn: the query goes on
@@ -301,13 +359,14 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// assert!(plan.contains(&key(9, 3)) && !plan.contains(&key(8, 3)) && !plan.contains(&key(9, 4)));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn is_in<'v, I>(mut self, values: I) -> F::In
+    pub fn is_in<'v, I>(&self, values: I) -> TypedScan<S::In, N, M>
     where
-        I: IntoIterator<Item = F::Value<'v>>,
+        I: IntoIterator<Item = S::Value<'v>>,
         Mode: Ordered,
     {
-        self.q.cross(F::NAME, values, |b, v| set::<F, N, M>(b, v));
-        <F::In as ScanState<N, M>>::resume(self.q)
+        let mut q = self.q.clone();
+        q.cross(S::NAME, values, |b, v| set::<S, N, M>(b, v));
+        TypedScan::__new(q)
     }
 
     /// Leaves the field free: any value matches. The query goes on with the
@@ -341,18 +400,19 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\C\x02\C*");
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn any(mut self) -> F::Free
+    pub fn any(&self) -> TypedScan<S::Free, N, M>
     where
-        F::FreeRule: Available,
+        S::FreeRule: Available,
         Mode: FreeAllowed,
     {
-        self.q.each(|b| {
-            b.leave_free(F::NAME, F::FIXED_WIDTH);
-            if let Some(sep) = F::SEPARATOR {
+        let mut q = self.q.clone();
+        q.each(|b| {
+            b.leave_free(S::NAME, S::FIXED_WIDTH);
+            if let Some(sep) = S::SEPARATOR {
                 b.write(|w| w.put_byte(sep));
             }
         });
-        <F::Free as ScanState<N, M>>::resume(self.q)
+        TypedScan::__new(q)
     }
 
     /// Every key whose field starts with `prefix`, as stored: the leading
@@ -376,16 +436,16 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// assert!(range.contains(&Page { host: "example.com".into(), path: "/blog/a".into() }.to_vec()?));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn starts_with(&self, prefix: &F::Prefix) -> Result<ScanPlan<N>, EncodeError>
+    pub fn starts_with(&self, prefix: &S::Prefix) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::PrefixRule: Available,
+        S::PrefixRule: Available,
         Mode: Ordered,
     {
         let mut q = self.q.clone();
         q.each(|b| {
             b.write(|w| {
-                w.field(F::NAME);
-                F::put_prefix(w, prefix)
+                w.field(S::NAME);
+                S::put_prefix(w, prefix)
             })
         });
         q.prefix()
@@ -422,12 +482,12 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// ```
     pub fn range<'v, R>(&self, range: R) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::RangeRule: Available,
+        S::RangeRule: Available,
         Mode: Ordered,
-        R: RangeBounds<F::Value<'v>>,
+        R: RangeBounds<S::Value<'v>>,
     {
         let (lo, hi) = (range.start_bound(), range.end_bound());
-        self.q.plan(|b| F::range(b, lo, hi))
+        self.q.plan(|b| S::range(b, lo, hi))
     }
 
     /// Every key with `lo <= field < hi`: `lo` inclusive, `hi` exclusive,
@@ -449,37 +509,37 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// ```
     pub fn between<'v>(
         &self,
-        lo: F::Value<'v>,
-        hi: F::Value<'v>,
+        lo: S::Value<'v>,
+        hi: S::Value<'v>,
     ) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::RangeRule: Available,
+        S::RangeRule: Available,
         Mode: Ordered,
     {
         self.q
-            .plan(|b| F::range(b, Bound::Included(&lo), Bound::Excluded(&hi)))
+            .plan(|b| S::range(b, Bound::Included(&lo), Bound::Excluded(&hi)))
     }
 
     /// Every key with `field >= lo` (inclusive), in the field's value
     /// order (as [`range`](Step::range)`(lo..)`).
-    pub fn since<'v>(&self, lo: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn since<'v>(&self, lo: S::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::RangeRule: Available,
+        S::RangeRule: Available,
         Mode: Ordered,
     {
         self.q
-            .plan(|b| F::range(b, Bound::Included(&lo), Bound::Unbounded))
+            .plan(|b| S::range(b, Bound::Included(&lo), Bound::Unbounded))
     }
 
     /// Every key with `field < hi` (exclusive), in the field's value order
     /// (as [`range`](Step::range)`(..hi)`).
-    pub fn until<'v>(&self, hi: F::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn until<'v>(&self, hi: S::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::RangeRule: Available,
+        S::RangeRule: Available,
         Mode: Ordered,
     {
         self.q
-            .plan(|b| F::range(b, Bound::Unbounded, Bound::Excluded(&hi)))
+            .plan(|b| S::range(b, Bound::Unbounded, Bound::Excluded(&hi)))
     }
 
     /// The newest row under the fields fixed so far, on a `#[desc_ts]`
@@ -501,7 +561,7 @@ impl<F: ScanField<N, M>, const N: usize, const M: usize, Mode> Step<F, N, M, Mod
     /// ```
     pub fn latest(&self) -> Result<ScanPlan<N>, EncodeError>
     where
-        F::LatestRule: Available,
+        S::LatestRule: Available,
         Mode: Available,
     {
         self.q.prefix().map(|p| p.with_limit(1))

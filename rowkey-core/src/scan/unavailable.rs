@@ -119,3 +119,65 @@ reasons! {
     /// leading fields set in order pick out one range of keys.
     KeysHashPrefixedByALaterFieldHaveNoScanOrder,
 }
+
+#[diagnostic::on_unimplemented(
+    message = "`in_bucket` applies to salted keys only: {Self}",
+    label = "this key has no salt buckets",
+    note = "the key has no `#[salt]` field: its rows are not spread over buckets, so `plan()` already reads the one range"
+)]
+/// Implemented by [`Yes`] only: a key whose scan can pin a salt bucket
+/// ([`TypedScan::in_bucket`](super::TypedScan::in_bucket)); any other
+/// type is the reason it cannot.
+pub trait HasBuckets {}
+
+#[diagnostic::do_not_recommend]
+impl HasBuckets for Yes {}
+
+#[diagnostic::on_unimplemented(
+    message = "there is no one whole key here: {Self}",
+    label = "`key()` needs every field fixed with `eq`",
+    note = "`plan()` gives the range of the keys the query matches"
+)]
+/// Implemented by [`Yes`] only: a scan whose fields fix one whole key
+/// ([`TypedScan::key`](super::TypedScan::key)); any other type is the
+/// reason they do not.
+pub trait HasWholeKey {}
+
+#[diagnostic::do_not_recommend]
+impl HasWholeKey for Yes {}
+
+reasons! {
+    /// A key without a `#[salt]` field has no buckets to pin.
+    UnsaltedKeysHaveNoBuckets,
+    /// `key()` before every field is fixed.
+    NotEveryFieldIsSet,
+    /// `key()` after `any()`: a free field matches many keys.
+    AFieldLeftFreeMatchesManyKeys,
+    /// `key()` after `is_in(..)`: each combination is a key.
+    AnInListMatchesManyKeys,
+    /// A custom salt hash the builder cannot compute: pin the bucket with
+    /// `in_bucket` and read `plan()`.
+    CustomSaltHashesAreNotComputedHere,
+}
+
+/// A mode of a scan: [`Yes`] until a field is left free
+/// ([`OnlyEqAndAnyFollowAFreeField`]) or an IN-list is given
+/// ([`NoFreeFieldOrLatestAfterAnInList`]). Generated code only.
+#[doc(hidden)]
+pub trait ScanMode {
+    /// What `key()` says once every field is set: [`Yes`], or why the
+    /// mode has no one whole key.
+    type Rule;
+}
+
+impl ScanMode for Yes {
+    type Rule = Yes;
+}
+
+impl ScanMode for OnlyEqAndAnyFollowAFreeField {
+    type Rule = AFieldLeftFreeMatchesManyKeys;
+}
+
+impl ScanMode for NoFreeFieldOrLatestAfterAnInList {
+    type Rule = AnInListMatchesManyKeys;
+}

@@ -87,7 +87,9 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                     return if __bytes.len() == __n {
                         Self::__rowkey_decode_fields(&__bytes[..__n])
                     } else {
-                        ::core::result::Result::Err(Self::__rowkey_decode_other_len(__bytes, __n))
+                        ::core::result::Result::Err(__rk::KeyReader::wrong_length_of(
+                            #name, __n, __bytes, Self::__rowkey_decode_fields,
+                        ))
                     };
                 }
                 Self::__rowkey_decode_fields(__bytes)
@@ -106,22 +108,13 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                 <Self as __rk::DecodeKey<'__rowkey_de>>::decode(__bytes)
             }
 
-            #[doc(hidden)]
-            #[allow(dead_code)]
-            #[cold]
-            #[inline(never)]
-            fn __rowkey_decode_other_len<'__rowkey_de>(__bytes: &'__rowkey_de [u8], __n: usize) -> __rk::DecodeError
-            where #(#inherent_where),*
-            {
-                // Only ever an error: the fast path's value then has no
-                // second source to share a slot with.
-                __rk::KeyReader::wrong_length(#name, __n, __bytes.len(), Self::__rowkey_decode_fields(__bytes).err())
-            }
-
             // Inlined into both callers in optimised builds only: a debug
-            // build would compile the fields twice for nothing.
+            // build would compile the fields twice for nothing. `inline`
+            // in debug builds too, so a crate that defines keys and never
+            // decodes them compiles none of this (as generic code is).
             #[doc(hidden)]
             #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn __rowkey_decode_fields<'__rowkey_de>(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError>
             where #(#inherent_where),*
             {

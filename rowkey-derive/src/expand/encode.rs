@@ -64,6 +64,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            #[inline]
             fn layout() -> &'static __rk::Layout {
                 &__LAYOUT
             }

@@ -80,8 +80,10 @@ pub fn consts(model: &KeyModel) -> TokenStream {
         #hbase_assert
         #max_assert
         #target_assert
-        static __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
-        static __LAYOUT: __rk::Layout = __rk::Layout {
+        // Consts, not statics: `layout()` borrows a promoted copy, so a
+        // crate that never asks for the layout emits none of it.
+        const __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
+        const __LAYOUT: __rk::Layout = __rk::Layout {
             name: #name,
             separator: #separator,
             max_len: __MAX_LEN,

@@ -1,12 +1,14 @@
 //! One key field described to `rowkey::scan::Step`: the `ScanField` impl
-//! on the state that fixing the field leads to. It names what `eq` and
-//! ranges take, how the field's bytes are written, which finishers its
-//! encoding supports (or the `rowkey::scan` reason type that says why not)
-//! and what the salt or hash prefix learns from its value. The finishers
-//! themselves live in `rowkey-core`.
+//! on the field's state struct. It names the state that comes next, what
+//! `eq` and ranges take, how the field's bytes are written, which
+//! finishers its encoding supports (or the `rowkey::scan` reason type that
+//! says why not) and what the salt or hash prefix learns from its value.
+//! The finishers themselves live in `rowkey-core`.
 
 use super::rules::{self, PrefixScan, RangeScan};
-use super::{bucket_depth, hashes_inputs, marks, state, state_ident, state_in};
+use super::{
+    bucket_depth, bucket_rule, hashes_inputs, marks, state, state_ident, state_in, whole_key_rule,
+};
 use crate::expand::{codec, encode, prefix};
 use crate::model::{Codec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
@@ -37,22 +39,28 @@ fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
     matches!(f.codec, Codec::Bytes { .. }) && !f.optional && !group_field
 }
 
-/// `impl ScanField for State<depth + 1>`: field `depth` described.
+/// `impl ScanField for State<depth>`: field `depth` described.
 pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let next = state(model, depth + 1);
-    let next_free = state_in(
-        model,
-        depth + 1,
-        quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField),
-    );
-    let next_in = state_in(
-        model,
-        depth + 1,
-        quote!(__rk::scan::NoFreeFieldOrLatestAfterAnInList),
-    );
-    let next_ident = state_ident(model, depth + 1);
+    let this = state(model, depth);
+    let this_ident = state_ident(model, depth);
+    let last = depth + 1 == model.fields.len();
     let m = marks(model);
+    // The state after the field in each mode: the next field's, or the
+    // whole key (which remembers the last field's state).
+    let after = |mode: TokenStream| {
+        if last {
+            let this_in = state_in(model, depth, mode);
+            quote!(__rk::scan::Whole<#this_in, __SCAN_N, #m>)
+        } else {
+            state_in(model, depth + 1, mode)
+        }
+    };
+    let next = after(quote!(__Mo));
+    let next_free = after(quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField));
+    let next_in = after(quote!(__rk::scan::NoFreeFieldOrLatestAfterAnInList));
+    let bucket_rule = bucket_rule(model);
+    let whole_key_rule = whole_key_rule(model);
     let name = f.name();
     let (ty, value_ty) = (f.ty, f.value_ty);
     let borrowed = takes_borrowed(model, depth, f);
@@ -221,26 +229,28 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         },
     };
     let learn = learn(model, depth, f);
-    let resume = if depth + 1 == model.fields.len() {
-        quote!(#next_ident { __b, __p: ::core::marker::PhantomData })
-    } else {
-        let field = model.fields[depth + 1].ident;
-        quote!(#next_ident { #field: __rk::Step::__new(__b) })
-    };
+    let field = f.ident;
 
     quote! {
         #[allow(clippy::needless_lifetimes)]
-        impl<#(#lts,)* __Mo> __rk::ScanState<__SCAN_N, #m> for #next {
-            #[inline]
-            fn resume(__b: __rk::ScanQuery<__SCAN_N, #m>) -> Self {
-                #resume
-            }
-        }
-
-        #[allow(clippy::needless_lifetimes)]
-        impl<#(#lts,)* __Mo> __rk::ScanField<__SCAN_N, #m> for #next {
+        impl<#(#lts,)* __Mo: __rk::scan::ScanMode> __rk::ScanField<__SCAN_N, #m> for #this {
+            type Next = #next;
             type Free = #next_free;
             type In = #next_in;
+            type BucketRule = #bucket_rule;
+            type WholeKeyRule = #whole_key_rule;
+            #[inline]
+            fn from_query(__q: __rk::ScanQuery<__SCAN_N, #m>) -> Self {
+                #this_ident { #field: __rk::Step::__new(__q) }
+            }
+            #[inline]
+            fn field_query(&self) -> &__rk::ScanQuery<__SCAN_N, #m> {
+                self.#field.__query()
+            }
+            #[inline]
+            fn field_query_mut(&mut self) -> &mut __rk::ScanQuery<__SCAN_N, #m> {
+                self.#field.__query_mut()
+            }
             type FreeRule = #free_rule;
             const FIXED_WIDTH: ::core::option::Option<usize> = #fixed_width;
             type Value<'__v> = #value;

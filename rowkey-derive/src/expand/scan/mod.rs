@@ -1,12 +1,15 @@
-//! The typed scan of a key: `Key::scan()` returns state 0, a struct whose
-//! one public field is named after key field 0 and holds a
-//! `rowkey::scan::Step`; fixing it (`.month.eq(..)`) gives state 1, whose
-//! field is key field 1, and so on to the last state, the whole key. So
-//! fields are set in key order and once, a field set too early is "no field
-//! `user` on `SpendScan0`, available field: `month`", and key fields named
-//! `plan` or `key` cannot clash with the states' methods. Every finisher is
-//! written once in `rowkey-core`; the derive only describes each field
-//! (`field.rs`) and gives each state `plan()` (and `in_bucket`, `key`).
+//! The typed scan of a key: `Key::scan()` returns a `rowkey::scan::TypedScan`
+//! of state 0, a struct whose one public field is named after key field 0
+//! and holds a `rowkey::scan::Step`; fixing it (`.month.eq(..)`) gives a
+//! `TypedScan` of state 1, whose field is key field 1, and so on to the
+//! whole key (`rowkey::scan::Whole`). So fields are set in key order and
+//! once, a field set too early is "no field `user` on
+//! `TypedScan<SpendScan0>`, available field: `month`", and key fields named
+//! `plan` or `key` cannot clash with `TypedScan`'s methods (a field is
+//! reached through `Deref`, a method on the wrapper). Every finisher and
+//! every shared method (`plan`, `key`, `in_bucket`, `with_max_ranges`,
+//! `Clone`, `Debug`) is written once in `rowkey-core`; the derive emits one
+//! struct and one `ScanField` description per field (`field.rs`).
 
 mod field;
 mod rules;
@@ -79,7 +82,8 @@ fn no_builder(model: &KeyModel) -> TokenStream {
     }
 }
 
-/// The state structs, at module level next to the key struct.
+/// The state structs, at module level next to the key struct: one per
+/// key field, whose one public field is that field's `Step`.
 pub fn scan_structs(model: &KeyModel) -> TokenStream {
     if !has_builder(model) {
         return quote!();
@@ -92,58 +96,40 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
     let n_bytes = quote!({ <#ident<#(#statics),*> as #krate::RowKey>::MAX_LEN + 1 });
     let m = marks(model);
     let (_, ty_generics, _) = model.generics.split_for_impl();
-    let n = model.fields.len();
-    let states = (0..=n).map(|depth| {
+    let states = model.fields.iter().enumerate().map(|(depth, f)| {
         let name = state_ident(model, depth);
+        let this = state(model, depth);
+        let field = f.ident;
+        let field_name = f.name();
         let set: Vec<String> = model.fields[..depth].iter().map(FieldModel::name).collect();
         let set = if set.is_empty() {
             "no field set yet".to_string()
         } else {
             format!("`{}` set", set.join("`, `"))
         };
-        if depth == n {
-            let doc = format!(
-                "A typed scan of [`{ident}`] with every field set: `plan()` is the range of \
-                 exactly that key."
-            );
-            return quote! {
-                #[doc = #doc]
-                #[allow(dead_code)]
-                #[derive(Clone, Debug)]
-                #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
-                    __b: #krate::__private::ScanQuery<#n_bytes, #m>,
-                    __p: ::core::marker::PhantomData<fn() -> (#ident #ty_generics, __Mo)>,
-                }
-            };
-        }
-        let f = &model.fields[depth];
-        let field = f.ident;
-        let field_name = f.name();
-        let next = state(model, depth + 1);
         let doc = format!(
             "A typed scan of [`{ident}`], {set}: `.{field_name}` is the next field (see \
-             [`Step`]({krate_path}::scan::Step)), or `plan()` finishes here.",
+             [`TypedScan`]({krate_path}::scan::TypedScan)).",
             krate_path = doc_path(krate),
         );
         let field_doc = format!(
-            "Key field `{field_name}`: fix it (`eq`), leave it free (`any`), or finish the query on it \
-             (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
+            "Key field `{field_name}`: fix it (`eq`, `is_in`), leave it free (`any`), or finish \
+             the query on it (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
         );
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
-            #[derive(Clone, Debug)]
             #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
                 #[doc = #field_doc]
-                pub #field: #krate::scan::Step<#next, #n_bytes, #m, __Mo>,
+                pub #field: #krate::scan::Step<#this, #ident #ty_generics, #n_bytes, #m, __Mo>,
             }
         }
     });
     quote!(#(#states)*)
 }
 
-/// `Key::scan()`, each state's methods and each field's description,
-/// inside the derive's const block (they use its plan constants).
+/// `Key::scan()` and each field's description, inside the derive's const
+/// block (they use its plan constants).
 pub fn scan_impls(model: &KeyModel) -> TokenStream {
     if !has_builder(model) {
         return no_builder(model);
@@ -158,9 +144,6 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
         None => (quote!(::core::option::Option::None), false),
     };
     let start = state_in(model, 0, quote!(__rk::scan::Yes));
-    let start_ident = state_ident(model, 0);
-    let first = model.fields[0].ident;
-    let states = (0..=model.fields.len()).map(|d| state_impl(model, d));
     let fields = model
         .fields
         .iter()
@@ -177,100 +160,33 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
             #[allow(dead_code)]
-            pub fn scan() -> #start {
-                #start_ident {
-                    #first: __rk::Step::__new(__rk::ScanQuery::new(
-                        __rk::ScanBuilder::<__SCAN_N, #m>::new(#name, __PREFIX_LEN, #salt, #hashed),
-                    )),
-                }
+            #[inline]
+            pub fn scan() -> __rk::scan::TypedScan<#start, __SCAN_N, #m> {
+                __rk::scan::TypedScan::__new(__rk::ScanQuery::new(
+                    __rk::ScanBuilder::<__SCAN_N, #m>::new(#name, __PREFIX_LEN, #salt, #hashed),
+                ))
             }
         }
 
-        #(#states)*
         #(#fields)*
     }
 }
 
-/// `plan()` (and `in_bucket`, and at full depth `key()`) of state `depth`.
-fn state_impl(model: &KeyModel, depth: usize) -> TokenStream {
-    let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let this = state(model, depth);
-    let exact = state_in(model, depth, quote!(__rk::scan::Yes));
-    let n = model.fields.len();
-    let plan_ty = quote!(::core::result::Result<__rk::ScanPlan<__SCAN_N>, __rk::EncodeError>);
-    let (builder, builder_mut) = if depth == n {
-        (quote!(self.__b), quote!(self.__b))
+/// `in_bucket` applies: the key is salted.
+fn bucket_rule(model: &KeyModel) -> TokenStream {
+    match &model.prefix {
+        Some(PrefixModel::Salt(_)) => quote!(__rk::scan::Yes),
+        _ => quote!(__rk::scan::UnsaltedKeysHaveNoBuckets),
+    }
+}
+
+/// Whether `key()` gives one whole key once every field is set: in the
+/// state's mode, and if the builder can compute the bucket.
+fn whole_key_rule(model: &KeyModel) -> TokenStream {
+    if bucket_known_at_full_depth(model) {
+        quote!(<__Mo as __rk::scan::ScanMode>::Rule)
     } else {
-        let f = model.fields[depth].ident;
-        (quote!(self.#f.__query()), quote!(self.#f.__query_mut()))
-    };
-    let body = if depth == n {
-        quote! {
-            /// The range of exactly this key (in every bucket it may be in).
-            pub fn plan(&self) -> #plan_ty {
-                self.__b.point()
-            }
-        }
-    } else {
-        let doc = if depth == 0 {
-            "Every key (in every bucket).".to_string()
-        } else {
-            "Every key whose fields set so far are as set.".to_string()
-        };
-        let cap = if depth == 0 {
-            quote! {
-                /// Raises (or lowers) the cap on the ranges an IN-list
-                /// plan may have (`rowkey::scan::DEFAULT_MAX_RANGES`).
-                pub fn with_max_ranges(mut self, max: usize) -> Self {
-                    #builder_mut.set_max_ranges(max);
-                    self
-                }
-            }
-        } else {
-            quote!()
-        };
-        quote! {
-            #[doc = #doc]
-            pub fn plan(&self) -> #plan_ty {
-                #builder.prefix()
-            }
-            #cap
-        }
-    };
-    let pin = match &model.prefix {
-        Some(PrefixModel::Salt(_)) => quote! {
-            /// Scans only salt bucket `bucket`: for a custom hash, which the
-            /// builder cannot compute from the fields set, when the caller
-            /// can (a bucket outside `0..N` makes `plan()` an error). The
-            /// bucket is trusted: a wrong one finds none of the rows.
-            pub fn in_bucket(mut self, bucket: u32) -> Self {
-                #builder_mut.pin_bucket(bucket);
-                self
-            }
-        },
-        _ => quote!(),
-    };
-    // A whole key exists only when no field was left free.
-    let key = if depth == n && bucket_known_at_full_depth(model) {
-        quote! {
-            #[allow(dead_code, clippy::needless_lifetimes)]
-            impl<#(#lts),*> #exact {
-                /// The whole key, salt bucket included: a point get.
-                pub fn key(&self) -> ::core::result::Result<__rk::KeyBuf<__SCAN_N>, __rk::EncodeError> {
-                    self.__b.key()
-                }
-            }
-        }
-    } else {
-        quote!()
-    };
-    quote! {
-        #[allow(dead_code, clippy::needless_lifetimes)]
-        impl<#(#lts,)* __Mo> #this {
-            #pin
-            #body
-        }
-        #key
+        quote!(__rk::scan::CustomSaltHashesAreNotComputedHere)
     }
 }
 

@@ -1,0 +1,11 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Op {
+    uid: u64,
+    seq: u32,
+}
+
+fn main() {
+    let _ = Op::scan().in_bucket(3).plan();
+}
