@@ -50,8 +50,11 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// skipped); after (2): the new record, through the new key only (the
     /// old index row is stale); after (3): the same, and no stale row
     /// left. The record is always found under exactly one index key. Run
-    /// it again to finish. Two writers updating one record at once may
-    /// leave a stale index row, which readers skip.
+    /// it again to finish: stopped after (1), it moves the record; after
+    /// (2), the stored record already has the new key, so the old index
+    /// row is no longer known and stays behind, stale (readers skip and
+    /// count it). Two writers updating one record at once may also leave
+    /// a stale index row.
     ///
     /// A stored row that does not read back as a record is an error
     /// ([`StoreError::BadRecord`]) and nothing is written.
