@@ -60,7 +60,7 @@ use crate::RowKey;
 /// assert_eq!(BuyerTrade::index_key(&trade), BuyerTrade { buyer: 7, order: 9 });
 /// let row = Row::new(trade.key().to_vec()?, trade.cells());
 /// assert_eq!(Trade::from_row(&row)?, trade);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # Ok::<(), BoxError>(())
 /// ```
 pub trait Record: Sized {
     /// The main table's key.
