@@ -27,6 +27,9 @@ pub struct IndexStats {
     pub reads: u64,
 }
 
+/// A joined main row with the key of the index row that led to it.
+pub(super) type Joined = (Vec<u8>, Row);
+
 /// An index hit: the index row's key and the main key it holds.
 struct Hit {
     index_key: Vec<u8>,
@@ -54,7 +57,7 @@ pub struct IndexJoin<S, I> {
     batch_size: usize,
     fetch: Option<Fetch>,
     /// Joined rows with their hit's index key, in index order.
-    ready: VecDeque<(Vec<u8>, Row)>,
+    ready: VecDeque<Joined>,
     stats: IndexStats,
     finished: bool,
 }
@@ -187,7 +190,7 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
     pub(super) fn poll_joined(
         &mut self,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<(Vec<u8>, Row), StoreError>>> {
+    ) -> Poll<Option<Result<Joined, StoreError>>> {
         let this = self;
         loop {
             if let Some(joined) = this.ready.pop_front() {
