@@ -45,7 +45,7 @@ struct Fetch {
 }
 
 /// The main rows of an index query, in index order; made by
-/// [`IndexedStore::query_index`]. Ends after the first error, which it
+/// [`IndexedStore::query_index`](super::IndexedStore::query_index). Ends after the first error, which it
 /// yields. [`stats`](Self::stats) counts hits, joins and skipped hits:
 /// collect through `&mut` to read them after the end.
 pub struct IndexJoin<S, I> {
