@@ -20,10 +20,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! With the `bigtable` feature, `rowkey::bigtable::blocking` has the
-//! blocking `BigtableStore`.
+//! [`IndexedMemStore`] (any [`BlockingIndexedStore`]) is the blocking
+//! [`IndexedStore`](crate::store::IndexedStore): index queries are
+//! iterators too. With the `bigtable` feature, `rowkey::bigtable::blocking`
+//! has the blocking `BigtableStore` and `IndexedBigtableStore`.
 
-pub use rowkey_core::store::blocking::{BlockOn, BlockingStore, Rows};
+pub use rowkey_core::store::blocking::{
+    BlockOn, BlockingIndexedStore, BlockingStore, IndexRows, RecordRows, Rows,
+};
 
 use rowkey_core::store::StoreError;
 use std::future::Future;
@@ -34,6 +38,11 @@ use std::thread::Thread;
 
 /// The blocking [`MemStore`](crate::store::MemStore).
 pub type MemStore = BlockingStore<crate::store::MemStore, ParkingExecutor>;
+
+/// The blocking [`IndexedStore`](crate::store::IndexedStore) over two
+/// [`MemStore`](crate::store::MemStore)s (main table, index table).
+pub type IndexedMemStore =
+    BlockingIndexedStore<crate::store::MemStore, crate::store::MemStore, ParkingExecutor>;
 
 /// Runs a future on the calling thread, parking it while the future
 /// waits. Enough for stores that need no I/O reactor, such as

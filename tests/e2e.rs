@@ -5,10 +5,10 @@
 //! the `bigtable` feature, on `BigtableStore` against the Cloud Bigtable
 //! emulator (one per test, started and stopped by the harness).
 
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt};
 use rowkey::split::SplitKeys;
-use rowkey::store::{Cell, MemStore, Row, Store};
-use rowkey::RowKey;
+use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store};
+use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::layouts::*;
 use std::time::Instant;
 
@@ -38,7 +38,8 @@ impl Tables for Bigtable {
         let host = &self.0.host;
         let admin = BigtableAdmin::connect_emulator(host, "p", "i").unwrap();
         admin
-            .create_table(&TableSpec::new(name, &["d"]).splits(splits))
+            // `i`: an index table's family.
+            .create_table(&TableSpec::new(name, &["d", "i"]).splits(splits))
             .await
             .unwrap();
         BigtableStore::connect_emulator(host, "p", "i", name)
@@ -193,7 +194,7 @@ async fn hot_events(t: &mut impl Tables) {
 async fn trades(t: &mut impl Tables) {
     let trades = Trade::rows(ROWS);
     let sellers: Vec<SellerTrade> = trades.iter().map(Trade::seller_key).collect();
-    let buyers: Vec<BuyerTrade> = trades.iter().map(Trade::buyer_key).collect();
+    let buyers: Vec<BuyerTrade> = trades.iter().map(BuyerTrade::index_key).collect();
     let main = run(
         t,
         "seller_trades",
@@ -202,39 +203,35 @@ async fn trades(t: &mut impl Tables) {
         SellerTrade::queries(&trades),
     )
     .await;
-    // The index rows carry the main table's key.
+    // Each trade written as a record: its cells into the seller row, and
+    // the buyer index row built from the record.
     let start = Instant::now();
     let index = t.table("buyer_trades", &SplitKeys::decimal_string(8)).await;
-    load(&index, &buyers, |i| {
-        vec![Cell::new("d", "seller_key", sellers[i].to_vec().unwrap())]
-    })
-    .await;
+    let store = IndexedStore::new(main, index);
+    futures::stream::iter(&trades)
+        .map(|tr| store.put_record::<BuyerTrade, _>(tr))
+        .buffer_unordered(32)
+        .try_collect::<()>()
+        .await
+        .unwrap();
     let mut matched = 0;
     for q in BuyerTrade::queries(&trades) {
-        matched += check(&index, &buyers, &q).await;
-        // Joined back to the main table, point get by point get.
-        let mut joined: Vec<Vec<u8>> = Vec::new();
-        let hits: Vec<Row> = index.query(&q.plan).try_collect().await.unwrap();
-        for row in hits {
-            let main_key = row.value("d", "seller_key").unwrap().to_vec();
-            let main_row = main
-                .read_row(&main_key)
-                .await
-                .unwrap()
-                .expect("the main row exists");
-            joined.push(main_row.key);
-        }
-        let mut want: Vec<Vec<u8>> = trades
+        matched += check(store.index(), &buyers, &q).await;
+        // Joined back to the seller table, read back as trades.
+        let mut found = store.query_records::<BuyerTrade, Trade, _>(&q.plan);
+        let joined: Vec<Trade> = (&mut found).try_collect().await.unwrap();
+        let mut want: Vec<&Trade> = trades
             .iter()
-            .filter(|tr| (q.keep)(&tr.buyer_key()))
-            .map(|tr| tr.seller_key().to_vec().unwrap())
+            .filter(|tr| (q.keep)(&BuyerTrade::index_key(tr)))
             .collect();
-        joined.sort();
-        want.sort();
+        want.sort_by_key(|tr| BuyerTrade::index_key(tr).to_vec().unwrap());
+        let want: Vec<Trade> = want.into_iter().cloned().collect();
         assert_eq!(joined, want, "buyer's trades joined to the seller table");
+        let stats = found.stats();
+        assert_eq!((stats.missing, stats.stale), (0, 0), "{stats:?}");
     }
     eprintln!(
-        "buyer_trades: {ROWS} index rows written, {matched} rows checked and joined in {:.2?}",
+        "buyer_trades: {ROWS} trades written as records, {matched} index rows checked and joined in {:.2?}",
         start.elapsed()
     );
 }

@@ -61,6 +61,19 @@ impl Store for Flaky {
             inner.write_rows(rows).await
         }
     }
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
+        let fail = self.fail_writes.load(Ordering::SeqCst);
+        let inner = self.inner.clone();
+        async move {
+            if fail {
+                return Err(StoreError::transient("delete rows", "connection reset"));
+            }
+            inner.delete_rows(keys).await
+        }
+    }
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         rowkey_fixtures::stores::slow_rows(self.inner.read_rows(request))
     }

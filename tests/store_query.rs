@@ -24,6 +24,12 @@ impl Store for Slow {
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
         self.0.write_rows(rows)
     }
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
+        self.0.delete_rows(keys)
+    }
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         rowkey_fixtures::stores::slow_rows(self.0.read_rows(request))
     }

@@ -18,12 +18,19 @@
 //! ```
 
 use crate::admin::{BigtableAdmin, TableSpec};
-use rowkey_core::store::blocking::{BlockOn, BlockingStore};
+use rowkey_core::store::blocking::{BlockOn, BlockingIndexedStore, BlockingStore};
 use rowkey_core::store::StoreError;
 use std::future::Future;
 
 /// The blocking store.
 pub type BigtableStore = BlockingStore<crate::BigtableStore, Runtime>;
+
+/// The blocking [`IndexedStore`](rowkey_core::store::IndexedStore) over a
+/// main table and an index table: connect both async stores on a
+/// [`Runtime`] with [`Runtime::block_on`](BlockOn::block_on), then
+/// [`BlockingIndexedStore::with_executor`] that runtime.
+pub type IndexedBigtableStore =
+    BlockingIndexedStore<crate::BigtableStore, crate::BigtableStore, Runtime>;
 
 /// A tokio runtime of one thread that runs blocking calls; it refuses to
 /// run on a thread that already runs a runtime.

@@ -2,7 +2,7 @@
 //! async [`Store`].
 
 use crate::read::{read, Target};
-use crate::write::{write, WriteOptions};
+use crate::write::{delete, write, WriteOptions};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
 use rowkey_core::store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
 use std::future::Future;
@@ -155,6 +155,20 @@ impl Store for BigtableStore {
         async move {
             KeyLimit::BIGTABLE.check_rows(&rows)?;
             write(&target, rows, options).await
+        }
+    }
+
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let target = self.target.clone();
+        let options = self.writes;
+        async move {
+            for key in &keys {
+                KeyLimit::BIGTABLE.check("delete rows", key)?;
+            }
+            delete(&target, keys, options).await
         }
     }
 

@@ -5,7 +5,7 @@
 use crate::read::Target;
 use crate::status::{is_transient_code, store_error};
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
-use bigtable_rs::google::bigtable::v2::mutation::{Mutation as Op, SetCell};
+use bigtable_rs::google::bigtable::v2::mutation::{DeleteFromRow, Mutation as Op, SetCell};
 use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation};
 use futures_util::{StreamExt, TryStreamExt};
 use rowkey_core::store::{Row, StoreError};
@@ -113,6 +113,36 @@ pub(crate) async fn write(
         .buffer_unordered(options.in_flight.max(1))
         .try_collect::<()>()
         .await
+}
+
+/// Deletes whole rows, `batch_rows` keys per request, `in_flight` at a
+/// time; a `DeleteFromRow` is idempotent, so failed entries are simply
+/// sent again.
+pub(crate) async fn delete(
+    target: &Target,
+    keys: Vec<Vec<u8>>,
+    options: WriteOptions,
+) -> Result<(), StoreError> {
+    let entries: Vec<Entry> = keys.into_iter().map(delete_entry).collect();
+    let batches: Vec<Vec<Entry>> = entries
+        .chunks(options.batch_rows.max(1))
+        .map(<[Entry]>::to_vec)
+        .collect();
+    futures_util::stream::iter(batches)
+        .map(|batch| write_batch(target.clone(), batch))
+        .buffer_unordered(options.in_flight.max(1))
+        .try_collect::<()>()
+        .await
+}
+
+fn delete_entry(key: Vec<u8>) -> Entry {
+    Entry {
+        row_key: key,
+        mutations: vec![Mutation {
+            mutation: Some(Op::DeleteFromRow(DeleteFromRow {})),
+        }],
+        idempotency: None,
+    }
 }
 
 /// One batch, its transiently failed entries sent again.

@@ -267,3 +267,173 @@ async fn an_index_write_failing_after_the_main_row() {
         assert_eq!(found[0].value("d", "v"), Some(&b"21.5"[..]));
     }
 }
+
+/// The seed's buyer_trades on the emulator: 2,000 trades written as
+/// records (seller table, family `d`; buyer index, family `i`) with
+/// `put_record`; then 100 buyers changed with `update_record`, 20 with a
+/// blind `put_record` (stale rows left) and 30 trades deleted with
+/// `delete_record`. Every buyer's records found through the index must be
+/// the brute-force filter of the current trades, in index order, with the
+/// stale rows skipped and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_index_of_the_seed_buyer_trades() {
+    use futures::StreamExt;
+    use rowkey_fixtures::layouts::{BuyerTrade, SellerTrade, Trade};
+    use std::collections::BTreeMap;
+
+    let emu = Emulator::start();
+    let main = table(&emu.host, "seller_trades", "d", &SellerTrade::split_keys()).await;
+    let index = table(
+        &emu.host,
+        "buyer_trades",
+        "i",
+        &SplitKeys::decimal_string(8),
+    )
+    .await;
+    let store = IndexedStore::new(main, index);
+    let mut trades = Trade::rows(2_000);
+    futures::stream::iter(&trades)
+        .map(|t| store.put_record::<BuyerTrade, _>(t))
+        .buffer_unordered(32)
+        .try_collect::<()>()
+        .await
+        .unwrap();
+    let buyers: Vec<u32> = trades.iter().map(|t| t.buyer_id).collect();
+
+    // Moves, blind puts (each leaves one stale row) and deletes.
+    for t in trades.iter_mut().step_by(20) {
+        t.buyer_id = 5000 + (t.buyer_id + 7) % 300;
+        store.update_record::<BuyerTrade, _>(t).await.unwrap();
+    }
+    let mut stale: BTreeMap<u32, u64> = BTreeMap::new();
+    for t in trades.iter_mut().skip(5).step_by(100) {
+        *stale.entry(t.buyer_id).or_default() += 1;
+        t.buyer_id = 5000 + (t.buyer_id + 11) % 300;
+        store.put_record::<BuyerTrade, _>(t).await.unwrap();
+    }
+    let mut deleted = Vec::new();
+    for i in (7..trades.len())
+        .step_by(67)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        let t = trades.remove(i);
+        store.delete_record::<BuyerTrade, _>(&t).await.unwrap();
+        deleted.push(t);
+    }
+    assert_eq!(deleted.len(), 30);
+    for t in &deleted {
+        assert!(store.main().get(&t.seller_key()).await.unwrap().is_none());
+    }
+
+    let mut checked = 0;
+    let mut stale_seen = 0;
+    let mut wanted: Vec<u32> = buyers.iter().step_by(37).copied().collect();
+    wanted.extend(stale.keys());
+    for buyer in wanted {
+        for rev in [false, true] {
+            let mut plan = BuyerTrade::scan().buyer_id.eq(buyer).plan().unwrap();
+            if rev {
+                plan = plan.reversed();
+            }
+            let mut found = store.query_records::<BuyerTrade, Trade, _>(&plan);
+            let got: Vec<Trade> = (&mut found).try_collect().await.unwrap();
+            let mut want: Vec<&Trade> = trades.iter().filter(|t| t.buyer_id == buyer).collect();
+            want.sort_by_key(|t| BuyerTrade::index_key(*t).to_vec().unwrap());
+            if rev {
+                want.reverse();
+            }
+            assert!(
+                got.iter().eq(want.iter().copied()),
+                "buyer {buyer}: records differ"
+            );
+            let stats = found.stats();
+            assert_eq!(stats.missing, 0, "{stats:?}");
+            assert_eq!(
+                stats.stale,
+                stale.get(&buyer).copied().unwrap_or(0),
+                "buyer {buyer}"
+            );
+            checked += got.len();
+            stale_seen += stats.stale;
+        }
+    }
+    assert!(checked > 100 && stale_seen > 0);
+    eprintln!(
+        "buyer_trades on the emulator: {checked} records joined, {stale_seen} stale hits skipped"
+    );
+}
+
+/// `BigtableStore::delete_rows`: rows gone, absent keys no error, bad keys
+/// refused before anything is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bigtable_deletes_rows() {
+    let emu = Emulator::start();
+    let store = table(&emu.host, "t", "d", &SplitKeys::new([vec![b'b']])).await;
+    let rows: Vec<Row> = [&b"a\x00"[..], b"b\xFF", b"c\n"]
+        .into_iter()
+        .map(|k| Row::new(k, vec![Cell::new("d", "v", "1")]))
+        .collect();
+    store.write_rows(rows).await.unwrap();
+    store
+        .delete_rows(vec![b"a\x00".to_vec(), b"c\n".to_vec(), b"zz".to_vec()])
+        .await
+        .unwrap();
+    let left: Vec<Row> = store
+        .read_rows(rowkey::store::ReadRequest::new([
+            rowkey::store::KeyRange::new(vec![0u8], None),
+        ]))
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].key, b"b\xFF");
+    let err = store.delete_rows(vec![vec![b'k'; 4097]]).await.unwrap_err();
+    assert!(err
+        .to_string()
+        .starts_with("cannot delete rows: key of 4097 bytes"));
+}
+
+/// The blocking indexed store on Bigtable, called from a plain thread: the
+/// clients are connected on the blocking runtime, which then drives every
+/// call.
+#[test]
+fn blocking_indexed_store_on_the_emulator() {
+    use rowkey::store::blocking::BlockOn;
+    use rowkey_bigtable::blocking::{self, IndexedBigtableStore, Runtime};
+    use rowkey_fixtures::layouts::{BuyerTrade, SellerTrade, Trade};
+
+    let emu = Emulator::start();
+    for (name, family) in [("seller_trades", "d"), ("buyer_trades", "i")] {
+        let families = [family];
+        let spec = TableSpec::new(name, &families);
+        blocking::create_table(Some(&emu.host), "p", "i", &spec).unwrap();
+    }
+    let rt = Runtime::new().unwrap();
+    let (main, index) = rt
+        .block_on("connect", async {
+            let main = BigtableStore::connect_emulator(&emu.host, "p", "i", "seller_trades").await;
+            let index = BigtableStore::connect_emulator(&emu.host, "p", "i", "buyer_trades").await;
+            (main.unwrap(), index.unwrap())
+        })
+        .unwrap();
+    let store = IndexedBigtableStore::with_executor(IndexedStore::new(main, index), rt);
+    let trades = Trade::rows(200);
+    for t in &trades {
+        store.put_record::<BuyerTrade, _>(t).unwrap();
+    }
+    let buyer = trades[0].buyer_id;
+    let plan = BuyerTrade::scan().buyer_id.eq(buyer).plan().unwrap();
+    let mut rows = store.query_records::<BuyerTrade, Trade, _>(&plan);
+    let got = rows.by_ref().collect::<Result<Vec<_>, _>>().unwrap();
+    let mut want: Vec<&Trade> = trades.iter().filter(|t| t.buyer_id == buyer).collect();
+    want.sort_by_key(|t| BuyerTrade::index_key(*t).to_vec().unwrap());
+    assert!(got.iter().eq(want.iter().copied()));
+    assert_eq!(rows.stats().joined as usize, want.len());
+    let joined: Vec<SellerTrade> = store
+        .query_index(&plan)
+        .map(|r| r.unwrap().key_as::<SellerTrade>().unwrap())
+        .collect();
+    assert_eq!(joined.len(), want.len());
+}

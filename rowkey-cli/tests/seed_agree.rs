@@ -4,7 +4,7 @@
 
 mod support;
 
-use rowkey::{DecodeKeyOwned, RowKey};
+use rowkey::{DecodeKeyOwned, IndexOf, RowKey};
 use rowkey_fixtures::layouts::*;
 use std::fmt::Debug;
 use support::{check_bytes, check_value, neighbours, via_json};
@@ -28,7 +28,7 @@ fn seed_layouts_agree_with_derived_code() {
     run(&HotEvent::rows(N));
     let trades = Trade::rows(N);
     run(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>());
-    run(&trades.iter().map(Trade::buyer_key).collect::<Vec<_>>());
+    run(&trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>());
     run(&RiskProfile::rows(N));
     run(&IdCardProfile::rows(N));
     run(&PhoneProfile::rows(N));

@@ -6,13 +6,16 @@ use crate::RowKey;
 /// keyed by `M`, built from `M`'s fields.
 ///
 /// `#[rowkey(index_of = Main)]` on a `#[derive(RowKey)]` struct
-/// implements it: each field of the index key is copied (cloned) from the
-/// main key's field of the same name, which must exist and have the same
-/// type, or the build fails at that field. Because the index key is a
-/// function of the main key, an index row never goes stale while its main
-/// row exists; to be one row per main row, it must include fields that
-/// identify the main row (two main rows with the same index key share one
-/// index row, the later one).
+/// implements it: each field of the index key is copied (cloned) from
+/// `Main`'s field of the same name, which must exist and have the same
+/// type, or the build fails at that field. `Main` is either the main key
+/// or a whole record (`rowkey::store::Record`) with more fields than the
+/// key. An index key that is a function of the main key never goes stale
+/// while its main row exists; one built from a record does when the
+/// record changes, which `IndexedStore::update_record` and
+/// `query_records` handle. To be one row per main row, an index key must
+/// include fields that identify the main row (two main rows with the same
+/// index key share one index row, the later one).
 ///
 /// The store side, which writes both rows and joins index hits back to
 /// main rows, is `rowkey::store::IndexedStore`.

@@ -88,6 +88,17 @@ impl MemStore {
         }
         Ok(())
     }
+
+    fn delete(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
+        for key in &keys {
+            self.limit.check("delete rows", key)?;
+        }
+        let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
+        for key in &keys {
+            table.remove(key);
+        }
+        Ok(())
+    }
 }
 
 impl Store for MemStore {
@@ -100,6 +111,13 @@ impl Store for MemStore {
         rows: Vec<Row>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
         std::future::ready(self.write(rows))
+    }
+
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
+        std::future::ready(self.delete(keys))
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {

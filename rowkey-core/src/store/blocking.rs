@@ -25,6 +25,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use super::blocking_index::{BlockingIndexedStore, IndexRows, RecordRows};
+
 use super::{QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
 use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
 use crate::RowKey;
@@ -81,6 +83,12 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
             .block_on("write rows", self.store.write_rows(rows))?
     }
 
+    /// Deletes rows by key; see [`Store::delete_rows`].
+    pub fn delete_rows(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
+        self.executor
+            .block_on("delete rows", self.store.delete_rows(keys))?
+    }
+
     /// The row with exactly this key; see [`Store::read_row`].
     pub fn read_row(&self, key: &[u8]) -> Result<Option<Row>, StoreError> {
         self.executor
@@ -96,6 +104,12 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
     pub fn put<K: RowKey>(&self, key: &K, cells: Vec<Cell>) -> Result<(), StoreError> {
         self.executor
             .block_on("write rows", self.store.put(key, cells))?
+    }
+
+    /// Deletes the row of a typed key; see [`Store::delete`].
+    pub fn delete<K: RowKey>(&self, key: &K) -> Result<(), StoreError> {
+        self.executor
+            .block_on("delete rows", self.store.delete(key))?
     }
 
     /// The row of a typed key; see [`Store::get`].

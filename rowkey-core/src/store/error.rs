@@ -67,6 +67,17 @@ pub enum StoreError {
         /// The index row's key.
         key: Vec<u8>,
     },
+    /// A main row that does not read back as its record
+    /// ([`Record::from_row`](super::Record::from_row) failed), or a record
+    /// update that would move the record to another main row.
+    BadRecord {
+        /// What was being done: "join an index hit", "update a record".
+        op: &'static str,
+        /// The main row's key.
+        key: Vec<u8>,
+        /// Why.
+        source: BoxError,
+    },
     /// A blocking call made on a thread that runs an async runtime, where
     /// blocking would stall (or deadlock) the runtime. Use the async store.
     InsideAsyncRuntime {
@@ -124,6 +135,7 @@ impl StoreError {
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
+            | StoreError::BadRecord { op, .. }
             | StoreError::InsideAsyncRuntime { op } => op,
         }
     }
@@ -186,6 +198,9 @@ impl fmt::Display for StoreError {
                 "cannot join an index hit: index row {} has no cell i:k holding its main row's key",
                 shown(key)
             ),
+            StoreError::BadRecord { op, key, source } => {
+                write!(f, "cannot {op}: main row {}: {source}", shown(key))
+            }
             StoreError::InsideAsyncRuntime { op } => write!(
                 f,
                 "cannot {op}: a blocking store was called from inside an async runtime, \
@@ -199,7 +214,9 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Encode(e) => Some(e),
-            StoreError::Backend { source, .. } => Some(source.as_ref()),
+            StoreError::Backend { source, .. } | StoreError::BadRecord { source, .. } => {
+                Some(source.as_ref())
+            }
             _ => None,
         }
     }

@@ -2,8 +2,9 @@
 //! and writes ([`Row`], [`Cell`], [`ReadRequest`]), how a plan's ranges
 //! are read and merged ([`QueryStream`], [`QueryOptions`]), retries
 //! ([`RetryPolicy`]), the checks every store makes before sending
-//! anything ([`KeyLimit`]), index tables joined back to their main table
-//! ([`IndexedStore`]), and a blocking facade ([`blocking`]).
+//! anything ([`KeyLimit`]), records stored as rows ([`Record`]), index
+//! tables joined back to their main table ([`IndexedStore`]), and a
+//! blocking facade ([`blocking`]).
 //!
 //! The `rowkey` crate re-exports this module as `rowkey::store`, with
 //! `MemStore`, the embedded default; `rowkey-bigtable` implements
@@ -35,20 +36,25 @@
 //! ```
 
 pub mod blocking;
+mod blocking_index;
 mod error;
 mod index;
+mod index_join;
+mod index_record;
 mod limits;
 mod query;
+mod record;
 mod request;
 mod retry;
 mod row;
 
 pub use error::{BoxError, StoreError};
-pub use index::{
-    IndexJoin, IndexStats, IndexedStore, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
-};
+pub use index::{IndexedStore, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER};
+pub use index_join::{IndexJoin, IndexStats};
+pub use index_record::Records;
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
 pub use query::{QueryOptions, QueryStream};
+pub use record::Record;
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
@@ -70,7 +76,8 @@ pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send +
 /// returned from functions and moved into tasks. Every future and stream
 /// is `Send`, for tokio's multi-thread runtime; dropping one cancels it.
 ///
-/// Implement the three raw operations; the typed ones (`put`, `get`,
+/// Implement the four raw operations (`key_limit`, `write_rows`,
+/// `delete_rows`, `read_rows`); the typed ones (`put`, `get`, `delete`,
 /// `scan`, `query`, `read_plan`, `page`) come with them. Every store
 /// refuses empty keys, keys over its [`KeyLimit`] and rows without cells
 /// before sending anything.
@@ -81,6 +88,15 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// Writes rows: each row's cells are set, replacing cells with the
     /// same family and qualifier.
     fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Deletes the rows with these keys, every cell of each; a key with
+    /// no row is not an error (a delete is idempotent). Keys are checked
+    /// as writes check them (empty, over the limit) before anything is
+    /// sent.
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The rows of `request`, in key order. A request with no ranges
     /// yields nothing and sends nothing.
@@ -108,6 +124,13 @@ pub trait Store: Clone + Send + Sync + 'static {
         let row = key.to_vec().map(|key| Row { key, cells });
         let store = self.clone();
         async move { store.write_rows(vec![row?]).await }
+    }
+
+    /// Deletes the row of a typed key, if there is one.
+    fn delete<K: RowKey>(&self, key: &K) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let key = key.to_vec();
+        let store = self.clone();
+        async move { store.delete_rows(vec![key?]).await }
     }
 
     /// The row of a typed key (a point get).

@@ -1,0 +1,81 @@
+//! [`Record`]: a value stored as one row of a main table, which index
+//! keys can be built from.
+
+use super::{BoxError, Cell, Row};
+use crate::RowKey;
+
+/// A value stored as one main-table row: its key, its cells, and the way
+/// back from the row.
+///
+/// A record usually has more fields than its key: a trade keyed by
+/// seller, time and order also has a buyer. An index key can then be
+/// built from the whole record rather than from the main key alone:
+/// `#[rowkey(index_of = Trade)]` on a key struct copies each of its fields
+/// from the record's field of the same name (or implement
+/// [`IndexOf<Trade>`](crate::IndexOf) by hand). Such an index row can go
+/// stale: when the buyer changes, the old index row still points at the
+/// trade. [`IndexedStore`](super::IndexedStore) therefore reads each
+/// joined main row back as its record ([`from_row`](Self::from_row)) and
+/// skips a hit whose record no longer indexes to it
+/// ([`query_records`](super::IndexedStore::query_records)), and
+/// [`update_record`](super::IndexedStore::update_record) moves an index
+/// row in an order readers tolerate.
+///
+/// `from_row(&Row::new(key, cells))` must give back the record that
+/// [`key`](Self::key) and [`cells`](Self::cells) came from.
+///
+/// ```
+/// use rowkey::store::{BoxError, Cell, Record, Row};
+/// use rowkey::{IndexOf, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct SellerTrade { seller: u32, order: u64 }
+///
+/// /// A trade: its key has no buyer, its cells do.
+/// #[derive(Debug, PartialEq)]
+/// struct Trade { seller: u32, order: u64, buyer: u32 }
+///
+/// /// The index by buyer, each field taken from the trade.
+/// #[derive(RowKey, Debug, PartialEq)]
+/// #[rowkey(index_of = Trade)]
+/// struct BuyerTrade { buyer: u32, order: u64 }
+///
+/// impl Record for Trade {
+///     type Key = SellerTrade;
+///     fn key(&self) -> SellerTrade {
+///         SellerTrade { seller: self.seller, order: self.order }
+///     }
+///     fn cells(&self) -> Vec<Cell> {
+///         vec![Cell::new("d", "buyer", self.buyer.to_string())]
+///     }
+///     fn from_row(row: &Row) -> Result<Self, BoxError> {
+///         let key: SellerTrade = row.key_as()?;
+///         let buyer = row.value("d", "buyer").ok_or("no d:buyer cell")?;
+///         let buyer = std::str::from_utf8(buyer)?.parse()?;
+///         Ok(Trade { seller: key.seller, order: key.order, buyer })
+///     }
+/// }
+///
+/// let trade = Trade { seller: 1, order: 9, buyer: 7 };
+/// assert_eq!(BuyerTrade::index_key(&trade), BuyerTrade { buyer: 7, order: 9 });
+/// let row = Row::new(trade.key().to_vec()?, trade.cells());
+/// assert_eq!(Trade::from_row(&row)?, trade);
+/// # Ok::<(), BoxError>(())
+/// ```
+pub trait Record: Sized {
+    /// The main table's key.
+    type Key: RowKey;
+
+    /// The key of the record's main row.
+    fn key(&self) -> Self::Key;
+
+    /// The cells of the record's main row (at least one: stores refuse
+    /// rows without cells).
+    fn cells(&self) -> Vec<Cell>;
+
+    /// The record a main row holds: the inverse of [`key`](Self::key) and
+    /// [`cells`](Self::cells). An error here ends an index query with
+    /// [`StoreError::BadRecord`](super::StoreError::BadRecord) naming the
+    /// row.
+    fn from_row(row: &Row) -> Result<Self, BoxError>;
+}
