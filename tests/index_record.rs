@@ -234,7 +234,8 @@ proptest! {
         prop_assert_eq!(store.main().inner.keys(), model.main.keys().cloned().collect::<Vec<_>>());
         prop_assert_eq!(store.index().inner.keys(), model.index.keys().cloned().collect::<Vec<_>>());
 
-        let step = DocByTag::scan().tag;
+        let scan = DocByTag::scan();
+        let step = &scan.tag;
         let mut plan = if exact {
             step.eq(&prefix[..]).plan().unwrap()
         } else {

@@ -48,6 +48,10 @@ use core::ops::Deref;
 /// # let _ = zhang_since;
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
+///
+/// A step is borrowed from its `TypedScan`: to use one field's step more
+/// than once, keep the scan (`let scan = Spend::scan();`, then
+/// `scan.month.eq(..)` as often as needed), or clone it.
 pub struct TypedScan<S, const N: usize, const M: usize> {
     state: S,
 }
