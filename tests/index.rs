@@ -9,14 +9,13 @@
 use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
-use rowkey::store::{
-    Cell, IndexedStore, KeyLimit, MemStore, ReadRequest, Row, RowStream, Store, StoreError,
-};
+use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store, StoreError};
 use rowkey::{IndexOf, RowKey};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rowkey_fixtures::layouts::{Reading, ReadingByMetric};
+use rowkey_fixtures::stores::FaultyStore;
 
 /// Escaped byte fields: 0x00 and 0xFF tails in both keys.
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -36,47 +35,11 @@ struct PageByPath {
     site: Vec<u8>,
 }
 
-/// A `MemStore` whose reads wait once before every row, as a network
-/// store's do, and whose writes fail while `fail_writes` is set.
-#[derive(Clone, Default)]
-struct Flaky {
-    inner: MemStore,
-    fail_writes: Arc<AtomicBool>,
-}
-
-impl Store for Flaky {
-    fn key_limit(&self) -> KeyLimit {
-        self.inner.key_limit()
-    }
-    fn write_rows(
-        &self,
-        rows: Vec<Row>,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        let fail = self.fail_writes.load(Ordering::SeqCst);
-        let inner = self.inner.clone();
-        async move {
-            if fail {
-                return Err(StoreError::transient("mutate rows", "connection reset"));
-            }
-            inner.write_rows(rows).await
-        }
-    }
-    fn delete_rows(
-        &self,
-        keys: Vec<Vec<u8>>,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        let fail = self.fail_writes.load(Ordering::SeqCst);
-        let inner = self.inner.clone();
-        async move {
-            if fail {
-                return Err(StoreError::transient("delete rows", "connection reset"));
-            }
-            inner.delete_rows(keys).await
-        }
-    }
-    fn read_rows(&self, request: ReadRequest) -> RowStream {
-        rowkey_fixtures::stores::slow_rows(self.inner.read_rows(request))
-    }
+/// A store whose reads arrive slowly and whose writes fail while the flag
+/// is set.
+fn flaky() -> (FaultyStore, Arc<AtomicBool>) {
+    let flag = Arc::new(AtomicBool::new(false));
+    (FaultyStore::failing_while(flag.clone()), flag)
 }
 
 /// An index row written alone: its main row does not exist.
@@ -100,7 +63,7 @@ where
     M: RowKey,
     X: IndexOf<M>,
 {
-    let store = IndexedStore::new(Flaky::default(), Flaky::default()).join_batch(batch);
+    let store = IndexedStore::new(flaky().0, flaky().0).join_batch(batch);
     for m in mains {
         let cells = vec![Cell::new("d", "v", m.to_vec().unwrap())];
         store.put_indexed::<X, M>(m, cells).await.unwrap();
@@ -234,8 +197,8 @@ proptest! {
 #[test]
 fn a_failed_index_write_leaves_the_main_row_unindexed_until_put_again() {
     block_on(async {
-        let index = Flaky::default();
-        let store = IndexedStore::new(MemStore::new(), index.clone());
+        let (index, fail_writes) = flaky();
+        let store = IndexedStore::new(MemStore::new(), index);
         let r = Reading {
             device: 4,
             metric: 2,
@@ -244,7 +207,7 @@ fn a_failed_index_write_leaves_the_main_row_unindexed_until_put_again() {
         let cells = || vec![Cell::new("d", "v", "21.5")];
         let by_metric = ReadingByMetric::scan().metric.eq(2).plan().unwrap();
 
-        index.fail_writes.store(true, Ordering::SeqCst);
+        fail_writes.store(true, Ordering::SeqCst);
         let err = store
             .put_indexed::<ReadingByMetric, _>(&r, cells())
             .await
@@ -259,7 +222,7 @@ fn a_failed_index_write_leaves_the_main_row_unindexed_until_put_again() {
         assert!(found.is_empty(), "not found through the index");
         assert_eq!(join.stats().hits, 0, "no index row at all");
 
-        index.fail_writes.store(false, Ordering::SeqCst);
+        fail_writes.store(false, Ordering::SeqCst);
         store
             .put_indexed::<ReadingByMetric, _>(&r, cells())
             .await
@@ -275,9 +238,9 @@ fn a_failed_index_write_leaves_the_main_row_unindexed_until_put_again() {
 #[test]
 fn a_failed_main_write_writes_no_index_row() {
     block_on(async {
-        let main = Flaky::default();
-        let store = IndexedStore::new(main.clone(), MemStore::new());
-        main.fail_writes.store(true, Ordering::SeqCst);
+        let (main, fail_writes) = flaky();
+        let store = IndexedStore::new(main, MemStore::new());
+        fail_writes.store(true, Ordering::SeqCst);
         let r = Reading {
             device: 1,
             metric: 0,
@@ -288,7 +251,7 @@ fn a_failed_main_write_writes_no_index_row() {
             .put_indexed::<ReadingByMetric, _>(&r, cells)
             .await
             .is_err());
-        assert!(store.index().is_empty() && main.inner.is_empty());
+        assert!(store.index().is_empty() && store.main().inner.is_empty());
     });
 }
 

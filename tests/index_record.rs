@@ -10,11 +10,9 @@
 use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
-use rowkey::store::{
-    BoxError, Cell, IndexedStore, KeyLimit, MemStore, ReadRequest, Record, Row, RowStream, Store,
-    StoreError,
-};
+use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError};
 use rowkey::{IndexOf, RowKey};
+use rowkey_fixtures::stores::FaultyStore;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -76,61 +74,19 @@ fn index_of(d: &Doc) -> Vec<u8> {
     DocByTag::index_key(d).to_vec().unwrap()
 }
 
-/// A `MemStore` whose reads wait once before every row, and whose writes
-/// and deletes fail once `budget` (shared by the main and index tables)
-/// is spent: the write that fails is the crash point.
-#[derive(Clone)]
-struct Faulty {
-    inner: MemStore,
-    budget: Arc<AtomicI64>,
-}
-
-impl Faulty {
-    fn pair() -> (Faulty, Faulty, Arc<AtomicI64>) {
-        let budget = Arc::new(AtomicI64::new(i64::MAX));
-        let store = |b: &Arc<AtomicI64>| Faulty {
-            inner: MemStore::new(),
-            budget: b.clone(),
-        };
-        (store(&budget), store(&budget), budget)
-    }
-    fn spend(&self, op: &'static str) -> Result<(), StoreError> {
-        if self.budget.fetch_sub(1, Ordering::SeqCst) <= 0 {
-            return Err(StoreError::transient(op, "crashed here"));
-        }
-        Ok(())
-    }
-}
-
-impl Store for Faulty {
-    fn key_limit(&self) -> KeyLimit {
-        self.inner.key_limit()
-    }
-    fn write_rows(
-        &self,
-        rows: Vec<Row>,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        let spent = self.spend("write rows");
-        let inner = self.inner.clone();
-        async move {
-            spent?;
-            inner.write_rows(rows).await
-        }
-    }
-    fn delete_rows(
-        &self,
-        keys: Vec<Vec<u8>>,
-    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        let spent = self.spend("delete rows");
-        let inner = self.inner.clone();
-        async move {
-            spent?;
-            inner.delete_rows(keys).await
-        }
-    }
-    fn read_rows(&self, request: ReadRequest) -> RowStream {
-        rowkey_fixtures::stores::slow_rows(self.inner.read_rows(request))
-    }
+/// Two stores (main and index) whose reads arrive slowly and whose writes
+/// and deletes fail once `budget` (shared by both tables) is spent: the
+/// write that fails is the crash point.
+fn faulty_pair() -> (FaultyStore, FaultyStore, Arc<AtomicI64>) {
+    let budget = Arc::new(AtomicI64::new(i64::MAX));
+    let store = |b: &Arc<AtomicI64>| {
+        let b = b.clone();
+        FaultyStore::new(Arc::new(move |op| {
+            (b.fetch_sub(1, Ordering::SeqCst) <= 0)
+                .then(|| StoreError::transient(op, "crashed here"))
+        }))
+    };
+    (store(&budget), store(&budget), budget)
 }
 
 /// What the two tables hold, kept by hand: main key -> record, index key
@@ -198,7 +154,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-async fn run(ops: &[Op], store: &IndexedStore<Faulty>, model: &mut Model) {
+async fn run(ops: &[Op], store: &IndexedStore<FaultyStore>, model: &mut Model) {
     for op in ops {
         match op {
             Op::Put(d) => store.put_record::<DocByTag, _>(d).await.unwrap(),
@@ -225,7 +181,7 @@ proptest! {
         limit in proptest::option::of(0usize..10),
         batch in 1usize..5,
     ) {
-        let (main, index, _) = Faulty::pair();
+        let (main, index, _) = faulty_pair();
         let store = IndexedStore::new(main, index).join_batch(batch);
         let mut model = Model::default();
         block_on(run(&ops, &store, &mut model));
@@ -293,7 +249,7 @@ proptest! {
 
 /// The records a reader finds under `tag`, and the stale and missing hits
 /// it skipped.
-fn read(store: &IndexedStore<Faulty>, tag: &[u8]) -> (Vec<Doc>, u64, u64) {
+fn read(store: &IndexedStore<FaultyStore>, tag: &[u8]) -> (Vec<Doc>, u64, u64) {
     let plan = DocByTag::scan().tag.eq(tag).plan().unwrap();
     let mut found = store.query_records::<DocByTag, Doc, _>(&plan);
     let docs = block_on((&mut found).try_collect()).unwrap();
@@ -324,7 +280,7 @@ fn an_update_stopped_at_each_write_leaves_the_record_under_one_tag() {
         (3, false, 0, true, 0), // (3) old index row deleted: done
     ];
     for (writes, in_old, old_stale, in_new, new_stale) in cases {
-        let (main, index, budget) = Faulty::pair();
+        let (main, index, budget) = faulty_pair();
         let store = IndexedStore::new(main, index);
         block_on(store.put_record::<DocByTag, _>(&old)).unwrap();
         budget.store(writes, Ordering::SeqCst);
@@ -370,7 +326,7 @@ fn an_update_stopped_at_each_write_leaves_the_record_under_one_tag() {
 /// missing; a delete again removes it.
 #[test]
 fn a_put_or_delete_stopped_half_way() {
-    let (main, index, budget) = Faulty::pair();
+    let (main, index, budget) = faulty_pair();
     let store = IndexedStore::new(main, index);
     let d = doc_tagged(b"t\x00");
 
@@ -396,7 +352,7 @@ fn a_put_or_delete_stopped_half_way() {
 /// the row, for readers and for `update_record` (which writes nothing).
 #[test]
 fn a_main_row_that_is_not_a_record_is_an_error() {
-    let (main, index, _) = Faulty::pair();
+    let (main, index, _) = faulty_pair();
     let store = IndexedStore::new(main, index);
     let d = doc_tagged(b"x");
     block_on(store.put_record::<DocByTag, _>(&d)).unwrap();
