@@ -89,7 +89,10 @@ fn check<const N: usize>(
     // `None`: an empty list, whose offset does not matter.
     let offset = offset.unwrap_or(ordered.merge_offset());
     prop_assert_eq!(ordered.merge_offset(), offset);
-    prop_assert_eq!(ordered.clone().ordered_after_in_lists().unwrap(), ordered.clone());
+    prop_assert_eq!(
+        ordered.clone().ordered_after_in_lists().unwrap(),
+        ordered.clone()
+    );
     let skip = key_order.prefix_len();
     // The same rows as the plan in key order: its renderings stay right.
     for k in table {
@@ -97,12 +100,19 @@ fn check<const N: usize>(
     }
     let sources: Vec<_> = ordered.ranges().collect();
     for w in sources.windows(2) {
-        prop_assert!(w[0].stop().is_some_and(|s| s <= w[1].start()), "{:?}", sources);
+        prop_assert!(
+            w[0].stop().is_some_and(|s| s <= w[1].start()),
+            "{:?}",
+            sources
+        );
     }
     prop_assert_eq!(ordered.hbase_shell("t").lines().count(), sources.len());
     let store = block_on(rowkey_fixtures::stores::mem_store_with_keys(table));
     let default = QueryOptions::default();
-    let tiny = QueryOptions::default().concurrency(2).page_rows(1).buffer_rows(1);
+    let tiny = QueryOptions::default()
+        .concurrency(2)
+        .page_rows(1)
+        .buffer_rows(1);
     let fwd = query_keys(&store, &ordered, default);
     prop_assert_eq!(&fwd, expected, "query");
     // A permutation of the key-order answer, sorted by (bytes from the
@@ -117,7 +127,11 @@ fn check<const N: usize>(
     let back: Vec<Vec<u8>> = expected.iter().rev().cloned().collect();
     let reversed = ordered.clone().reversed();
     prop_assert_eq!(&query_keys(&store, &reversed, default), &back, "reversed");
-    prop_assert_eq!(&query_keys(&store, &ordered, tiny), expected, "tiny buffers");
+    prop_assert_eq!(
+        &query_keys(&store, &ordered, tiny),
+        expected,
+        "tiny buffers"
+    );
     prop_assert_eq!(&query_keys(&store, &reversed, tiny), &back, "tiny reversed");
     for limit in [0, 1, 2, 5] {
         let n = limit.min(expected.len());
@@ -127,9 +141,24 @@ fn check<const N: usize>(
         prop_assert_eq!(&got, &back[..n].to_vec(), "reversed limit {}", limit);
     }
     for size in 1..=7 {
-        prop_assert_eq!(&store_pages(&store, &ordered, size), expected, "pages of {}", size);
-        prop_assert_eq!(&store_pages(&store, &reversed, size), &back, "reversed pages of {}", size);
-        prop_assert_eq!(&map_pages(table, &ordered, size), expected, "scan::page of {}", size);
+        prop_assert_eq!(
+            &store_pages(&store, &ordered, size),
+            expected,
+            "pages of {}",
+            size
+        );
+        prop_assert_eq!(
+            &store_pages(&store, &reversed, size),
+            &back,
+            "reversed pages of {}",
+            size
+        );
+        prop_assert_eq!(
+            &map_pages(table, &ordered, size),
+            expected,
+            "scan::page of {}",
+            size
+        );
     }
     // A limit caps all the pages together.
     let n = expected.len().min(5);

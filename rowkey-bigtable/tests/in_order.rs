@@ -67,7 +67,11 @@ async fn pages<const N: usize>(
 /// `plan` (in key order) ordered after its IN-lists returns `expected`
 /// forwards and reversed, with limits, in small reads and in pages.
 async fn check<const N: usize>(store: &BigtableStore, plan: &ScanPlan<N>, expected: &[Vec<u8>]) {
-    assert!(expected.len() >= 100, "{} rows: too few to show", expected.len());
+    assert!(
+        expected.len() >= 100,
+        "{} rows: too few to show",
+        expected.len()
+    );
     let ordered = plan.clone().ordered_after_in_lists().unwrap();
     let reversed = ordered.clone().reversed();
     let back: Vec<Vec<u8>> = expected.iter().rev().cloned().collect();
@@ -148,8 +152,18 @@ async fn in_lists_merged_by_later_fields_equal_brute_force() {
         r.device == 1 && metrics.contains(&r.metric) && r.at_ms >= since
     };
     let newest = |k: &[u8]| Reverse(Reading::decode(k).unwrap().at_ms);
-    check(&store, &plan, &merged_keys(&keys, keep, newest, 1, false, None)).await;
-    let latest = query(&store, &scan().at_ms.latest(25).unwrap(), QueryOptions::default()).await;
+    check(
+        &store,
+        &plan,
+        &merged_keys(&keys, keep, newest, 1, false, None),
+    )
+    .await;
+    let latest = query(
+        &store,
+        &scan().at_ms.latest(25).unwrap(),
+        QueryOptions::default(),
+    )
+    .await;
     let keep = |k: &[u8]| {
         let r = Reading::decode(k).unwrap();
         r.device == 1 && metrics.contains(&r.metric)

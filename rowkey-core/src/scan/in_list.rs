@@ -173,10 +173,15 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
                     )));
                 }
                 Some(Ok(at)) if offset.is_some_and(|o| o != at) => {
-                    error.get_or_insert(EncodeError::new(key, "", at, EncodeErrorKind::Invalid(
-                        "the IN-listed values end at different byte offsets: \
+                    error.get_or_insert(EncodeError::new(
+                        key,
+                        "",
+                        at,
+                        EncodeErrorKind::Invalid(
+                            "the IN-listed values end at different byte offsets: \
                          the fields after the list have no common byte offset to order rows by",
-                    )));
+                        ),
+                    ));
                 }
                 Some(Ok(at)) => offset = Some(at),
             }
