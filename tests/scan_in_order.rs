@@ -407,7 +407,8 @@ fn one_value_none_and_duplicates() {
             })
             .collect::<Vec<_>>()
     };
-    let scan = || Reading::scan().device.eq(1).metric;
+    let device = Reading::scan().device.eq(1);
+    let scan = || &device.metric;
     // One value: ordered like the plan in key order (newest first).
     let one = scan().is_in([1]).plan().unwrap();
     assert_eq!(run(one.clone().ordered_after_in_lists().unwrap()), run(one));
