@@ -117,7 +117,7 @@ fn time_windows_on_reversed_timestamps() {
     assert!(until.contains(&key(0)) && !until.contains(&key(t0)));
     assert!(scan.at_ms.until(0).unwrap().is_empty());
     assert!(scan.at_ms.between(5, 5).unwrap().is_empty());
-    assert_eq!(scan.at_ms.latest().unwrap().limit(), Some(1));
+    assert_eq!(scan.at_ms.latest(1).unwrap().limit(), Some(1));
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@ use rowkey_core::store::ReadRequest;
 /// [`merge_sorted`](rowkey_core::scan::merge_sorted) with the plan's
 /// [`prefix_len`](ScanPlan::prefix_len) merges them into logical order.
 ///
-/// The plan's [`limit`](ScanPlan::limit) (`latest()` sets 1) is not in the
+/// The plan's [`limit`](ScanPlan::limit) (`latest(n)` sets `n`) is not in the
 /// scans: a Thrift1 `TScan` has no row limit (`caching` is how many rows
 /// one fetch returns and `batchSize` splits rows into partial rows;
 /// neither is a limit, so neither is set). Stop after `plan.limit()` rows:

@@ -421,7 +421,7 @@ proptest! {
         check_plan(&t, &Op::scan().user.eq(user).plan().unwrap())?;
         check_plan(&t, &Op::scan().user.eq(user).at.between(t1, t2).unwrap())?;
         check_plan(&t, &Op::scan().user.eq(user).at.since(t1).unwrap())?;
-        check_plan(&t, &Op::scan().user.eq(user).at.latest().unwrap())?;
+        check_plan(&t, &Op::scan().user.eq(user).at.latest(1).unwrap())?;
     }
 
     #[test]

@@ -7,5 +7,5 @@ struct Op {
 }
 
 fn main() {
-    let _ = Op::scan().uid.eq(7).seq.latest();
+    let _ = Op::scan().uid.eq(7).seq.latest(1);
 }

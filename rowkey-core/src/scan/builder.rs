@@ -34,6 +34,12 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     free_from: Option<usize>,
     /// `1` at each free byte (bytes past its length are fixed).
     free: KeyBuf<N>,
+    /// The first field set so far whose width varies, and where it
+    /// starts: the fields after it have no fixed offset.
+    varying: Option<(&'static str, usize)>,
+    /// After an IN-list: where its last listed field ends (the fields
+    /// after it start there), or the field of varying width before it.
+    in_list_end: Option<Result<usize, (&'static str, usize)>>,
 }
 
 impl<const N: usize, const M: usize> ScanBuilder<N, M> {
@@ -56,7 +62,33 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             marks: [0; M],
             free_from: None,
             free: KeyBuf::new(),
+            varying: None,
+            in_list_end: None,
         }
+    }
+
+    /// A field is about to be written at the current position: when its
+    /// width varies (`fixed` false), the fields after it have no fixed
+    /// offset.
+    pub(crate) fn note_width(&mut self, field: &'static str, fixed: bool) {
+        if !fixed && self.varying.is_none() {
+            self.varying = Some((field, self.buf.len()));
+        }
+    }
+
+    /// An IN-listed field has just been written: the fields after it start
+    /// here, unless a field of varying width came before.
+    pub(crate) fn end_in_list(&mut self) {
+        self.in_list_end = Some(match self.varying {
+            None => Ok(self.buf.len()),
+            Some(v) => Err(v),
+        });
+    }
+
+    /// Where the fields after the last IN-listed one start (`None`: no
+    /// IN-list), or the field of varying width before it and its offset.
+    pub(crate) fn in_list_end(&self) -> Option<Result<usize, (&'static str, usize)>> {
+        self.in_list_end
     }
 
     /// Leaves the next field free: `width` placeholder bytes any value may

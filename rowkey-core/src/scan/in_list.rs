@@ -9,6 +9,7 @@
 //! dropped, overlapping or touching ranges joined, and refused above a cap
 //! the user can raise, never silently widened into a full scan.
 
+use super::in_order::InOrder;
 use super::{ScanBuilder, ScanPlan, ScanRange};
 use crate::{EncodeError, EncodeErrorKind};
 
@@ -25,6 +26,8 @@ pub struct ScanQuery<const N: usize, const M: usize> {
     more: Vec<ScanBuilder<N, M>>,
     /// An IN-list with no values: nothing matches.
     none: bool,
+    /// An IN-list was given (even of one value, or none).
+    listed: bool,
     max_ranges: usize,
 }
 
@@ -35,6 +38,7 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
             first,
             more: Vec::new(),
             none: false,
+            listed: false,
             max_ranges: DEFAULT_MAX_RANGES,
         }
     }
@@ -64,6 +68,7 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
         mut set: impl FnMut(&mut ScanBuilder<N, M>, &V),
     ) {
         let values: Vec<V> = values.into_iter().collect();
+        self.listed = true;
         if values.is_empty() {
             self.none = true;
             return;
@@ -92,6 +97,7 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
             for v in &values {
                 let mut b = *base;
                 set(&mut b, v);
+                b.end_in_list();
                 out.push(b);
             }
         }
@@ -100,17 +106,23 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
         self.more = out.collect();
     }
 
+    /// Whether an IN-list was given (of any number of values).
+    pub(crate) fn is_listed(&self) -> bool {
+        self.listed
+    }
+
     /// Whether an IN-list made more than one prefix (or none).
     fn is_list(&self) -> bool {
         self.none || !self.more.is_empty()
     }
 
-    /// The plan of every prefix, by `plan`, joined.
+    /// The plan of every prefix, by `plan`, joined; for an IN-list, with
+    /// what ordering its rows after the last listed field needs.
     pub fn plan(
         &self,
         plan: impl Fn(&ScanBuilder<N, M>) -> Result<ScanPlan<N>, EncodeError>,
     ) -> Result<ScanPlan<N>, EncodeError> {
-        if !self.is_list() {
+        if !self.listed {
             return plan(&self.first);
         }
         // The first error of any combination, even one whose plan is empty.
@@ -118,24 +130,87 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
             .chain(&self.more)
             .map(&plan)
             .collect::<Result<Vec<_>, _>>()?;
-        if self.none {
-            return Ok(ScanPlan::empty());
+        let order = self.in_order(&plans);
+        let joined = if self.none {
+            ScanPlan::empty()
+        } else if !self.is_list() {
+            plans[0].clone()
+        } else {
+            let mut ranges: Vec<ScanRange<N>> = plans.iter().flat_map(|p| p.ranges()).collect();
+            let joined = join(&mut ranges);
+            if joined.len() > self.max_ranges {
+                return Err(EncodeError::new(
+                    self.first.key_name(),
+                    "",
+                    0,
+                    EncodeErrorKind::TooManyRanges {
+                        ranges: joined.len(),
+                        max: self.max_ranges,
+                    },
+                ));
+            }
+            let salt = plans.first().and_then(|p| p.salt().copied());
+            ScanPlan::from_list(salt, joined)
+        };
+        Ok(joined.with_in_order(order))
+    }
+
+    /// Each combination's ranges as separate sources, and where the fields
+    /// after the last IN-listed one start in every key, if they start at
+    /// one offset.
+    fn in_order(&self, plans: &[ScanPlan<N>]) -> InOrder<N> {
+        let key = self.first.key_name();
+        let mut offset = None;
+        let mut error = None;
+        for b in core::iter::once(&self.first).chain(&self.more) {
+            match b.in_list_end() {
+                // An empty list wrote nothing: it has no rows to order.
+                None => {}
+                Some(Err((field, at))) => {
+                    error.get_or_insert(EncodeError::new(key, field, at, EncodeErrorKind::Invalid(
+                        "this field's width varies and it comes before the last IN-listed field: \
+                         the fields after the list have no common byte offset to order rows by",
+                    )));
+                }
+                Some(Ok(at)) if offset.is_some_and(|o| o != at) => {
+                    error.get_or_insert(EncodeError::new(
+                        key,
+                        "",
+                        at,
+                        EncodeErrorKind::Invalid(
+                            "the IN-listed values end at different byte offsets: \
+                         the fields after the list have no common byte offset to order rows by",
+                        ),
+                    ));
+                }
+                Some(Ok(at)) => offset = Some(at),
+            }
         }
-        let mut ranges: Vec<ScanRange<N>> = plans.iter().flat_map(|p| p.ranges()).collect();
-        let joined = join(&mut ranges);
-        if joined.len() > self.max_ranges {
-            return Err(EncodeError::new(
-                self.first.key_name(),
-                "",
-                0,
-                EncodeErrorKind::TooManyRanges {
-                    ranges: joined.len(),
-                    max: self.max_ranges,
-                },
-            ));
+        // An empty list: no combination, no source.
+        let plans = if self.none { &[][..] } else { plans };
+        let mut sources: Vec<ScanRange<N>> = plans
+            .iter()
+            .flat_map(|p| p.ranges())
+            .filter(|r| !r.is_empty())
+            .collect();
+        sources.sort_by(|a, b| a.start().cmp(b.start()));
+        // The same value twice (or two values with one encoding) reads the
+        // same range: once.
+        sources.dedup();
+        let overlap = sources
+            .windows(2)
+            .any(|w| w[0].stop().is_none_or(|stop| stop > w[1].start()));
+        if overlap {
+            error.get_or_insert(EncodeError::new(key, "", 0, EncodeErrorKind::Invalid(
+                "the IN-list combinations' ranges overlap: merged by the fields after the list, \
+                 rows would come twice",
+            )));
         }
-        let salt = plans.first().and_then(|p| p.salt().copied());
-        Ok(ScanPlan::from_list(salt, joined))
+        let offset = match error {
+            Some(e) => Err(e),
+            None => Ok(offset.unwrap_or_else(|| self.first.position())),
+        };
+        InOrder::new(key, offset, sources, self.max_ranges)
     }
 
     /// The range of exactly the key written, for every prefix.

@@ -29,22 +29,25 @@ impl<K: AsRef<[u8]>, V> ScanRow for (K, V) {
     }
 }
 
-/// The next row of one source, ordered for a min-heap on the key without
-/// its first `skip` bytes (ties: the lower source first). The async merges
-/// (stream, store queries) keep their heads in a `BinaryHeap` of these.
+/// The next row of one source, ordered for a min-heap on the key from byte
+/// `from` on, then the key without its first `skip` bytes (ties: the lower
+/// source first). The async merges (stream, store queries) keep their
+/// heads in a `BinaryHeap` of these.
 #[cfg_attr(not(any(feature = "stream", feature = "store")), allow(dead_code))]
 pub(crate) struct Head<T> {
     pub(crate) row: T,
     pub(crate) source: usize,
     pub(crate) skip: usize,
+    /// Where the order starts (`skip` for logical key order).
+    pub(crate) from: usize,
     /// Largest key first (a reversed read); ties still lower source first.
     pub(crate) desc: bool,
 }
 
 impl<T: ScanRow> Head<T> {
     #[cfg_attr(not(any(feature = "stream", feature = "store")), allow(dead_code))]
-    fn logical(&self) -> &[u8] {
-        self.row.row_key().get(self.skip..).unwrap_or_default()
+    fn order(&self) -> (&[u8], &[u8]) {
+        order_key(self.row.row_key(), self.from, self.skip)
     }
 }
 
@@ -64,11 +67,22 @@ impl<T: ScanRow> Ord for Head<T> {
         // BinaryHeap pops the greatest: the smallest key (ascending) or
         // the largest (descending), the lower source on a tie.
         if self.desc {
-            (self.logical(), other.source).cmp(&(other.logical(), self.source))
+            (self.order(), other.source).cmp(&(other.order(), self.source))
         } else {
-            (other.logical(), other.source).cmp(&(self.logical(), self.source))
+            (other.order(), other.source).cmp(&(self.order(), self.source))
         }
     }
+}
+
+/// What a merge sorts `key` by: its bytes from `from` on, then without its
+/// first `skip` bytes (the same bytes twice for logical key order, where
+/// `from == skip`: the second comparison is reached only on equal keys).
+#[inline]
+fn order_key(key: &[u8], from: usize, skip: usize) -> (&[u8], &[u8]) {
+    (
+        key.get(from..).unwrap_or_default(),
+        key.get(skip..).unwrap_or_default(),
+    )
 }
 
 /// Rows of sorted sources in logical key order; see [`merge_sorted`].
@@ -88,6 +102,8 @@ pub struct MergeSorted<I: Iterator> {
     /// sources, at `sources.len()..2 * sources.len()`).
     tree: Vec<Node>,
     skip: usize,
+    /// Where the order starts (`skip` for logical key order).
+    from: usize,
     remaining: Option<usize>,
 }
 
@@ -109,7 +125,7 @@ where
     #[inline]
     fn node(&self, source: usize) -> Node {
         let prefix = match &self.heads[source] {
-            Some(row) => sort_prefix(row.row_key().get(self.skip..).unwrap_or_default()),
+            Some(row) => sort_prefix(row.row_key().get(self.from..).unwrap_or_default()),
             None => u128::MAX,
         };
         Node { prefix, source }
@@ -125,7 +141,7 @@ where
         let mut winner: Vec<Node> = (0..2 * k).map(|i| self.node(i % k)).collect();
         for n in (1..k).rev() {
             let (l, r) = (winner[2 * n], winner[2 * n + 1]);
-            if beats(&self.heads, self.skip, l, r) {
+            if beats(&self.heads, (self.from, self.skip), l, r) {
                 (winner[n], self.tree[n]) = (l, r);
             } else {
                 (winner[n], self.tree[n]) = (r, l);
@@ -141,11 +157,11 @@ where
     fn replay(&mut self, leaf: usize) {
         let k = self.heads.len();
         let mut winner = self.node(leaf);
-        let (heads, skip, tree) = (&self.heads, self.skip, &mut self.tree);
+        let (heads, at, tree) = (&self.heads, (self.from, self.skip), &mut self.tree);
         let mut n = (leaf + k) / 2;
         while n > 0 {
             let node = &mut tree[n];
-            if beats(heads, skip, *node, winner) {
+            if beats(heads, at, *node, winner) {
                 core::mem::swap(node, &mut winner);
             }
             n /= 2;
@@ -154,24 +170,30 @@ where
     }
 }
 
-/// Whether `a`'s head comes before `b`'s: by prefix, else by key.
+/// Whether `a`'s head comes before `b`'s: by prefix, else by key (`at`:
+/// the merge's `from` and `skip`).
 #[inline(always)]
-fn beats<T: ScanRow>(heads: &[Option<T>], skip: usize, a: Node, b: Node) -> bool {
+fn beats<T: ScanRow>(heads: &[Option<T>], at: (usize, usize), a: Node, b: Node) -> bool {
     if a.prefix != b.prefix {
         return a.prefix < b.prefix;
     }
-    beats_exactly(heads, skip, a.source, b.source)
+    beats_exactly(heads, at, a.source, b.source)
 }
 
 /// Whether source `a`'s head comes before source `b`'s, by the whole
 /// keys: ended sources come last, equal keys in source order.
 #[inline(never)]
-fn beats_exactly<T: ScanRow>(heads: &[Option<T>], skip: usize, a: usize, b: usize) -> bool {
+fn beats_exactly<T: ScanRow>(
+    heads: &[Option<T>],
+    (from, skip): (usize, usize),
+    a: usize,
+    b: usize,
+) -> bool {
     match (&heads[a], &heads[b]) {
         (Some(x), Some(y)) => {
-            let kx = x.row_key().get(skip..).unwrap_or_default();
-            let ky = y.row_key().get(skip..).unwrap_or_default();
-            match kx.cmp(ky) {
+            let kx = order_key(x.row_key(), from, skip);
+            let ky = order_key(y.row_key(), from, skip);
+            match kx.cmp(&ky) {
                 Ordering::Less => true,
                 Ordering::Greater => false,
                 Ordering::Equal => a < b,
@@ -205,6 +227,35 @@ where
     S: IntoIterator,
     S::Item: ScanRow,
 {
+    merge_sorted_by_offset(sources, skip, skip, limit)
+}
+
+/// [`merge_sorted`] ordering rows by their key bytes from `offset` on,
+/// then by the key without its first `skip` bytes: the order of a plan
+/// [ordered after its IN-lists](super::ScanPlan::ordered_after_in_lists)
+/// (`offset`: its [`merge_offset`](super::ScanPlan::merge_offset)), whose
+/// sources are its [ranges](super::ScanPlan::ranges), each read in key
+/// order. Each source must be sorted that way (one IN-list combination's
+/// range is: its keys agree up to `offset`).
+///
+/// ```
+/// use rowkey::scan::merge_sorted_by_offset;
+/// // Two metrics' readings (`m3`, `m5`), then a time: merged by the time.
+/// let m3 = vec![b"m3:10".to_vec(), b"m3:40".to_vec()];
+/// let m5 = vec![b"m5:20".to_vec(), b"m5:40".to_vec()];
+/// let rows: Vec<Vec<u8>> = merge_sorted_by_offset([m3, m5], 0, 3, None).collect();
+/// assert_eq!(rows, [&b"m3:10"[..], b"m5:20", b"m3:40", b"m5:40"]);
+/// ```
+pub fn merge_sorted_by_offset<S>(
+    sources: impl IntoIterator<Item = S>,
+    skip: usize,
+    offset: usize,
+    limit: Option<usize>,
+) -> MergeSorted<S::IntoIter>
+where
+    S: IntoIterator,
+    S::Item: ScanRow,
+{
     let mut sources: Vec<S::IntoIter> = sources.into_iter().map(IntoIterator::into_iter).collect();
     let heads: Vec<Option<S::Item>> = sources.iter_mut().map(Iterator::next).collect();
     let mut merge = MergeSorted {
@@ -218,6 +269,7 @@ where
         sources,
         heads,
         skip,
+        from: offset,
         remaining: limit,
     };
     merge.build();
@@ -317,6 +369,7 @@ mod stream {
                             row,
                             source: i,
                             skip: this.skip,
+                            from: this.skip,
                             desc: false,
                         });
                         this.settled[i] = true;

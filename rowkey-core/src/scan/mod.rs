@@ -7,7 +7,9 @@
 //! `range`, `between`, `since`, `until`, `latest`), in key order, and the
 //! result is a [`ScanPlan`]; [`ScanRange`] is one `[start, stop)` range
 //! of it; [`merge_sorted`] merges per-bucket row streams back into key
-//! order; [`page`] pages through a plan without re-reading rows.
+//! order ([`merge_sorted_by_offset`]: by the bytes from an offset, for
+//! [`ScanPlan::ordered_after_in_lists`]); [`page`] pages through a plan
+//! without re-reading rows.
 //!
 //! Ranges and plans of a key `K` hold `K::MAX_LEN + 1` bytes per bound
 //! (room for the `0x00` that follows a key in an exclusive bound): name
@@ -42,6 +44,7 @@ mod builder;
 pub(crate) mod fit;
 mod fuzzy;
 pub(crate) mod in_list;
+mod in_order;
 pub(crate) mod merge;
 pub(crate) mod page;
 mod plan;
@@ -53,7 +56,7 @@ mod unavailable;
 pub use builder::ScanBuilder;
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
-pub use merge::{merge_sorted, MergeSorted, ScanRow};
+pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, MergeSortedStream};
 pub use page::{offset_limit, page, Cursor, Page};

@@ -1,7 +1,7 @@
 //! Pagination over a [`ScanPlan`]: keyset pages that resume after the last
 //! row returned, so no row is read twice however many pages there are.
 
-use super::{merge_sorted, MergeSorted, ScanPlan, ScanRange, ScanRow};
+use super::{merge_sorted_by_offset, MergeSorted, ScanPlan, ScanRange, ScanRow};
 
 /// One page of rows and where the next page starts, if more rows may
 /// follow.
@@ -94,7 +94,7 @@ pub(crate) fn resume_plan<const N: usize>(
 /// store's `Store::page` reads a reversed plan backwards).
 ///
 /// A `size` of 0 reads pages of one row. A plan's own row limit
-/// (`latest()` sets 1) caps the rows of all its pages together: the
+/// (`latest(n)` sets `n`) caps the rows of all its pages together: the
 /// cursor counts them.
 ///
 /// ```
@@ -212,7 +212,8 @@ where
 }
 
 /// Every range of `plan` read (at most `limit` rows each) and merged into
-/// logical key order, at most `limit` rows in all.
+/// logical key order (or the order after its IN-lists), at most `limit`
+/// rows in all.
 fn read_merged<const N: usize, I, F>(
     plan: &ScanPlan<N>,
     limit: usize,
@@ -224,5 +225,5 @@ where
     I::Item: ScanRow,
 {
     let sources: Vec<I> = plan.ranges().map(|r| scan(r, limit)).collect();
-    merge_sorted(sources, plan.prefix_len(), Some(limit))
+    merge_sorted_by_offset(sources, plan.prefix_len(), plan.merge_offset(), Some(limit))
 }

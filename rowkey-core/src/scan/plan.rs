@@ -1,5 +1,6 @@
 //! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
 
+use super::in_order::InOrder;
 use super::{FuzzyKey, ScanRange};
 use crate::buf::KeyBuf;
 use crate::render::{cbt_arg, ruby_single_quoted, UnrenderableKey};
@@ -32,6 +33,12 @@ pub struct ScanPlan<const N: usize> {
     /// An IN-list's ranges (bucket prefixes included): sorted, disjoint,
     /// in place of the same bounds in every bucket.
     list: Option<Arc<[ScanRange<N>]>>,
+    /// An IN-list plan's sources and order offset, for
+    /// [`ordered_after_in_lists`](Self::ordered_after_in_lists).
+    pub(super) in_order: Option<Arc<InOrder<N>>>,
+    /// Rows merge by their key bytes from this offset on (ties: by the
+    /// logical key): a plan ordered after its IN-lists.
+    pub(super) order_from: Option<usize>,
 }
 
 impl<const N: usize> ScanPlan<N> {
@@ -50,10 +57,13 @@ impl<const N: usize> ScanPlan<N> {
             reversed: false,
             fuzzy: None,
             list: None,
+            in_order: None,
+            order_from: None,
         }
     }
 
-    /// The plan of an IN-list: `ranges` sorted and disjoint.
+    /// The plan of an IN-list: `ranges` sorted and disjoint (touching,
+    /// for a plan ordered after its IN-lists).
     pub(crate) fn from_list(salt: Option<SaltPlan>, ranges: Vec<ScanRange<N>>) -> Self {
         let mut plan = ScanPlan::new(salt, 0..0, KeyBuf::new(), Some(KeyBuf::new()));
         if let Some(first) = ranges.first() {
@@ -154,7 +164,7 @@ impl<const N: usize> ScanPlan<N> {
         stop.is_some_and(|stop| stop <= start)
     }
 
-    /// The most rows the query wants (`latest()` sets 1), if any: a limit
+    /// The most rows the query wants (`latest(n)` sets `n`), if any: a limit
     /// for each range's scan and for the merge.
     pub fn limit(&self) -> Option<usize> {
         self.limit
@@ -311,8 +321,23 @@ impl<const N: usize> ScanPlan<N> {
     /// The plan for the rows after `key` in merged (logical) order: every
     /// bucket's range starts after `key` without its bucket (ends before
     /// it, for a reversed plan). Keyset pagination resumes here without
-    /// re-reading earlier rows.
+    /// re-reading earlier rows. For a plan [ordered after its
+    /// IN-lists](Self::ordered_after_in_lists), "after" is in that order:
+    /// each combination's range resumes after `key`'s bytes from the order
+    /// offset on.
+    ///
+    /// The plan it gives can no longer be ordered after its IN-lists (its
+    /// combinations are resumed in key order).
     pub fn after(&self, key: &[u8]) -> Self {
+        if let Some(offset) = self.order_from {
+            return self.ordered_after(offset, key);
+        }
+        let mut next = self.key_order_after(key);
+        next.in_order = None;
+        next
+    }
+
+    fn key_order_after(&self, key: &[u8]) -> Self {
         let logical = key.get(self.prefix_len()..).unwrap_or_default();
         if let Some(list) = &self.list {
             return self.list_after(list, logical);

@@ -65,7 +65,7 @@ use core::ops::{Bound, RangeBounds};
 /// }
 ///
 /// // Fields are named in key order; `eq` fixes one and moves to the next.
-/// let plan = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest()?;
+/// let plan = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest(1)?;
 /// assert_eq!(plan.limit(), Some(1));
 /// // `plan()` on any state: every key with the fields fixed so far.
 /// let december = Spend::scan().month.eq(202112).plan()?;
@@ -247,6 +247,7 @@ fn set<F: ScanField<N, M>, const N: usize, const M: usize>(
         ));
     }
     let start = b.position();
+    b.note_width(F::NAME, F::FIXED_WIDTH.is_some());
     b.write(|w| {
         w.field(F::NAME);
         F::put(w, value)
@@ -329,10 +330,11 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// A query needs at most 10,000 ranges ([`DEFAULT_MAX_RANGES`]); more
     /// is a [`TooManyRanges`](crate::EncodeErrorKind::TooManyRanges) error,
     /// never a wider scan: `Key::scan().with_max_ranges(n)` raises the cap.
-    /// Rows come back in key order (`Store::query` merges the ranges).
-    /// After an IN-list no field may be left free (`any`), and `latest()`
-    /// does not apply (the first row in key order is not the newest of
-    /// every combination).
+    /// Rows come back in key order (`Store::query` merges the ranges), or
+    /// in the order of the fields after the list with
+    /// [`ordered_after_in_lists`](ScanPlan::ordered_after_in_lists) (which
+    /// [`latest(n)`](Step::latest) uses: the newest over every
+    /// combination). After an IN-list no field may be left free (`any`).
     ///
     /// [`DEFAULT_MAX_RANGES`]: super::DEFAULT_MAX_RANGES
     ///
@@ -542,10 +544,16 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
             .plan(|b| S::range(b, Bound::Unbounded, Bound::Excluded(&hi)))
     }
 
-    /// The newest row under the fields fixed so far, on a `#[desc_ts]`
-    /// field: the first row of each range (the plan's limit is 1; a
-    /// salted plan reads each bucket's newest and the merge keeps the
-    /// first).
+    /// The `n` newest rows under the fields fixed so far, on a
+    /// `#[desc_ts]` field: the plan of every key with those fields, limited
+    /// to `n` rows (a salted plan reads at most `n` from each bucket and
+    /// the merge keeps the first `n`). `latest(0)` is an empty answer, as
+    /// [`with_limit(0)`](ScanPlan::with_limit) is: a store's `query`
+    /// returns no row and sends no read.
+    ///
+    /// After an IN-list it is the `n` newest over every combination: the
+    /// plan is [ordered after its IN-lists](ScanPlan::ordered_after_in_lists),
+    /// which fails when a field up to the last listed one varies in width.
     ///
     /// ```
     /// # use rowkey::RowKey;
@@ -555,15 +563,24 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
     /// #     #[desc_ts] at_ms: i64,
     /// # }
-    /// let newest = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest()?;
+    /// let newest = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest(1)?;
     /// assert_eq!(newest.limit(), Some(1));
+    /// // The 20 newest of two users, merged newest first.
+    /// let both = Spend::scan().month.eq(202112).user.is_in(["lisi", "zhangsan"]).at_ms.latest(20)?;
+    /// assert_eq!((both.limit(), both.merge_offset()), (Some(20), 16));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn latest(&self) -> Result<ScanPlan<N>, EncodeError>
+    pub fn latest(&self, n: usize) -> Result<ScanPlan<N>, EncodeError>
     where
         S::LatestRule: Available,
-        Mode: Available,
+        Mode: Ordered,
     {
-        self.q.prefix().map(|p| p.with_limit(1))
+        let plan = self.q.prefix()?;
+        let plan = if self.q.is_listed() {
+            plan.ordered_after_in_lists()?
+        } else {
+            plan
+        };
+        Ok(plan.with_limit(n))
     }
 }

@@ -62,9 +62,9 @@ reasons! {
     /// to get.
     OnlyEqAndAnyFollowAFreeField,
     /// After an IN-list (`is_in`), no field is left free (each combination
-    /// would need a fuzzy filter of its own), `latest()` does not apply
-    /// (the first row in key order is not the newest of every
-    /// combination), and there is no one whole key to get.
+    /// would need a fuzzy filter of its own) and there is no one whole key
+    /// to get. (`latest(n)` does apply: it merges the combinations newest
+    /// first.)
     NoFreeFieldOrLatestAfterAnInList,
     /// A date, UUID or decimal written as text (`#[text(format = "..")]`,
     /// `#[text]`) is set with `eq` or a range (`between`, `since`,

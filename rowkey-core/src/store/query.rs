@@ -122,6 +122,8 @@ pub struct QueryStream<S> {
     ranges: Vec<Range>,
     heap: BinaryHeap<Head<Row>>,
     skip: usize,
+    /// Where the merge order starts: `skip`, or after a plan's IN-lists.
+    from: usize,
     /// A reversed plan: largest logical key first.
     desc: bool,
     remaining: Option<u64>,
@@ -160,6 +162,7 @@ impl<S: Store> QueryStream<S> {
             heap: BinaryHeap::with_capacity(ranges.len()),
             ranges,
             skip: plan.prefix_len(),
+            from: plan.merge_offset(),
             desc: plan.is_reversed(),
             remaining: plan.limit().map(|l| l as u64),
             options,
@@ -285,6 +288,7 @@ impl<S: Store> QueryStream<S> {
                         row,
                         source: i,
                         skip: self.skip,
+                        from: self.from,
                         desc: self.desc,
                     });
                     range.in_heap = true;
