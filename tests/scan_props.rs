@@ -22,6 +22,14 @@ fn read<const N: usize>(table: &Table, r: &ScanRange<N>, limit: usize) -> Vec<Ve
         .collect()
 }
 
+/// One range read last key first, as a reversed store read returns it.
+fn read_back<const N: usize>(table: &Table, r: &ScanRange<N>, limit: usize) -> Vec<Vec<u8>> {
+    let mut rows = read(table, r, usize::MAX);
+    rows.reverse();
+    rows.truncate(limit);
+    rows
+}
+
 /// The plan run against the table: ranges read and merged.
 fn run<const N: usize>(table: &Table, plan: &ScanPlan<N>) -> Vec<Vec<u8>> {
     let sources: Vec<_> = plan.ranges().map(|r| read(table, &r, usize::MAX)).collect();
@@ -52,7 +60,7 @@ fn check<K: DecodeKeyOwned, const N: usize>(
     plan: ScanPlan<N>,
     keep: impl Fn(&K) -> bool,
 ) -> Result<(), TestCaseError> {
-    let want = brute(table, plan.prefix_len(), plan.limit(), keep);
+    let want = brute(table, plan.prefix_len(), plan.limit(), &keep);
     let got = run(table, &plan);
     prop_assert_eq!(&got, &want, "{}: {:?}", what, plan);
     for size in [1, 7, want.len() + 3] {
@@ -76,6 +84,35 @@ fn check<K: DecodeKeyOwned, const N: usize>(
             }));
         }
         prop_assert_eq!(&by_offset, &want, "{} by offset, {} at a time", what, size);
+    }
+    // The reversed plan pages from the last key down, each row once.
+    let back = plan.clone().reversed();
+    let mut want_back = brute(table, plan.prefix_len(), None, &keep);
+    want_back.reverse();
+    want_back.truncate(plan.limit().unwrap_or(usize::MAX));
+    for size in [1, 7, want_back.len() + 3] {
+        let (mut resume, mut paged) = (None::<rowkey::scan::Cursor>, Vec::new());
+        for _ in 0..=want_back.len() + 1 {
+            let p = page(&back, resume.as_ref(), size, |r, limit| {
+                read_back(table, &r, limit)
+            });
+            paged.extend(p.rows);
+            match p.next {
+                Some(next) => resume = Some(next),
+                None => break,
+            }
+        }
+        prop_assert_eq!(
+            &paged,
+            &want_back,
+            "{} reversed, in pages of {}",
+            what,
+            size
+        );
+        let by_offset = offset_limit(&back, 0, want_back.len() + 1, |r, limit| {
+            read_back(table, &r, limit)
+        });
+        prop_assert_eq!(&by_offset, &want_back, "{} reversed by offset", what);
     }
     Ok(())
 }

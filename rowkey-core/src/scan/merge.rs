@@ -104,6 +104,8 @@ pub struct MergeSorted<I: Iterator> {
     skip: usize,
     /// Where the order starts (`skip` for logical key order).
     from: usize,
+    /// Largest key first (sources read last key first).
+    reversed: bool,
     remaining: Option<usize>,
 }
 
@@ -125,7 +127,15 @@ where
     #[inline]
     fn node(&self, source: usize) -> Node {
         let prefix = match &self.heads[source] {
-            Some(row) => sort_prefix(row.row_key().get(self.from..).unwrap_or_default()),
+            // Reversed, the complement orders prefixes largest first.
+            Some(row) => {
+                let p = sort_prefix(row.row_key().get(self.from..).unwrap_or_default());
+                if self.reversed {
+                    !p
+                } else {
+                    p
+                }
+            }
             None => u128::MAX,
         };
         Node { prefix, source }
@@ -141,7 +151,7 @@ where
         let mut winner: Vec<Node> = (0..2 * k).map(|i| self.node(i % k)).collect();
         for n in (1..k).rev() {
             let (l, r) = (winner[2 * n], winner[2 * n + 1]);
-            if beats(&self.heads, (self.from, self.skip), l, r) {
+            if beats(&self.heads, (self.from, self.skip, self.reversed), l, r) {
                 (winner[n], self.tree[n]) = (l, r);
             } else {
                 (winner[n], self.tree[n]) = (r, l);
@@ -157,7 +167,11 @@ where
     fn replay(&mut self, leaf: usize) {
         let k = self.heads.len();
         let mut winner = self.node(leaf);
-        let (heads, at, tree) = (&self.heads, (self.from, self.skip), &mut self.tree);
+        let (heads, at, tree) = (
+            &self.heads,
+            (self.from, self.skip, self.reversed),
+            &mut self.tree,
+        );
         let mut n = (leaf + k) / 2;
         while n > 0 {
             let node = &mut tree[n];
@@ -171,9 +185,9 @@ where
 }
 
 /// Whether `a`'s head comes before `b`'s: by prefix, else by key (`at`:
-/// the merge's `from` and `skip`).
+/// the merge's `from`, `skip` and direction).
 #[inline(always)]
-fn beats<T: ScanRow>(heads: &[Option<T>], at: (usize, usize), a: Node, b: Node) -> bool {
+fn beats<T: ScanRow>(heads: &[Option<T>], at: (usize, usize, bool), a: Node, b: Node) -> bool {
     if a.prefix != b.prefix {
         return a.prefix < b.prefix;
     }
@@ -185,7 +199,7 @@ fn beats<T: ScanRow>(heads: &[Option<T>], at: (usize, usize), a: Node, b: Node) 
 #[inline(never)]
 fn beats_exactly<T: ScanRow>(
     heads: &[Option<T>],
-    (from, skip): (usize, usize),
+    (from, skip, reversed): (usize, usize, bool),
     a: usize,
     b: usize,
 ) -> bool {
@@ -193,7 +207,8 @@ fn beats_exactly<T: ScanRow>(
         (Some(x), Some(y)) => {
             let kx = order_key(x.row_key(), from, skip);
             let ky = order_key(y.row_key(), from, skip);
-            match kx.cmp(&ky) {
+            let order = if reversed { ky.cmp(&kx) } else { kx.cmp(&ky) };
+            match order {
                 Ordering::Less => true,
                 Ordering::Greater => false,
                 Ordering::Equal => a < b,
@@ -256,6 +271,22 @@ where
     S: IntoIterator,
     S::Item: ScanRow,
 {
+    merge_in(sources, skip, offset, limit, false)
+}
+
+/// [`merge_sorted_by_offset`], largest first when `reversed` (each source
+/// then read last key first, as a reversed plan's ranges are).
+pub(crate) fn merge_in<S>(
+    sources: impl IntoIterator<Item = S>,
+    skip: usize,
+    offset: usize,
+    limit: Option<usize>,
+    reversed: bool,
+) -> MergeSorted<S::IntoIter>
+where
+    S: IntoIterator,
+    S::Item: ScanRow,
+{
     let mut sources: Vec<S::IntoIter> = sources.into_iter().map(IntoIterator::into_iter).collect();
     let heads: Vec<Option<S::Item>> = sources.iter_mut().map(Iterator::next).collect();
     let mut merge = MergeSorted {
@@ -270,6 +301,7 @@ where
         heads,
         skip,
         from: offset,
+        reversed,
         remaining: limit,
     };
     merge.build();

@@ -1,7 +1,8 @@
 //! Pagination over a [`ScanPlan`]: keyset pages that resume after the last
 //! row returned, so no row is read twice however many pages there are.
 
-use super::{merge_sorted_by_offset, MergeSorted, ScanPlan, ScanRange, ScanRow};
+use super::merge::merge_in;
+use super::{MergeSorted, ScanPlan, ScanRange, ScanRow};
 
 /// One page of rows and where the next page starts, if more rows may
 /// follow.
@@ -87,11 +88,10 @@ pub(crate) fn resume_plan<const N: usize>(
 
 /// Reads up to `size` rows of `plan` after `resume` (the previous page's
 /// [`Page::next`]; `None` for the first page). `scan` reads one range of
-/// the store, in key order, at most `limit` rows of it.
-///
-/// It reads forward: `scan` returns a range's rows in key order, and a
-/// [reversed](ScanPlan::reversed) plan is paged as if it were not (a
-/// store's `Store::page` reads a reversed plan backwards).
+/// the store, at most `limit` rows of it, in key order; for a
+/// [reversed](ScanPlan::reversed) plan, last key first (as a reversed
+/// store read returns them), and the pages then run from the last key
+/// down.
 ///
 /// A `size` of 0 reads pages of one row. A plan's own row limit
 /// (`latest(n)` sets `n`) caps the rows of all its pages together: the
@@ -174,7 +174,8 @@ where
 
 /// Offset/limit paging, as the seeds do it: skip `offset` rows of the
 /// merged result, return the next `limit`. Simple, but every page re-reads
-/// the rows it skips; prefer [`page`] for deep paging.
+/// the rows it skips; prefer [`page`] for deep paging. `scan` reads as for
+/// [`page`] (last key first for a reversed plan).
 ///
 /// ```
 /// use rowkey::scan::{offset_limit, ScanRange};
@@ -225,5 +226,11 @@ where
     I::Item: ScanRow,
 {
     let sources: Vec<I> = plan.ranges().map(|r| scan(r, limit)).collect();
-    merge_sorted_by_offset(sources, plan.prefix_len(), plan.merge_offset(), Some(limit))
+    merge_in(
+        sources,
+        plan.prefix_len(),
+        plan.merge_offset(),
+        Some(limit),
+        plan.is_reversed(),
+    )
 }

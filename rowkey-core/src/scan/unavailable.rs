@@ -65,7 +65,7 @@ reasons! {
     /// would need a fuzzy filter of its own) and there is no one whole key
     /// to get. (`latest(n)` does apply: it merges the combinations newest
     /// first.)
-    NoFreeFieldOrLatestAfterAnInList,
+    NoFreeFieldAfterAnInList,
     /// A date, UUID or decimal written as text (`#[text(format = "..")]`,
     /// `#[text]`) is set with `eq` or a range (`between`, `since`,
     /// `until`) of its own type, not a text prefix.
@@ -84,7 +84,7 @@ pub trait Ordered {}
 #[diagnostic::do_not_recommend]
 impl Ordered for Yes {}
 #[diagnostic::do_not_recommend]
-impl Ordered for NoFreeFieldOrLatestAfterAnInList {}
+impl Ordered for NoFreeFieldAfterAnInList {}
 
 /// The scan modes in which a field may be left free: not after an
 /// IN-list.
@@ -162,7 +162,7 @@ reasons! {
 
 /// A mode of a scan: [`Yes`] until a field is left free
 /// ([`OnlyEqAndAnyFollowAFreeField`]) or an IN-list is given
-/// ([`NoFreeFieldOrLatestAfterAnInList`]). Generated code only.
+/// ([`NoFreeFieldAfterAnInList`]). Generated code only.
 #[doc(hidden)]
 pub trait ScanMode {
     /// What `key()` says once every field is set: [`Yes`], or why the
@@ -178,6 +178,6 @@ impl ScanMode for OnlyEqAndAnyFollowAFreeField {
     type Rule = AFieldLeftFreeMatchesManyKeys;
 }
 
-impl ScanMode for NoFreeFieldOrLatestAfterAnInList {
+impl ScanMode for NoFreeFieldAfterAnInList {
     type Rule = AnInListMatchesManyKeys;
 }

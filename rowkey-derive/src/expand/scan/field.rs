@@ -58,7 +58,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     };
     let next = after(quote!(__Mo));
     let next_free = after(quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField));
-    let next_in = after(quote!(__rk::scan::NoFreeFieldOrLatestAfterAnInList));
+    let next_in = after(quote!(__rk::scan::NoFreeFieldAfterAnInList));
     let bucket_rule = bucket_rule(model);
     let whole_key_rule = whole_key_rule(model);
     let name = f.name();
