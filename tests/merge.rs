@@ -34,6 +34,60 @@ fn expected(sources: &[Vec<Vec<u8>>], limit: Option<usize>) -> Vec<Vec<u8>> {
     all
 }
 
+/// Each source read last key first.
+fn backwards(sources: &[Vec<Vec<u8>>]) -> Vec<Vec<Vec<u8>>> {
+    sources
+        .iter()
+        .map(|s| s.iter().rev().cloned().collect())
+        .collect()
+}
+
+/// Largest logical key first; equal logical keys (in different buckets)
+/// in bucket order.
+fn expected_back(sources: &[Vec<Vec<u8>>], limit: Option<usize>) -> Vec<Vec<u8>> {
+    let mut all: Vec<Vec<u8>> = sources.iter().flatten().cloned().collect();
+    all.sort_by(|a, b| (&b[1..], a[0]).cmp(&(&a[1..], b[0])));
+    all.truncate(limit.unwrap_or(usize::MAX));
+    all
+}
+
+/// Ordered by the bytes from `offset` of the whole key on, then by the
+/// logical key, as a plan ordered after its IN-lists merges.
+fn expected_from(sources: &[Vec<Vec<u8>>], offset: usize, back: bool) -> Vec<Vec<u8>> {
+    let mut all: Vec<Vec<u8>> = sources.iter().flatten().cloned().collect();
+    let key = |k: &Vec<u8>| {
+        (
+            k.get(offset..).unwrap_or_default().to_vec(),
+            k[1..].to_vec(),
+        )
+    };
+    all.sort_by(|a, b| {
+        if back {
+            key(b).cmp(&key(a))
+        } else {
+            key(a).cmp(&key(b))
+        }
+        .then(a[0].cmp(&b[0]))
+    });
+    all
+}
+
+/// Sources sorted by their bytes from `offset` (each source shares its
+/// bytes up to there, as one IN-list combination's range does).
+fn combination_sources() -> impl Strategy<Value = Vec<Vec<Vec<u8>>>> {
+    let tail = proptest::collection::vec(prop_oneof![Just(0u8), Just(0xFF), any::<u8>()], 0..4);
+    proptest::collection::vec(proptest::collection::btree_set(tail, 0..6), 0..8).prop_map(|sets| {
+        sets.into_iter()
+            .enumerate()
+            .map(|(b, set)| {
+                set.into_iter()
+                    .map(|t| [&[0u8, b as u8][..], &t].concat())
+                    .collect()
+            })
+            .collect()
+    })
+}
+
 /// Like [`buckets`], with long keys that share their first bytes and end
 /// in `0x00`/`0xFF` runs: the merge's 16-byte integer prefixes tie and
 /// must fall back to the keys (`ab` against `ab\0`, 16 equal bytes and a
@@ -72,6 +126,20 @@ proptest! {
         let got: Vec<Vec<u8>> = merge_sorted(sources.clone(), 1, limit).collect();
         prop_assert_eq!(got, expected(&sources, limit));
     }
+
+    #[test]
+    fn reversed_iterator_merge_is_largest_first(sources in long_buckets(), limit in proptest::option::of(0usize..40)) {
+        let got: Vec<Vec<u8>> = merge_sorted(backwards(&sources), 1, limit).reversed().collect();
+        prop_assert_eq!(got, expected_back(&sources, limit));
+    }
+
+    #[test]
+    fn iterator_merge_from_an_offset(sources in combination_sources(), back: bool) {
+        let input = if back { backwards(&sources) } else { sources.clone() };
+        let merge = rowkey::scan::merge_sorted_by_offset(input, 0, 2, None);
+        let got: Vec<Vec<u8>> = if back { merge.reversed().collect() } else { merge.collect() };
+        prop_assert_eq!(got, expected_from(&sources, 2, back));
+    }
 }
 
 #[cfg(feature = "stream")]
@@ -108,6 +176,23 @@ mod stream {
             let streams = sources.clone().into_iter().map(|s| Stutter { inner: stream::iter(s), ready: false });
             let got: Vec<Vec<u8>> = block_on(merge_sorted_stream(streams, 1, limit).collect());
             prop_assert_eq!(got, expected(&sources, limit));
+        }
+
+        #[test]
+        fn reversed_stream_merge_is_largest_first(sources in long_buckets(), limit in proptest::option::of(0usize..40)) {
+            let streams = backwards(&sources).into_iter().map(|s| Stutter { inner: stream::iter(s), ready: false });
+            let got: Vec<Vec<u8>> = block_on(merge_sorted_stream(streams, 1, limit).reversed().collect());
+            prop_assert_eq!(got, expected_back(&sources, limit));
+        }
+
+        #[test]
+        fn stream_merge_from_an_offset(sources in combination_sources(), back: bool) {
+            let input = if back { backwards(&sources) } else { sources.clone() };
+            let streams = input.into_iter().map(|s| Stutter { inner: stream::iter(s), ready: false });
+            let merge = rowkey::scan::merge_sorted_stream_by_offset(streams, 0, 2, None);
+            let merge = if back { merge.reversed() } else { merge };
+            let got: Vec<Vec<u8>> = block_on(merge.collect());
+            prop_assert_eq!(got, expected_from(&sources, 2, back));
         }
     }
 }

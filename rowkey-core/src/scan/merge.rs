@@ -223,8 +223,8 @@ fn beats_exactly<T: ScanRow>(
 /// Merges `sources` (each sorted by key, as one bucket's scan returns
 /// rows) into one stream sorted by key without its first `skip` bytes (the
 /// salt prefix: [`ScanPlan::prefix_len`](super::ScanPlan::prefix_len)),
-/// stopping after `limit` rows. Sources must be ascending: reversed
-/// scans are merged by a store's `query` on a reversed plan.
+/// stopping after `limit` rows. Sources must be ascending; sources read
+/// last key first merge with [`MergeSorted::reversed`].
 ///
 /// ```
 /// use rowkey::scan::merge_sorted;
@@ -308,6 +308,28 @@ where
     merge
 }
 
+impl<I> MergeSorted<I>
+where
+    I: Iterator,
+    I::Item: ScanRow,
+{
+    /// The same merge, largest key first: for sources each read last key
+    /// first (a reversed plan's ranges, a reversed store read).
+    ///
+    /// ```
+    /// use rowkey::scan::merge_sorted;
+    /// let bucket0 = vec![b"0_d".to_vec(), b"0_a".to_vec()];
+    /// let bucket1 = vec![b"1_c".to_vec(), b"1_b".to_vec()];
+    /// let rows: Vec<Vec<u8>> = merge_sorted([bucket0, bucket1], 1, None).reversed().collect();
+    /// assert_eq!(rows, [b"0_d".to_vec(), b"1_c".to_vec(), b"1_b".to_vec(), b"0_a".to_vec()]);
+    /// ```
+    pub fn reversed(mut self) -> Self {
+        self.reversed = !self.reversed;
+        self.build();
+        self
+    }
+}
+
 impl<I> Iterator for MergeSorted<I>
 where
     I: Iterator,
@@ -331,7 +353,7 @@ where
 }
 
 #[cfg(feature = "stream")]
-pub use stream::{merge_sorted_stream, MergeSortedStream};
+pub use stream::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
 
 #[cfg(feature = "stream")]
 mod stream {
@@ -350,6 +372,10 @@ mod stream {
         settled: Vec<bool>,
         heap: BinaryHeap<Head<S::Item>>,
         skip: usize,
+        /// Where the order starts (`skip` for logical key order).
+        from: usize,
+        /// Largest key first.
+        desc: bool,
         remaining: Option<usize>,
     }
 
@@ -364,13 +390,51 @@ mod stream {
         S: Stream,
         S::Item: ScanRow,
     {
+        merge_sorted_stream_by_offset(sources, skip, skip, limit)
+    }
+
+    /// [`merge_sorted_stream`] ordering rows by their key bytes from
+    /// `offset` on, then by the key without its first `skip` bytes, as
+    /// [`merge_sorted_by_offset`](super::merge_sorted_by_offset) does: the
+    /// order of a plan
+    /// [ordered after its IN-lists](crate::scan::ScanPlan::ordered_after_in_lists),
+    /// one source per range.
+    pub fn merge_sorted_stream_by_offset<S>(
+        sources: impl IntoIterator<Item = S>,
+        skip: usize,
+        offset: usize,
+        limit: Option<usize>,
+    ) -> MergeSortedStream<S>
+    where
+        S: Stream,
+        S::Item: ScanRow,
+    {
         let sources: Vec<Pin<Box<S>>> = sources.into_iter().map(Box::pin).collect();
         MergeSortedStream {
             settled: vec![false; sources.len()],
             heap: BinaryHeap::with_capacity(sources.len()),
             sources,
             skip,
+            from: offset,
+            desc: false,
             remaining: limit,
+        }
+    }
+
+    impl<S> MergeSortedStream<S>
+    where
+        S: Stream,
+        S::Item: ScanRow,
+    {
+        /// The same merge, largest key first: for streams each read last
+        /// key first (a reversed plan's ranges).
+        pub fn reversed(mut self) -> Self {
+            self.desc = !self.desc;
+            let desc = self.desc;
+            let heads: Vec<_> = self.heap.drain().collect();
+            self.heap
+                .extend(heads.into_iter().map(|h| Head { desc, ..h }));
+            self
         }
     }
 
@@ -401,8 +465,8 @@ mod stream {
                             row,
                             source: i,
                             skip: this.skip,
-                            from: this.skip,
-                            desc: false,
+                            from: this.from,
+                            desc: this.desc,
                         });
                         this.settled[i] = true;
                     }
