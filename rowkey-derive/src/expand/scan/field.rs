@@ -51,7 +51,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let after = |mode: TokenStream| {
         if last {
             let this_in = state_in(model, depth, mode);
-            quote!(__rk::scan::Whole<#this_in, __SCAN_N, #m>)
+            quote!(__rk::scan::Whole<#this_in, __N, #m>)
         } else {
             state_in(model, depth + 1, mode)
         }
@@ -125,10 +125,10 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let range = match (range_scan, f.codec) {
         (Ok(RangeScan::Time), Codec::DescTs { text }) => quote! {
             fn range(
-                __b: &__rk::ScanBuilder<__SCAN_N, #m>,
+                __b: &__rk::ScanBuilder<__N, #m>,
                 __lo: ::core::ops::Bound<&Self::Value<'_>>,
                 __hi: ::core::ops::Bound<&Self::Value<'_>>,
-            ) -> ::core::result::Result<__rk::ScanPlan<__SCAN_N>, __rk::EncodeError> {
+            ) -> ::core::result::Result<__rk::ScanPlan<__N>, __rk::EncodeError> {
                 __b.time_window(__rk::DescTs { text: #text }, __lo.cloned(), __hi.cloned())
             }
         },
@@ -144,10 +144,10 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
             };
             quote! {
                 fn range(
-                    __b: &__rk::ScanBuilder<__SCAN_N, #m>,
+                    __b: &__rk::ScanBuilder<__N, #m>,
                     __lo: ::core::ops::Bound<&Self::Value<'_>>,
                     __hi: ::core::ops::Bound<&Self::Value<'_>>,
-                ) -> ::core::result::Result<__rk::ScanPlan<__SCAN_N>, __rk::EncodeError> {
+                ) -> ::core::result::Result<__rk::ScanPlan<__N>, __rk::EncodeError> {
                     const __C: __rk::BytesCodec = #c;
                     __b.fitted_bounds(
                         #name,
@@ -233,22 +233,22 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
 
     quote! {
         #[allow(clippy::needless_lifetimes)]
-        impl<#(#lts,)* __Mo: __rk::scan::ScanMode> __rk::ScanField<__SCAN_N, #m> for #this {
+        impl<#(#lts,)* __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, #m> for #this {
             type Next = #next;
             type Free = #next_free;
             type In = #next_in;
             type BucketRule = #bucket_rule;
             type WholeKeyRule = #whole_key_rule;
             #[inline]
-            fn from_query(__q: __rk::ScanQuery<__SCAN_N, #m>) -> Self {
+            fn from_query(__q: __rk::ScanQuery<__N, #m>) -> Self {
                 #this_ident { #field: __rk::Step::__new(__q) }
             }
             #[inline]
-            fn field_query(&self) -> &__rk::ScanQuery<__SCAN_N, #m> {
+            fn field_query(&self) -> &__rk::ScanQuery<__N, #m> {
                 self.#field.__query()
             }
             #[inline]
-            fn field_query_mut(&mut self) -> &mut __rk::ScanQuery<__SCAN_N, #m> {
+            fn field_query_mut(&mut self) -> &mut __rk::ScanQuery<__N, #m> {
                 self.#field.__query_mut()
             }
             type FreeRule = #free_rule;
@@ -324,7 +324,7 @@ fn learn(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         return body;
     }
     quote! {
-        fn learn(__b: &mut __rk::ScanBuilder<__SCAN_N, #m>, __s: usize, __value: &Self::Value<'_>) {
+        fn learn(__b: &mut __rk::ScanBuilder<__N, #m>, __s: usize, __value: &Self::Value<'_>) {
             let __e = __b.position();
             let _ = (__e, __value);
             #body

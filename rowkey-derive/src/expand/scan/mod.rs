@@ -24,17 +24,22 @@ fn state_ident(model: &KeyModel, depth: usize) -> syn::Ident {
     format_ident!("{}Scan{}", model.ident, depth)
 }
 
-/// The state type at `depth`, with the key's lifetimes and the mode
-/// (`__Mo`: `Yes` until a field is left free).
+/// The state type at `depth`, with the key's lifetimes, the mode (`__Mo`:
+/// `Yes` until a field is left free) and the bytes of a bound (`__N`).
 fn state(model: &KeyModel, depth: usize) -> TokenStream {
     state_in(model, depth, quote!(__Mo))
 }
 
 /// The state type at `depth` in mode `mode`.
+///
+/// The bytes of a bound are the states' const parameter `__N` (its
+/// default is `Key::MAX_LEN + 1`), not the derive's `__SCAN_N` constant:
+/// every mention of a constant item as a const argument is a body of its
+/// own for the compiler to check and evaluate, about ten per field.
 fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
     let ident = state_ident(model, depth);
     let lts = model.generics.lifetimes().map(|l| &l.lifetime);
-    quote!(#ident<#(#lts,)* #mode>)
+    quote!(#ident<#(#lts,)* #mode, __N>)
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -119,9 +124,9 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
-            #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes> {
+            #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes, const __N: usize = #n_bytes> {
                 #[doc = #field_doc]
-                pub #field: #krate::scan::Step<#this, #ident #ty_generics, #n_bytes, #m, __Mo>,
+                pub #field: #krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>,
             }
         }
     });
@@ -143,7 +148,11 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
         Some(PrefixModel::HashPrefix(_)) => (quote!(::core::option::Option::None), true),
         None => (quote!(::core::option::Option::None), false),
     };
-    let start = state_in(model, 0, quote!(__rk::scan::Yes));
+    let start = {
+        let ident = state_ident(model, 0);
+        let lts = model.generics.lifetimes().map(|l| &l.lifetime);
+        quote!(#ident<#(#lts,)* __rk::scan::Yes, __SCAN_N>)
+    };
     let fields = model
         .fields
         .iter()
