@@ -142,10 +142,25 @@ impl DecimalText {
             }
             n = n * 10 + u128::from(b - b'0');
         }
-        i128::try_from(n)
-            .ok()
-            .and_then(|n| Decimal::try_from_i128_with_scale(n, self.scale).ok())
-            .ok_or_else(|| r.error_at(at, DecodeErrorKind::Overflow))
+        // At the field's scale first (`1.50` reads as 1.50). A value
+        // whose digits at that scale pass 96 bits but whose trailing
+        // decimals are zeros was written from a Decimal of a smaller scale
+        // (`7922816251426433760.0000000000`): read it at the smallest
+        // scale that keeps it exact.
+        let mut scale = self.scale;
+        loop {
+            if let Some(v) = i128::try_from(n)
+                .ok()
+                .and_then(|n| Decimal::try_from_i128_with_scale(n, scale).ok())
+            {
+                return Ok(v);
+            }
+            if scale == 0 || n % 10 != 0 {
+                return Err(r.error_at(at, DecodeErrorKind::Overflow));
+            }
+            n /= 10;
+            scale -= 1;
+        }
     }
 }
 
@@ -219,6 +234,17 @@ mod tests {
             dec(wide, &[b'9'; 38]).unwrap_err().kind(),
             DecodeErrorKind::Overflow
         );
+        // Written from a Decimal of scale 0, read back exactly although its
+        // digits at scale 10 pass the 96-bit mantissa.
+        let big = DecimalText {
+            width: 30,
+            scale: 10,
+        };
+        let v = Decimal::new(7_922_816_251_426_433_760, 0);
+        let text = enc(big, v).unwrap();
+        assert_eq!(&text[..], &b"7922816251426433760.0000000000"[..]);
+        assert_eq!(dec(big, &text).unwrap(), v);
+        assert_eq!(dec(MONEY, b"00012.50").unwrap().to_string(), "12.50");
         assert!(DecimalText::is_valid(8, 2) && DecimalText::is_valid(1, 0));
         assert!(!DecimalText::is_valid(3, 2) && !DecimalText::is_valid(39, 0));
         assert!(!DecimalText::is_valid(40, 29));
