@@ -19,6 +19,7 @@ pub mod hotspot;
 mod index;
 mod key;
 pub mod layout;
+mod layout_lengths;
 mod part;
 mod reader;
 mod render;
@@ -79,12 +80,9 @@ pub mod __private {
         pub use crate::salt::*;
     }
 
-    /// `a + b` for optional lengths (const, for derived layouts).
-    pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-        match (a, b) {
-            (Some(a), Some(b)) => Some(a.saturating_add(b)),
-            _ => None,
-        }
+    /// The lengths a derived layout computes from its fields.
+    pub mod layout {
+        pub use crate::layout_lengths::{add_fixed, fixed_len, max_len, with_offsets};
     }
     pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, ScanState, Step};
 

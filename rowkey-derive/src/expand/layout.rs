@@ -1,40 +1,24 @@
-//! The layout constants: per-field and total `MAX_LEN` / `FIXED_LEN`, the
-//! const assertions on them, and the static `Layout`.
+//! The layout constants: the fields' `FieldLayout`s (offsets and totals
+//! computed by `rowkey_core`'s const functions), the const assertions on
+//! the key's `MAX_LEN`, and the `Layout`.
 
 use super::codec;
 use crate::model::{Codec, FieldModel, Framing, KeyModel, Reverse};
 use crate::ty;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 pub fn consts(model: &KeyModel) -> TokenStream {
     let sep_len = usize::from(model.separator.is_some());
     let n = model.fields.len();
-    let mut items = Vec::new();
-    let mut field_layouts = Vec::new();
-    for (i, f) in model.fields.iter().enumerate() {
-        let max = format_ident!("__MAX_{}", i);
-        let fixed = format_ident!("__FIXED_{}", i);
-        let off = format_ident!("__OFFSET_{}", i);
-        let max_expr = max_len(f);
-        let fixed_expr = fixed_len(f);
-        let off_expr = if i == 0 {
-            quote!(::core::option::Option::Some(__PREFIX_LEN))
-        } else {
-            let pfixed = format_ident!("__FIXED_{}", i - 1);
-            let poff = format_ident!("__OFFSET_{}", i - 1);
-            quote!(__rk::add_fixed(__rk::add_fixed(#poff, #pfixed), ::core::option::Option::Some(#sep_len)))
-        };
-        items.push(quote! {
-            const #max: usize = #max_expr;
-            const #fixed: ::core::option::Option<usize> = #fixed_expr;
-            const #off: ::core::option::Option<usize> = #off_expr;
-        });
-        field_layouts.push(field_layout(f, &max, &fixed, &off));
-    }
-    let maxes = (0..n).map(|i| format_ident!("__MAX_{}", i));
-    let fixeds = (0..n).map(|i| format_ident!("__FIXED_{}", i));
+    // Each field's most and fixed bytes; its offset and the key's totals
+    // are computed from them by core's const functions.
+    let field_layouts: Vec<_> = model
+        .fields
+        .iter()
+        .map(|f| field_layout(f, &max_len(f), &fixed_len(f)))
+        .collect();
     let seps = sep_len * n.saturating_sub(1);
     let name = model.ident.to_string();
     let separator = match model.separator {
@@ -70,19 +54,19 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     let prefix_consts = super::prefix::consts(model);
     let layout_prefix = super::prefix::layout_prefix(model);
     quote! {
-        #(#items)*
         // Saturating: a hand-written KeyPart may claim a huge MAX_LEN, which
         // the HBase assertion below then reports instead of an overflow.
         #prefix_consts
-        const __MAX_LEN: usize = (__PREFIX_LEN + #seps) #(.saturating_add(#maxes))*;
+        const __MAX_LEN: usize = __rk::layout::max_len(&__FIELDS, __PREFIX_LEN + #seps);
         const __FIXED_LEN: ::core::option::Option<usize> =
-            { let f = ::core::option::Option::Some(__PREFIX_LEN + #seps); #(let f = __rk::add_fixed(f, #fixeds);)* f };
+            __rk::layout::fixed_len(&__FIELDS, __PREFIX_LEN + #seps);
         #hbase_assert
         #max_assert
         #target_assert
         // Consts, not statics: `layout()` borrows a promoted copy, so a
         // crate that never asks for the layout emits none of it.
-        const __FIELDS: [__rk::FieldLayout; #n] = [#(#field_layouts),*];
+        const __FIELDS: [__rk::FieldLayout; #n] =
+            __rk::layout::with_offsets([#(#field_layouts),*], __PREFIX_LEN, #sep_len);
         const __LAYOUT: __rk::Layout = __rk::Layout {
             name: #name,
             separator: #separator,
@@ -203,12 +187,7 @@ fn field_codec(f: &FieldModel) -> TokenStream {
     }
 }
 
-fn field_layout(
-    f: &FieldModel,
-    max: &syn::Ident,
-    fixed: &syn::Ident,
-    off: &syn::Ident,
-) -> TokenStream {
+fn field_layout(f: &FieldModel, max: &TokenStream, fixed: &TokenStream) -> TokenStream {
     let name = f.name();
     let rust_type = type_string(f.ty);
     let codec = field_codec(f);
@@ -220,7 +199,7 @@ fn field_layout(
             name: #name,
             rust_type: #rust_type,
             codec: #codec,
-            offset: #off,
+            offset: ::core::option::Option::None,
             max_len: #max,
             fixed_len: #fixed,
             order: #order,
