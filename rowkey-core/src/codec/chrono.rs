@@ -60,7 +60,7 @@ nanos_part!(
 mod tests {
     use super::*;
     use crate::codec::epoch::NANOS_OUT_OF_RANGE as OUT_OF_RANGE;
-    use crate::codec::test_util::{dec, enc};
+    use crate::codec::test_util::{check_ordered_part, dec, enc};
     use crate::EncodeErrorKind;
     use proptest::prelude::*;
 
@@ -85,13 +85,7 @@ mod tests {
         #[test]
         fn dates(a in -100_000i32..100_000, b in -100_000i32..100_000, junk in proptest::collection::vec(any::<u8>(), 0..6)) {
             let day = |d: i32| NaiveDate::from_num_days_from_ce_opt(d + EPOCH_DAYS_FROM_CE).unwrap();
-            let (a, b) = (day(a), day(b));
-            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
-            prop_assert_eq!(dec::<NaiveDate>(&ea).unwrap(), a);
-            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
-            if let Ok(v) = dec::<NaiveDate>(&junk) {
-                prop_assert_eq!(enc(v).unwrap(), junk);
-            }
+            check_ordered_part(day(a), day(b), &junk)?;
         }
 
         /// Times to the nanosecond: roundtrip, order, injectivity, and

@@ -73,7 +73,7 @@ nanos_part!(
 mod tests {
     use super::*;
     use crate::codec::epoch::NANOS_OUT_OF_RANGE;
-    use crate::codec::test_util::{dec, enc};
+    use crate::codec::test_util::{check_ordered_part, dec, enc};
     use crate::DecodeErrorKind;
     use crate::EncodeErrorKind;
     use proptest::prelude::*;
@@ -127,13 +127,7 @@ mod tests {
             b in -4_371_587i32..=2_932_896,
             junk in proptest::collection::vec(any::<u8>(), 0..6),
         ) {
-            let (a, b) = (date_from(a), date_from(b));
-            let (ea, eb) = (enc(a).unwrap(), enc(b).unwrap());
-            prop_assert_eq!(dec::<Date>(&ea).unwrap(), a);
-            prop_assert_eq!(a.cmp(&b), ea.cmp(&eb));
-            if let Ok(v) = dec::<Date>(&junk) {
-                prop_assert_eq!(enc(v).unwrap(), junk);
-            }
+            check_ordered_part(date_from(a), date_from(b), &junk)?;
         }
 
         /// Instants to the nanosecond, at any offset: roundtrip (in UTC),
