@@ -9,6 +9,12 @@
 use crate::codec::framing::Side;
 use core::fmt;
 
+/// Called on the error paths of the reader and writer only: tells the
+/// compiler they are unlikely, so the hot path keeps its registers.
+#[cold]
+#[inline(never)]
+pub(crate) fn cold_path() {}
+
 /// Where in a key an error is: the key struct, the field, the byte.
 ///
 /// ```

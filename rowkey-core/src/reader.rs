@@ -219,14 +219,9 @@ fn decode_error(
     offset: usize,
     kind: DecodeErrorKind,
 ) -> DecodeError {
-    cold_path();
+    crate::error::cold_path();
     DecodeError::new(key, field, offset, kind)
 }
-
-/// Called on error paths only: tells the compiler they are unlikely.
-#[cold]
-#[inline(never)]
-fn cold_path() {}
 
 #[cfg(test)]
 mod tests {

@@ -196,14 +196,9 @@ fn encode_error(
     offset: usize,
     kind: EncodeErrorKind,
 ) -> EncodeError {
-    cold_path();
+    crate::error::cold_path();
     EncodeError::new(key, field, offset, kind)
 }
-
-/// Called on error paths only: tells the compiler they are unlikely.
-#[cold]
-#[inline(never)]
-fn cold_path() {}
 
 #[cfg(test)]
 mod tests {
