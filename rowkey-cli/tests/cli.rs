@@ -8,7 +8,7 @@ use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::{CallRecord, OrderStatus, SellerTrade, Trade, UserOp};
 mod run;
 
-use run::{fails, layout, ok, tmp};
+use run::{fails, hex, keys_file, layout, ok, tmp};
 
 #[test]
 fn explain_prints_what_explain_does() {
@@ -46,8 +46,13 @@ fn decode_reads_pasted_and_hex_keys() {
         out.contains("order_id  19..27  42             00000042"),
         "{out}"
     );
-    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-    let out_hex = ok(&["decode", "--layout", l.to_str().unwrap(), "--hex", &hex]);
+    let out_hex = ok(&[
+        "decode",
+        "--layout",
+        l.to_str().unwrap(),
+        "--hex",
+        &hex(&key),
+    ]);
     assert_eq!(out_hex, out);
 }
 
@@ -208,19 +213,14 @@ fn hotspot_prints_the_table_and_draws_one_bar_per_region() {
         .iter()
         .map(|t| t.seller_key().to_vec().unwrap())
         .collect();
-    let keys_file = tmp("seller.keys");
-    let text: String = keys
-        .iter()
-        .map(|k| format!("{}\n", KeyDisplay(k)))
-        .collect();
-    std::fs::write(&keys_file, text).unwrap();
+    let keys_path = keys_file("seller.keys", &keys, false);
     let svg = tmp("seller.svg");
     let out = ok(&[
         "hotspot",
         "--layout",
         l.to_str().unwrap(),
         "--keys",
-        keys_file.to_str().unwrap(),
+        keys_path.to_str().unwrap(),
         "--out",
         svg.to_str().unwrap(),
     ]);
@@ -232,12 +232,7 @@ fn hotspot_prints_the_table_and_draws_one_bar_per_region() {
     // Given split keys (hex, like the keys), 0x00 and 0xFF tails included.
     let splits_file = tmp("seller.splits");
     std::fs::write(&splits_file, "32\n33ff\n3400\n35\n").unwrap();
-    let hex_keys = tmp("seller.hex");
-    let text: String = keys
-        .iter()
-        .map(|k| k.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
-        .collect();
-    std::fs::write(&hex_keys, text).unwrap();
+    let hex_keys = keys_file("seller.hex", &keys, true);
     let out = ok(&[
         "hotspot",
         "--layout",
@@ -261,21 +256,14 @@ fn hotspot_draws_a_heatmap_over_a_time_field() {
         .iter()
         .map(|t| t.seller_key().to_vec().unwrap())
         .collect();
-    let keys_file = tmp("heat.keys");
-    std::fs::write(
-        &keys_file,
-        keys.iter()
-            .map(|k| format!("{}\n", KeyDisplay(k)))
-            .collect::<String>(),
-    )
-    .unwrap();
+    let keys_path = keys_file("heat.keys", &keys, false);
     let svg = tmp("heat.svg");
     let out = ok(&[
         "hotspot",
         "--layout",
         l.to_str().unwrap(),
         "--keys",
-        keys_file.to_str().unwrap(),
+        keys_path.to_str().unwrap(),
         "--time",
         "ts",
         "--bins",

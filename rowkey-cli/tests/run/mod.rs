@@ -44,3 +44,28 @@ pub fn tmp(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// `key` as lowercase hex, as `--hex` reads it.
+#[allow(dead_code)] // not every test binary needs it
+pub fn hex(key: &[u8]) -> String {
+    key.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A scratch file of `keys`, one a line: pasted (toStringBinary, as the
+/// HBase shell prints them) or, with `as_hex`, in hex.
+#[allow(dead_code)] // not every test binary needs it
+pub fn keys_file(name: &str, keys: &[Vec<u8>], as_hex: bool) -> PathBuf {
+    let text: String = keys
+        .iter()
+        .map(|k| {
+            if as_hex {
+                hex(k) + "\n"
+            } else {
+                format!("{}\n", rowkey::KeyDisplay(k))
+            }
+        })
+        .collect();
+    let path = tmp(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
