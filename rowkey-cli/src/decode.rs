@@ -6,7 +6,7 @@
 use crate::kind::{self, IntTy, PartKind};
 use crate::salt::{self, BucketCheck};
 use crate::value::Value;
-use rowkey_core::codec::{BytesCodec, DescTs, Digits};
+use rowkey_core::codec::DescTs;
 use rowkey_core::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout};
 use rowkey_core::{DecodeError, DecodeErrorKind, DecodePart, KeyReader};
 use std::ops::Range;
@@ -178,11 +178,7 @@ fn take_value(
             }
         }
         FieldCodec::Text { width, reverse } => {
-            let d = Digits {
-                width,
-                reverse,
-                desc: f.desc,
-            };
+            let d = kind::digits(f, width, reverse);
             let ty = kind::int_type(f).ok_or_else(|| not_integer(r))?;
             macro_rules! digits {
                 ($($v:ident => $t:ty),*) => {
@@ -199,13 +195,7 @@ fn take_value(
             max_len,
             reverse,
         } => {
-            let c = BytesCodec {
-                framing,
-                max_len,
-                reverse,
-                desc: f.desc,
-                separator: sep,
-            };
+            let c = kind::bytes_codec(f, framing, max_len, reverse, sep);
             Ok(if kind::is_text(f) {
                 Value::Text(c.take_owned::<String>(r)?)
             } else {

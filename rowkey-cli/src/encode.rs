@@ -4,7 +4,7 @@
 use crate::kind::{self, IntTy, PartKind};
 use crate::salt::{self, Computed};
 use crate::value::Value;
-use rowkey_core::codec::{BytesCodec, DescTs, Digits};
+use rowkey_core::codec::DescTs;
 use rowkey_core::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout};
 use rowkey_core::salt::SaltPlan;
 use rowkey_core::{EncodeError, EncodeErrorKind, KeyPart, KeyWriter};
@@ -204,11 +204,7 @@ fn put_value(
             Ok(())
         }
         FieldCodec::Text { width, reverse } => {
-            let d = Digits {
-                width,
-                reverse,
-                desc: f.desc,
-            };
+            let d = kind::digits(f, width, reverse);
             let ty = kind::int_type(f).ok_or_else(|| mismatch(w))?;
             put_int(w, ty, v, |w, x| d.put(w, x), |w, x| d.put(w, x))
         }
@@ -217,13 +213,7 @@ fn put_value(
             max_len,
             reverse,
         } => {
-            let c = BytesCodec {
-                framing,
-                max_len,
-                reverse,
-                desc: f.desc,
-                separator: sep,
-            };
+            let c = kind::bytes_codec(f, framing, max_len, reverse, sep);
             match v {
                 Value::Text(s) => c.put(w, s.as_bytes(), true),
                 Value::Bytes(b) => c.put(w, b, false),
