@@ -205,29 +205,8 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         Codec::Bytes { .. } => Err("VariableWidthFieldsCannotBeLeftFree"),
         _ => Ok(()),
     });
-    let fixed_width = match (f.codec, f.optional) {
-        (_, true) => quote!(::core::option::Option::None),
-        (Codec::Part, false) => {
-            let part = crate::ty::with_static_lifetimes(value_ty);
-            quote!(<#part as __rk::KeyPart>::FIXED_LEN)
-        }
-        (codec, false) => match codec.static_max_len(f.kind) {
-            Some(n)
-                if !matches!(
-                    codec,
-                    Codec::Bytes {
-                        framing: crate::model::Framing::Escaped
-                            | crate::model::Framing::Raw
-                            | crate::model::Framing::Delimited,
-                        ..
-                    }
-                ) =>
-            {
-                quote!(::core::option::Option::Some(#n))
-            }
-            _ => quote!(::core::option::Option::None),
-        },
-    };
+    // The width the layout already states: one source for both.
+    let fixed_width = quote!(__FIELDS[#depth].fixed_len);
     let learn = learn(model, depth, f);
     let field = f.ident;
 
