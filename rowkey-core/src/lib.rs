@@ -82,9 +82,9 @@ pub mod __private {
 
     /// The lengths a derived layout computes from its fields.
     pub mod layout {
-        pub use crate::layout_lengths::{add_fixed, fixed_len, max_len, with_offsets};
+        pub use crate::layout_lengths::{fixed_len, max_len, with_offsets};
     }
-    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, ScanState, Step};
+    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, Step};
 
     /// The scan module, with the stub step a failed derive emits.
     pub mod scan {
