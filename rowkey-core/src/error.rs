@@ -103,6 +103,26 @@ impl<K: Copy> KeyError<K> {
     }
 }
 
+/// Names the field of a failed write or read, as `.map_err(|e|
+/// e.in_field(name))` would, without a closure: generated code calls it
+/// after every field, and each closure is a body of its own for the
+/// compiler to check. Generated code only.
+#[doc(hidden)]
+pub trait InField {
+    /// The same result, its error in field `field`.
+    fn __in_field(self, field: &'static str) -> Self;
+}
+
+impl<T, K: Copy> InField for Result<T, KeyError<K>> {
+    #[inline(always)]
+    fn __in_field(self, field: &'static str) -> Self {
+        match self {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.in_field(field)),
+        }
+    }
+}
+
 /// Why a value could not be encoded.
 ///
 /// ```

@@ -89,8 +89,10 @@ pub mod __private {
     /// The scan module, with the stub step a failed derive emits.
     pub mod scan {
         pub use crate::scan::absorb::AbsorbStep;
+        pub use crate::scan::field_codec::{codec, OwnedValue, ScanCodec, ScanFieldInfo};
         pub use crate::scan::*;
     }
+    pub use crate::error::InField;
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
         FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,

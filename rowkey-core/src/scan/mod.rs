@@ -41,6 +41,7 @@
 
 pub(crate) mod absorb;
 mod builder;
+pub(crate) mod field_codec;
 pub(crate) mod fit;
 mod fuzzy;
 pub(crate) mod in_list;
@@ -61,7 +62,7 @@ pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
 pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
 pub use page::{offset_limit, page, Cursor, Page};
 pub use plan::{PlanRanges, ScanPlan};
-pub use step::{ScanField, ScanState, Step};
+pub use step::{ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, Step, WholeKeyIn};
 pub use typed::{TypedScan, Whole};
 pub use unavailable::*;
 

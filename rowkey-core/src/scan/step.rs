@@ -36,8 +36,9 @@
 //! [`until`]: Step::until
 //! [`latest`]: Step::latest
 
+use super::field_codec::{ScanCodec, ScanFieldInfo};
 use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes};
-use crate::{EncodeError, KeyWriter};
+use crate::EncodeError;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Bound, RangeBounds};
@@ -117,50 +118,81 @@ pub trait ScanState<const N: usize, const M: usize>: Sized {
     fn query_mut(&mut self) -> &mut ScanQuery<N, M>;
 }
 
-impl<T: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for T {
+/// The step a state struct `T` holds.
+type StepIn<T, const N: usize, const M: usize> =
+    Step<T, <T as ScanField<N, M>>::Key, N, M, <T as ScanField<N, M>>::Mode>;
+
+impl<T: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for T
+where
+    T::Key: ScanKey,
+{
     const WHOLE: bool = false;
-    type BucketRule = T::BucketRule;
+    type BucketRule = <T::Key as ScanKey>::BucketRule;
     type KeyRule = super::NotEveryFieldIsSet;
 
     #[inline]
     fn resume(q: ScanQuery<N, M>) -> Self {
-        T::from_query(q)
+        const {
+            assert!(core::mem::size_of::<T>() == core::mem::size_of::<StepIn<T, N, M>>());
+            assert!(core::mem::align_of::<T>() == core::mem::align_of::<StepIn<T, N, M>>());
+        };
+        let step = core::mem::ManuallyDrop::new(StepIn::<T, N, M> {
+            q,
+            next: PhantomData,
+        });
+        // SAFETY: `ScanField`'s contract: `T` is `#[repr(transparent)]`
+        // over exactly this step, so the step's bytes are a `T`; the step
+        // is not dropped, its ownership moves into the `T`.
+        unsafe { core::ptr::read((&*step as *const StepIn<T, N, M>).cast::<T>()) }
     }
 
     #[inline]
     fn query(&self) -> &ScanQuery<N, M> {
-        self.field_query()
+        // SAFETY: as in `resume`: a `T` is its step.
+        let step = unsafe { &*(self as *const T).cast::<StepIn<T, N, M>>() };
+        &step.q
     }
 
     #[inline]
     fn query_mut(&mut self) -> &mut ScanQuery<N, M> {
-        self.field_query_mut()
+        // SAFETY: as in `resume`: a `T` is its step.
+        let step = unsafe { &mut *(self as *mut T).cast::<StepIn<T, N, M>>() };
+        &mut step.q
     }
 }
 
 /// How the derive describes one key field to [`Step`]: implemented on the
-/// state struct whose one public field is that field's step, it says what
-/// the field takes and how it is written, which finishers its encoding
-/// answers, and which state comes next. Not for users.
+/// state struct whose one public field is that field's step. It names the
+/// field's codec and the state that comes next, and says which finishers
+/// its encoding answers. Everything else (its name, width, separator,
+/// codec options) is read from the key's layout. Not for users.
+///
+/// No item has a bound: a bound is a proof the compiler redoes for every
+/// field of every key; the steps that need one say so.
+///
+/// # Safety
+///
+/// `Self` is `#[repr(transparent)]` with exactly one field, of type
+/// `Step<Self, Self::Key, N, M, Self::Mode>`: [`ScanState`] turns such a
+/// step into `Self` and back.
 #[doc(hidden)]
-pub trait ScanField<const N: usize, const M: usize>: Sized {
+pub unsafe trait ScanField<const N: usize, const M: usize>: Sized {
+    /// The key struct (a [`RowKey`](crate::RowKey) and a [`ScanKey`]).
+    type Key;
+    /// What may follow: [`Yes`](super::Yes) until a field is left free or
+    /// listed.
+    type Mode;
+    /// The field's index in the key.
+    const DEPTH: usize;
+    /// How the field is written: a
+    /// [`ScanCodec`](super::field_codec::ScanCodec).
+    type Codec;
+    /// What the salt or hash prefix learns from the field:
+    /// [`NoLearn`], or the state itself (a [`ScanLearn`]).
+    type Learn;
     /// The state after the field is fixed: the next field's, or the whole
-    /// key. (A `ScanState`; the steps that build it say so, not the trait:
-    /// a bound here is a proof the compiler redoes for every field of
-    /// every key, 5% of a crate's build.)
+    /// key.
     type Next;
-    /// [`Yes`](super::Yes) on a salted key, or why `in_bucket` does not
-    /// apply.
-    type BucketRule;
-    /// Once every field is set: [`Yes`](super::Yes) when `key()` gives one
-    /// key, or why not.
-    type WholeKeyRule;
-    /// This state over query `q` (its step holds it).
-    fn from_query(q: ScanQuery<N, M>) -> Self;
-    /// The query this state's step holds.
-    fn field_query(&self) -> &ScanQuery<N, M>;
-    /// The query this state's step holds, to change.
-    fn field_query_mut(&mut self) -> &mut ScanQuery<N, M>;
     /// The same state after a field left free: only `eq` and `any` may
     /// follow.
     type Free;
@@ -168,80 +200,92 @@ pub trait ScanField<const N: usize, const M: usize>: Sized {
     type In;
     /// [`Yes`](super::Yes), or why the field cannot be left free.
     type FreeRule;
-    /// The field's width when every value has the same (`any` needs it).
-    const FIXED_WIDTH: Option<usize>;
-    /// What `eq` and range bounds take: the field's type, or `&str` /
-    /// `&[u8]` for a text or bytes field.
-    type Value<'v>;
-    /// What `starts_with` takes.
-    type Prefix: ?Sized;
     /// [`Yes`](super::Yes), or why `starts_with` does not apply.
     type PrefixRule;
     /// [`Yes`](super::Yes), or why ranges do not apply.
     type RangeRule;
-    /// [`Yes`](super::Yes) on a `#[desc_ts]` field.
-    type LatestRule;
-    /// The field's name, for errors.
-    const NAME: &'static str;
-    /// The field's bytes sort opposite to its values (`#[desc]`,
-    /// `#[desc_ts]`).
-    const DESCENDING: bool = false;
-    /// No stored value is a prefix of another (all but a raw last field).
-    const PREFIX_FREE: bool = true;
-    /// The byte written after the field (separator-joined keys).
-    const SEPARATOR: Option<u8> = None;
-    /// The field's `KeyPart` keeps order (ranges refuse a type that says
-    /// it does not).
-    const ORDERED: bool = true;
-
-    /// Writes `value` as the field's bytes.
-    fn put(w: &mut KeyWriter<'_>, value: &Self::Value<'_>) -> Result<(), EncodeError>;
-
-    /// Writes the stored bytes a prefix of the field starts with.
-    fn put_prefix(w: &mut KeyWriter<'_>, prefix: &Self::Prefix) -> Result<(), EncodeError> {
-        let _ = prefix;
-        Err(w.error(crate::EncodeErrorKind::Invalid(
-            "no prefix scan on this field",
-        )))
-    }
-
-    /// What the salt or hash prefix learns once the field is written at
-    /// `start..b.position()`.
-    fn learn(b: &mut ScanBuilder<N, M>, start: usize, value: &Self::Value<'_>) {
-        let _ = (b, start, value);
-    }
-
-    /// The plan of keys whose field lies between `lo` and `hi`.
-    fn range(
-        b: &ScanBuilder<N, M>,
-        lo: Bound<&Self::Value<'_>>,
-        hi: Bound<&Self::Value<'_>>,
-    ) -> Result<ScanPlan<N>, EncodeError> {
-        const {
-            assert!(Self::ORDERED, "this KeyPart type says its bytes do not sort like its values (KeyPart::ORDERED is false): ranges on it would miss rows")
-        };
-        b.bounds(
-            lo.map(|v| write_value::<Self, N, M>(v)),
-            hi.map(|v| write_value::<Self, N, M>(v)),
-            Self::DESCENDING,
-            Self::PREFIX_FREE,
-        )
-    }
 }
 
-/// Fixes field `F` to `value` on one prefix: its bytes, what the salt
+/// What the derive says of a whole key's scans, once per key. Not for
+/// users.
+#[doc(hidden)]
+pub trait ScanKey: crate::RowKey {
+    /// [`Yes`](super::Yes) on a salted key, or why `in_bucket` does not
+    /// apply.
+    type BucketRule;
+    /// Once every field is set: [`ModeDecides`] when `key()` gives one key
+    /// in a state whose mode allows it, or why never.
+    type WholeKeyRule;
+}
+
+/// A key whose buckets the builder computes: whether `key()` applies is
+/// the state's mode's to say ([`ScanMode::Rule`](super::ScanMode)).
+#[doc(hidden)]
+pub struct ModeDecides;
+
+/// Whether `key()` applies in mode `Mode`. Not for users.
+#[doc(hidden)]
+pub trait WholeKeyIn<Mode> {
+    /// [`Yes`](super::Yes), or why not.
+    type Rule;
+}
+
+impl<Mode: super::ScanMode> WholeKeyIn<Mode> for ModeDecides {
+    type Rule = Mode::Rule;
+}
+
+impl<Mode> WholeKeyIn<Mode> for super::CustomSaltHashesAreNotComputedHere {
+    type Rule = super::CustomSaltHashesAreNotComputedHere;
+}
+
+/// What the salt or hash prefix learns once a field of codec `C` is
+/// written: generated for the fields a bucket or hash is computed from.
+/// Not for users.
+#[doc(hidden)]
+pub trait ScanLearn<C: ScanCodec, const N: usize, const M: usize> {
+    /// The field was written at `start..b.position()`.
+    fn learn(b: &mut ScanBuilder<N, M>, start: usize, value: &C::Value<'_>);
+}
+
+/// A field no prefix learns from.
+#[doc(hidden)]
+pub struct NoLearn;
+
+impl<C: ScanCodec, const N: usize, const M: usize> ScanLearn<C, N, M> for NoLearn {
+    #[inline]
+    fn learn(_: &mut ScanBuilder<N, M>, _: usize, _: &C::Value<'_>) {}
+}
+
+/// The field's value type.
+type ValueOf<'v, S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Codec as ScanCodec>::Value<'v>;
+
+/// What `starts_with` takes on field `S`.
+type PrefixOf<S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Codec as ScanCodec>::Prefix;
+
+/// [`Yes`](super::Yes) when field `S` is a `#[desc_ts]` field, or why
+/// `latest` does not apply.
+type LatestRuleOf<S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Codec as ScanCodec>::LatestRule;
+
+/// Fixes field `S` to `value` on one prefix: its bytes, what the salt
 /// learns, the separator after it.
-fn set<F: ScanField<N, M>, const N: usize, const M: usize>(
-    b: &mut ScanBuilder<N, M>,
-    value: &F::Value<'_>,
-) {
-    if !F::PREFIX_FREE && b.has_free() {
+fn set<S, const N: usize, const M: usize>(b: &mut ScanBuilder<N, M>, value: &ValueOf<'_, S, N, M>)
+where
+    S: ScanField<N, M>,
+    S::Key: crate::RowKey,
+    S::Codec: ScanCodec,
+    S::Learn: ScanLearn<S::Codec, N, M>,
+{
+    let f = ScanFieldInfo::of::<S::Key>(S::DEPTH);
+    if !f.prefix_free() && b.has_free() {
         // A fuzzy filter matches keys that start with its pattern, and a
         // raw last field has no end of its own to pin.
         let at = b.position();
         b.fail(EncodeError::new(
             b.key_name(),
-            F::NAME,
+            f.name(),
             at,
             crate::EncodeErrorKind::Invalid(
                 "after a field left free, a raw last field cannot be matched exactly (a fuzzy filter matches keys that start with its pattern): leave it free, or give it a terminated or padded encoding",
@@ -249,47 +293,26 @@ fn set<F: ScanField<N, M>, const N: usize, const M: usize>(
         ));
     }
     let start = b.position();
-    b.note_width(F::NAME, F::FIXED_WIDTH.is_some());
+    b.note_width(f.name(), f.layout.fixed_len.is_some());
     b.write(|w| {
-        w.field(F::NAME);
-        F::put(w, value)
+        w.field(f.name());
+        S::Codec::put(w, &f, value)
     });
-    F::learn(b, start, value);
-    if let Some(sep) = F::SEPARATOR {
+    S::Learn::learn(b, start, value);
+    if let Some(sep) = f.separator_after() {
         b.write(|w| w.put_byte(sep));
     }
 }
 
-/// Writes `value` as field `F`, naming it in errors.
-fn write_value<'a, 'v, F: ScanField<N, M>, const N: usize, const M: usize>(
-    value: &'a F::Value<'v>,
-) -> impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError> + use<'a, 'v, F, N, M> {
-    move |w| {
-        w.field(F::NAME);
-        F::put(w, value)
-    }
-}
-
-impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, M, Mode> {
-    /// A step over builder `b`. Generated code only.
-    #[doc(hidden)]
-    pub fn __new(q: ScanQuery<N, M>) -> Self {
-        Step {
-            q,
-            next: PhantomData,
-        }
-    }
-
-    /// The query so far. Generated code only.
-    #[doc(hidden)]
-    pub fn __query(&self) -> &ScanQuery<N, M> {
-        &self.q
-    }
-
-    /// The query so far, to change. Generated code only.
-    #[doc(hidden)]
-    pub fn __query_mut(&mut self) -> &mut ScanQuery<N, M> {
-        &mut self.q
+impl<S, K, const N: usize, const M: usize, Mode> Step<S, K, N, M, Mode>
+where
+    S: ScanField<N, M>,
+    S::Key: crate::RowKey,
+    S::Codec: ScanCodec,
+    S::Learn: ScanLearn<S::Codec, N, M>,
+{
+    fn field(&self) -> ScanFieldInfo {
+        ScanFieldInfo::of::<S::Key>(S::DEPTH)
     }
 
     /// Fixes the field to `value` and moves on to the next field (or, for
@@ -315,7 +338,7 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// ```
     #[inline]
     #[allow(clippy::should_implement_trait)]
-    pub fn eq(&self, value: S::Value<'_>) -> TypedScan<S::Next, N, M>
+    pub fn eq(&self, value: ValueOf<'_, S, N, M>) -> TypedScan<S::Next, N, M>
     where
         S::Next: ScanState<N, M>,
     {
@@ -368,12 +391,12 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// ```
     pub fn is_in<'v, I>(&self, values: I) -> TypedScan<S::In, N, M>
     where
-        I: IntoIterator<Item = S::Value<'v>>,
+        I: IntoIterator<Item = ValueOf<'v, S, N, M>>,
         Mode: Ordered,
         S::In: ScanState<N, M>,
     {
         let mut q = self.q.clone();
-        q.cross(S::NAME, values, |b, v| set::<S, N, M>(b, v));
+        q.cross(self.field().name(), values, |b, v| set::<S, N, M>(b, v));
         TypedScan::__new(q)
     }
 
@@ -415,9 +438,10 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
         S::Free: ScanState<N, M>,
     {
         let mut q = self.q.clone();
+        let f = self.field();
         q.each(|b| {
-            b.leave_free(S::NAME, S::FIXED_WIDTH);
-            if let Some(sep) = S::SEPARATOR {
+            b.leave_free(f.name(), f.layout.fixed_len);
+            if let Some(sep) = f.separator_after() {
                 b.write(|w| w.put_byte(sep));
             }
         });
@@ -445,16 +469,17 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// assert!(range.contains(&Page { host: "example.com".into(), path: "/blog/a".into() }.to_vec()?));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn starts_with(&self, prefix: &S::Prefix) -> Result<ScanPlan<N>, EncodeError>
+    pub fn starts_with(&self, prefix: &PrefixOf<S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
         S::PrefixRule: Available,
         Mode: Ordered,
     {
+        let f = self.field();
         let mut q = self.q.clone();
         q.each(|b| {
             b.write(|w| {
-                w.field(S::NAME);
-                S::put_prefix(w, prefix)
+                w.field(f.name());
+                S::Codec::put_prefix(w, &f, prefix)
             })
         });
         q.prefix()
@@ -493,10 +518,11 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     where
         S::RangeRule: Available,
         Mode: Ordered,
-        R: RangeBounds<S::Value<'v>>,
+        R: RangeBounds<ValueOf<'v, S, N, M>>,
     {
         let (lo, hi) = (range.start_bound(), range.end_bound());
-        self.q.plan(|b| S::range(b, lo, hi))
+        let f = self.field();
+        self.q.plan(|b| S::Codec::range(b, &f, lo, hi))
     }
 
     /// Every key with `lo <= field < hi`: `lo` inclusive, `hi` exclusive,
@@ -518,37 +544,40 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// ```
     pub fn between<'v>(
         &self,
-        lo: S::Value<'v>,
-        hi: S::Value<'v>,
+        lo: ValueOf<'v, S, N, M>,
+        hi: ValueOf<'v, S, N, M>,
     ) -> Result<ScanPlan<N>, EncodeError>
     where
         S::RangeRule: Available,
         Mode: Ordered,
     {
+        let f = self.field();
         self.q
-            .plan(|b| S::range(b, Bound::Included(&lo), Bound::Excluded(&hi)))
+            .plan(|b| S::Codec::range(b, &f, Bound::Included(&lo), Bound::Excluded(&hi)))
     }
 
     /// Every key with `field >= lo` (inclusive), in the field's value
     /// order (as [`range`](Step::range)`(lo..)`).
-    pub fn since<'v>(&self, lo: S::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn since<'v>(&self, lo: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
         S::RangeRule: Available,
         Mode: Ordered,
     {
+        let f = self.field();
         self.q
-            .plan(|b| S::range(b, Bound::Included(&lo), Bound::Unbounded))
+            .plan(|b| S::Codec::range(b, &f, Bound::Included(&lo), Bound::Unbounded))
     }
 
     /// Every key with `field < hi` (exclusive), in the field's value order
     /// (as [`range`](Step::range)`(..hi)`).
-    pub fn until<'v>(&self, hi: S::Value<'v>) -> Result<ScanPlan<N>, EncodeError>
+    pub fn until<'v>(&self, hi: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
         S::RangeRule: Available,
         Mode: Ordered,
     {
+        let f = self.field();
         self.q
-            .plan(|b| S::range(b, Bound::Unbounded, Bound::Excluded(&hi)))
+            .plan(|b| S::Codec::range(b, &f, Bound::Unbounded, Bound::Excluded(&hi)))
     }
 
     /// The `n` newest rows under the fields fixed so far, on a
@@ -579,7 +608,7 @@ impl<S: ScanField<N, M>, K, const N: usize, const M: usize, Mode> Step<S, K, N, 
     /// ```
     pub fn latest(&self, n: usize) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::LatestRule: Available,
+        LatestRuleOf<S, N, M>: Available,
         Mode: Ordered,
     {
         let plan = self.q.prefix()?;

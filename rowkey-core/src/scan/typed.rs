@@ -10,6 +10,7 @@
 //! generated per state: what a key costs to compile is one struct and one
 //! description per field.
 
+use super::step::{ScanKey, WholeKeyIn};
 use super::{HasBuckets, HasWholeKey, ScanField, ScanPlan, ScanQuery, ScanState};
 use crate::{EncodeError, KeyBuf};
 use core::fmt;
@@ -142,10 +143,15 @@ pub struct Whole<L, const N: usize, const M: usize> {
     last: PhantomData<fn() -> L>,
 }
 
-impl<L: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for Whole<L, N, M> {
+impl<L, const N: usize, const M: usize> ScanState<N, M> for Whole<L, N, M>
+where
+    L: ScanField<N, M>,
+    L::Key: ScanKey,
+    <L::Key as ScanKey>::WholeKeyRule: WholeKeyIn<L::Mode>,
+{
     const WHOLE: bool = true;
-    type BucketRule = L::BucketRule;
-    type KeyRule = L::WholeKeyRule;
+    type BucketRule = <L::Key as ScanKey>::BucketRule;
+    type KeyRule = <<L::Key as ScanKey>::WholeKeyRule as WholeKeyIn<L::Mode>>::Rule;
 
     #[inline]
     fn resume(q: ScanQuery<N, M>) -> Self {

@@ -45,7 +45,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             let field_name = f.name();
             // The field's name goes into an error only on the error path:
             // the reader does not carry it through every read.
-            let on_err = quote!(.map_err(|__e| __e.in_field(#field_name)));
+            let on_err = quote!(.__in_field(#field_name));
             let sep_read = match sep {
                 Some(b) if i > 0 => quote!(__r.expect_separator(#b)#on_err?;),
                 _ => quote!(),

@@ -19,7 +19,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
         };
         // The field's name goes into an error only on the error path: the
         // writer does not carry it through every write.
-        let on_err = quote!(.map_err(|__e| __e.in_field(#field_name)));
+        let on_err = quote!(.__in_field(#field_name));
         let put = with_value(f, &on_err, |v| put_value_or(f, v, sep, &on_err));
         let start = prefix::encode_field_start(model, i);
         let end = prefix::encode_field_end(model, i);
@@ -83,16 +83,8 @@ fn with_value(
     with_value_at_or(f, quote!(&self.#ident), on_err, body)
 }
 
-/// [`with_value`] for a value at `place` (a `&T`, or `&Option<T>`).
-pub(super) fn with_value_at(
-    f: &FieldModel,
-    place: TokenStream,
-    body: impl Fn(TokenStream) -> TokenStream,
-) -> TokenStream {
-    with_value_at_or(f, place, &quote!(), body)
-}
-
-/// [`with_value_at`], each `?` after `on_err` (a `.map_err(..)`).
+/// [`with_value`] for a value at `place` (a `&T`, or `&Option<T>`), each
+/// `?` after `on_err` (a `.map_err(..)`).
 fn with_value_at_or(
     f: &FieldModel,
     place: TokenStream,
@@ -129,12 +121,7 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
     }
 }
 
-/// The call that writes one value (`v: &T`).
-pub(super) fn put_value(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
-    put_value_or(f, v, sep, &quote!())
-}
-
-/// [`put_value`], its `?` after `on_err` (a `.map_err(..)`).
+/// The call that writes one value (`v: &T`), its `?` after `on_err`.
 fn put_value_or(
     f: &FieldModel,
     v: TokenStream,

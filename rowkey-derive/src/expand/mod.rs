@@ -30,6 +30,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
         #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
         const _: () = {
             use #krate::__private as __rk;
+            use __rk::InField as _;
             #consts
             #encode
             #decode

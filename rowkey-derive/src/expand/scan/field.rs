@@ -1,15 +1,13 @@
 //! One key field described to `rowkey::scan::Step`: the `ScanField` impl
-//! on the field's state struct. It names the state that comes next, what
-//! `eq` and ranges take, how the field's bytes are written, which
-//! finishers its encoding supports (or the `rowkey::scan` reason type that
-//! says why not) and what the salt or hash prefix learns from its value.
-//! The finishers themselves live in `rowkey-core`.
+//! on the field's state struct. It names the state that comes next, the
+//! codec type (what `eq` and ranges take), which finishers its encoding
+//! supports (or the `rowkey::scan` reason type that says why not) and,
+//! for the fields a salt or hash prefix is computed from, what it learns
+//! from their values. The finishers and the codecs live in `rowkey-core`.
 
-use super::rules::{self, PrefixScan, RangeScan};
-use super::{
-    bucket_depth, bucket_rule, hashes_inputs, marks, state, state_ident, state_in, whole_key_rule,
-};
-use crate::expand::{codec, encode, prefix};
+use super::rules;
+use super::{bucket_depth, hashes_inputs, marks, state, state_in};
+use crate::expand::prefix;
 use crate::model::{Codec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -39,11 +37,13 @@ fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
     matches!(f.codec, Codec::Bytes { .. }) && !f.optional && !group_field
 }
 
-/// `impl ScanField for State<depth>`: field `depth` described.
+/// `impl ScanField for State<depth>`: field `depth` described by types
+/// alone (its codec, the states after it, which finishers apply). What
+/// the codec writes and its options are `rowkey-core`'s, read from the
+/// key's layout: a field costs the compiler no body of its own.
 pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
     let this = state(model, depth);
-    let this_ident = state_ident(model, depth);
     let last = depth + 1 == model.fields.len();
     let m = marks(model);
     // The state after the field in each mode: the next field's, or the
@@ -59,141 +59,13 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let next = after(quote!(__Mo));
     let next_free = after(quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField));
     let next_in = after(quote!(__rk::scan::NoFreeFieldAfterAnInList));
-    let bucket_rule = bucket_rule(model);
-    let whole_key_rule = whole_key_rule(model);
-    let name = f.name();
-    let (ty, value_ty) = (f.ty, f.value_ty);
-    let borrowed = takes_borrowed(model, depth, f);
+    let ident = model.ident;
+    let (_, ty_generics, _) = model.generics.split_for_impl();
     let is_hashed = hashed(model, depth);
+    let codec = codec_type(model, depth, f);
 
-    let value = if borrowed {
-        quote!(&'__v <#value_ty as __rk::KeyBytes>::Borrowed)
-    } else {
-        quote!(#ty)
-    };
-    let put = if borrowed {
-        let c = codec::bytes_codec(f, model.separator);
-        quote! {
-            const __C: __rk::BytesCodec = #c;
-            __C.put(__w, __rk::KeyBytes::key_bytes(*__v), <#value_ty as __rk::KeyBytes>::IS_TEXT)
-        }
-    } else {
-        let put =
-            encode::with_value_at(f, quote!(__v), |v| encode::put_value(f, v, model.separator));
-        quote! {
-            #put
-            ::core::result::Result::Ok(())
-        }
-    };
-
-    let prefix_scan = rules::prefix_scan(f, is_hashed);
-    let (prefix_ty, put_prefix) = match (&prefix_scan, f.codec) {
-        (Ok(PrefixScan::Digits), Codec::Text { width, reverse }) => {
-            let digits = codec::digits(width, reverse, f.desc);
-            (
-                quote!(str),
-                quote! {
-                    fn put_prefix(__w: &mut __rk::KeyWriter<'_>, __p: &str) -> ::core::result::Result<(), __rk::EncodeError> {
-                        #digits.put_prefix(__w, __p)
-                    }
-                },
-            )
-        }
-        (Ok(PrefixScan::Bytes), Codec::Bytes { .. }) => {
-            let c = codec::bytes_codec(f, model.separator);
-            (
-                quote!(<#value_ty as __rk::KeyBytes>::Borrowed),
-                quote! {
-                    fn put_prefix(__w: &mut __rk::KeyWriter<'_>, __p: &Self::Prefix) -> ::core::result::Result<(), __rk::EncodeError> {
-                        const __C: __rk::BytesCodec = #c;
-                        __C.put_prefix(__w, __rk::KeyBytes::key_bytes(__p))
-                    }
-                },
-            )
-        }
-        (_, Codec::Bytes { .. }) => (quote!(<#value_ty as __rk::KeyBytes>::Borrowed), quote!()),
-        _ => (quote!(str), quote!()),
-    };
-    let prefix_rule = rule(prefix_scan.map(|_| ()));
-
-    let range_scan = rules::range_scan(f, is_hashed);
-    let range_rule = rule(range_scan.as_ref().map(|_| ()).map_err(|e| *e));
-    let latest_rule = rule(match range_scan {
-        Ok(RangeScan::Time) => Ok(()),
-        _ => Err("LatestNeedsADescTsField"),
-    });
-    let range = match (range_scan, f.codec) {
-        (Ok(RangeScan::Time), Codec::DescTs { text }) => quote! {
-            fn range(
-                __b: &__rk::ScanBuilder<__N, #m>,
-                __lo: ::core::ops::Bound<&Self::Value<'_>>,
-                __hi: ::core::ops::Bound<&Self::Value<'_>>,
-            ) -> ::core::result::Result<__rk::ScanPlan<__N>, __rk::EncodeError> {
-                __b.time_window(__rk::DescTs { text: #text }, __lo.cloned(), __hi.cloned())
-            }
-        },
-        // Bounds longer than the field can hold still mean something: they
-        // are cut to the field's length (`ScanBuilder::fitted_bounds`).
-        (Ok(RangeScan::Values), Codec::Bytes { .. }) => {
-            let c = codec::bytes_codec(f, model.separator);
-            let prefix_free = rules::prefix_free(f);
-            let bytes = if borrowed {
-                quote!(|__v| __rk::KeyBytes::key_bytes(*__v))
-            } else {
-                quote!(|__v| __rk::KeyBytes::key_bytes(__v))
-            };
-            quote! {
-                fn range(
-                    __b: &__rk::ScanBuilder<__N, #m>,
-                    __lo: ::core::ops::Bound<&Self::Value<'_>>,
-                    __hi: ::core::ops::Bound<&Self::Value<'_>>,
-                ) -> ::core::result::Result<__rk::ScanPlan<__N>, __rk::EncodeError> {
-                    const __C: __rk::BytesCodec = #c;
-                    __b.fitted_bounds(
-                        #name,
-                        __C,
-                        <#value_ty as __rk::KeyBytes>::IS_TEXT,
-                        __lo.map(#bytes),
-                        __hi.map(#bytes),
-                        #prefix_free,
-                    )
-                }
-            }
-        }
-        _ => quote!(),
-    };
-
-    let mut consts = TokenStream::new();
-    if f.desc {
-        consts.extend(quote!(
-            const DESCENDING: bool = true;
-        ));
-    }
-    // Separator-joined text is delimited by the next separator, and the
-    // last field by nothing: no end of its own, as a raw last field.
-    let delimited_last = depth + 1 == model.fields.len()
-        && matches!(
-            f.codec,
-            Codec::Bytes {
-                framing: crate::model::Framing::Delimited,
-                ..
-            }
-        );
-    if !rules::prefix_free(f) || delimited_last {
-        consts.extend(quote!(
-            const PREFIX_FREE: bool = false;
-        ));
-    }
-    if let Some(b) = model.separator.filter(|_| depth + 1 < model.fields.len()) {
-        consts.extend(
-            quote!(const SEPARATOR: ::core::option::Option<u8> = ::core::option::Option::Some(#b);),
-        );
-    }
-    if matches!(f.codec, Codec::Part) {
-        let part = crate::ty::with_static_lifetimes(value_ty);
-        consts.extend(quote!(const ORDERED: bool = <#part as __rk::KeyPart>::ORDERED;));
-    }
-
+    let prefix_rule = rule(rules::prefix_scan(f, is_hashed).map(|_| ()));
+    let range_rule = rule(rules::range_scan(f, is_hashed).map(|_| ()));
     // Leaving the field free needs its width: fixed by the codec, or the
     // part's own `FIXED_LEN` (checked when the plan is built).
     let free_rule = rule(match f.codec {
@@ -205,56 +77,70 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         Codec::Bytes { .. } => Err("VariableWidthFieldsCannotBeLeftFree"),
         _ => Ok(()),
     });
-    // The width the layout already states: one source for both.
-    let fixed_width = quote!(__FIELDS[#depth].fixed_len);
-    let learn = learn(model, depth, f);
-    let field = f.ident;
+    let (learn_ty, learn_impl) = match learn(model, depth, f) {
+        Some(body) => (
+            quote!(Self),
+            quote! {
+                impl<#(#lts,)* __Mo, const __N: usize> __rk::scan::ScanLearn<#codec, __N, #m> for #this {
+                    fn learn(
+                        __b: &mut __rk::ScanBuilder<__N, #m>,
+                        __s: usize,
+                        __value: &<#codec as __rk::scan::ScanCodec>::Value<'_>,
+                    ) {
+                        #body
+                    }
+                }
+            },
+        ),
+        None => (quote!(__rk::scan::NoLearn), quote!()),
+    };
 
     quote! {
-        #[allow(clippy::needless_lifetimes)]
-        impl<#(#lts,)* __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, #m> for #this {
+        // SAFETY: the state struct is `#[repr(transparent)]` with one
+        // field, this step (`scan_structs`).
+        unsafe impl<#(#lts,)* __Mo, const __N: usize> __rk::ScanField<__N, #m> for #this {
+            type Key = #ident #ty_generics;
+            type Mode = __Mo;
+            const DEPTH: usize = #depth;
+            type Codec = #codec;
+            type Learn = #learn_ty;
             type Next = #next;
             type Free = #next_free;
             type In = #next_in;
-            type BucketRule = #bucket_rule;
-            type WholeKeyRule = #whole_key_rule;
-            #[inline]
-            fn from_query(__q: __rk::ScanQuery<__N, #m>) -> Self {
-                #this_ident { #field: __rk::Step::__new(__q) }
-            }
-            #[inline]
-            fn field_query(&self) -> &__rk::ScanQuery<__N, #m> {
-                self.#field.__query()
-            }
-            #[inline]
-            fn field_query_mut(&mut self) -> &mut __rk::ScanQuery<__N, #m> {
-                self.#field.__query_mut()
-            }
             type FreeRule = #free_rule;
-            const FIXED_WIDTH: ::core::option::Option<usize> = #fixed_width;
-            type Value<'__v> = #value;
-            type Prefix = #prefix_ty;
             type PrefixRule = #prefix_rule;
             type RangeRule = #range_rule;
-            type LatestRule = #latest_rule;
-            const NAME: &'static str = #name;
-            #consts
-
-            #[inline]
-            fn put(__w: &mut __rk::KeyWriter<'_>, __v: &Self::Value<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
-                #put
-            }
-            #put_prefix
-            #learn
-            #range
         }
+        #learn_impl
+    }
+}
+
+/// The `rowkey::scan::codec` type that writes the field: it fixes what
+/// the field's steps take.
+fn codec_type(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
+    let ty = f.value_ty;
+    let owned = match f.codec {
+        Codec::Part => quote!(__rk::scan::codec::Part<#ty>),
+        Codec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
+        Codec::Bytes { .. } if takes_borrowed(model, depth, f) => {
+            return quote!(__rk::scan::codec::BorrowedBytes<<#ty as __rk::KeyBytes>::Borrowed>)
+        }
+        Codec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
+        Codec::DescTs { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
+        Codec::TextDate { .. } => quote!(__rk::scan::codec::DateText<#ty>),
+        Codec::TextUuid => quote!(__rk::scan::codec::UuidText),
+        Codec::TextDecimal { .. } => quote!(__rk::scan::codec::DecimalText),
+    };
+    if f.optional {
+        quote!(__rk::scan::codec::Optional<#owned>)
+    } else {
+        owned
     }
 }
 
 /// `learn`: what the salt or hash prefix takes from the field's value
 /// (its byte span, its group, the bucket once every input is set).
-fn learn(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
-    let m = marks(model);
+fn learn(model: &KeyModel, depth: usize, f: &FieldModel) -> Option<TokenStream> {
     let name = f.name();
     let key_name = model.ident.to_string();
     let mut body = TokenStream::new();
@@ -300,13 +186,11 @@ fn learn(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         _ => {}
     }
     if body.is_empty() {
-        return body;
+        return None;
     }
-    quote! {
-        fn learn(__b: &mut __rk::ScanBuilder<__N, #m>, __s: usize, __value: &Self::Value<'_>) {
-            let __e = __b.position();
-            let _ = (__e, __value);
-            #body
-        }
-    }
+    Some(quote! {
+        let __e = __b.position();
+        let _ = (__e, __value);
+        #body
+    })
 }

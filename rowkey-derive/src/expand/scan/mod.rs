@@ -8,8 +8,9 @@
 //! `plan` or `key` cannot clash with `TypedScan`'s methods (a field is
 //! reached through `Deref`, a method on the wrapper). Every finisher and
 //! every shared method (`plan`, `key`, `in_bucket`, `with_max_ranges`,
-//! `Clone`, `Debug`) is written once in `rowkey-core`; the derive emits one
-//! struct and one `ScanField` description per field (`field.rs`).
+//! `Clone`, `Debug`) is written once in `rowkey-core`, and so is every
+//! codec; the derive emits one struct and one `ScanField` description
+//! (types only, no bodies) per field (`field.rs`).
 
 mod field;
 mod rules;
@@ -124,6 +125,7 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
+            #[repr(transparent)]
             #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes, const __N: usize = #n_bytes> {
                 #[doc = #field_doc]
                 pub #field: #krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>,
@@ -153,6 +155,8 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
         let lts = model.generics.lifetimes().map(|l| &l.lifetime);
         quote!(#ident<#(#lts,)* __rk::scan::Yes, __SCAN_N>)
     };
+    let bucket_rule = bucket_rule(model);
+    let whole_key_rule = whole_key_rule(model);
     let fields = model
         .fields
         .iter()
@@ -177,6 +181,11 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
             }
         }
 
+        impl #impl_generics __rk::scan::ScanKey for #ident #ty_generics #where_clause {
+            type BucketRule = #bucket_rule;
+            type WholeKeyRule = #whole_key_rule;
+        }
+
         #(#fields)*
     }
 }
@@ -189,11 +198,11 @@ fn bucket_rule(model: &KeyModel) -> TokenStream {
     }
 }
 
-/// Whether `key()` gives one whole key once every field is set: in the
-/// state's mode, and if the builder can compute the bucket.
+/// Whether `key()` gives one whole key once every field is set: if the
+/// builder can compute the bucket, in the state's mode.
 fn whole_key_rule(model: &KeyModel) -> TokenStream {
     if bucket_known_at_full_depth(model) {
-        quote!(<__Mo as __rk::scan::ScanMode>::Rule)
+        quote!(__rk::scan::ModeDecides)
     } else {
         quote!(__rk::scan::CustomSaltHashesAreNotComputedHere)
     }

@@ -81,16 +81,3 @@ pub fn range_scan(f: &FieldModel, hashed: bool) -> Result<RangeScan, &'static st
         },
     }
 }
-
-/// Whether no stored value is a prefix of another: then "every key after
-/// those holding value v" starts at the prefix successor of v's bytes. A
-/// raw last field is the exception (`ab` is a prefix of `abc`).
-pub fn prefix_free(f: &FieldModel) -> bool {
-    !matches!(
-        f.codec,
-        Codec::Bytes {
-            framing: Framing::Raw,
-            ..
-        }
-    )
-}

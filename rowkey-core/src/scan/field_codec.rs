@@ -1,0 +1,432 @@
+//! How a [`Step`](super::Step) writes its field: [`ScanCodec`], one
+//! implementation per kind of codec, written once here for every key.
+//!
+//! The derive names a field's codec as a type (`codec::Digits<u32>`,
+//! `codec::BorrowedBytes<&'a str>`): the type says what the field's steps
+//! take and which trait its value needs. The codec's options (widths,
+//! padding, `#[desc]`, the separator) are not type parameters: they are
+//! read from the key's [`Layout`](crate::Layout), a constant, so an
+//! optimised build folds them as if they were written inline, and a key
+//! costs the compiler one small description per field rather than one
+//! body per finisher.
+
+use super::{ScanBuilder, ScanPlan, Yes};
+use crate::codec::{self as kinds, option, BytesCodec, KeyBytes, TextDate, TextInt, Timestamp};
+use crate::{EncodeError, EncodeErrorKind, FieldLayout, KeyPart, KeyWriter, RowKey};
+use core::marker::PhantomData;
+use core::ops::Bound;
+
+/// One field of a key, as its scan steps see it: its layout and where it
+/// sits. Read from [`RowKey::layout`].
+#[derive(Clone, Copy)]
+pub struct ScanFieldInfo {
+    /// The field's layout.
+    pub layout: &'static FieldLayout,
+    /// The key's separator (separator-joined keys), if any.
+    pub separator: Option<u8>,
+    /// The last field of the key.
+    pub last: bool,
+}
+
+impl ScanFieldInfo {
+    /// Field `depth` of key `K`.
+    #[inline]
+    pub fn of<K: RowKey>(depth: usize) -> Self {
+        let layout = K::layout();
+        ScanFieldInfo {
+            layout: &layout.fields[depth],
+            // The derive writes the separator byte as the char of the same
+            // number (`b as char`), so this is the byte back.
+            separator: layout.separator.map(|c| c as u8),
+            last: depth + 1 == layout.fields.len(),
+        }
+    }
+
+    /// The field's name, for errors.
+    #[inline]
+    pub fn name(&self) -> &'static str {
+        self.layout.name
+    }
+
+    /// The byte written after the field: the separator, but not after the
+    /// last field.
+    #[inline]
+    pub fn separator_after(&self) -> Option<u8> {
+        self.separator.filter(|_| !self.last)
+    }
+
+    /// No stored value is a prefix of another: every field but raw bytes,
+    /// and separator-joined text that ends the key (nothing delimits it).
+    #[inline]
+    pub fn prefix_free(&self) -> bool {
+        match self.layout.codec {
+            crate::FieldCodec::Bytes { framing, .. } => match framing {
+                kinds::Framing::Raw => false,
+                kinds::Framing::Delimited => !self.last,
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+
+    fn digits(&self) -> kinds::Digits {
+        match self.layout.codec {
+            crate::FieldCodec::Text { width, reverse } => kinds::Digits {
+                width,
+                reverse,
+                desc: self.layout.desc,
+            },
+            _ => unreachable_codec(),
+        }
+    }
+
+    fn bytes(&self) -> BytesCodec {
+        match self.layout.codec {
+            crate::FieldCodec::Bytes {
+                framing,
+                max_len,
+                reverse,
+            } => BytesCodec {
+                framing,
+                max_len,
+                reverse,
+                desc: self.layout.desc,
+                separator: self.separator,
+            },
+            _ => unreachable_codec(),
+        }
+    }
+
+    fn desc_ts(&self) -> kinds::DescTs {
+        match self.layout.codec {
+            crate::FieldCodec::DescTimestamp { text } => kinds::DescTs { text },
+            _ => unreachable_codec(),
+        }
+    }
+}
+
+/// The derive pairs each codec type with the layout it writes: another
+/// pairing is a bug in the derive, never a user's input.
+#[cold]
+fn unreachable_codec() -> ! {
+    unreachable!("rowkey: a scan field's codec does not match its layout")
+}
+
+/// How a field's value is written by its scan steps. Implemented here
+/// for each codec the derive chooses; not for users.
+#[doc(hidden)]
+pub trait ScanCodec {
+    /// What `eq` and range bounds take: the field's type, or `&str` /
+    /// `&[u8]` for a text or bytes field.
+    type Value<'v>;
+    /// What `starts_with` takes.
+    type Prefix: ?Sized;
+    /// [`Yes`] on a `#[desc_ts]` field, or why `latest` does not apply.
+    type LatestRule;
+    /// The value's bytes sort like the values (a `KeyPart` may say not).
+    const ORDERED: bool = true;
+
+    /// Writes `value` as the field's bytes.
+    fn put(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        value: &Self::Value<'_>,
+    ) -> Result<(), EncodeError>;
+
+    /// Writes the stored bytes a prefix of the field starts with.
+    fn put_prefix(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        prefix: &Self::Prefix,
+    ) -> Result<(), EncodeError> {
+        let _ = (f, prefix);
+        Err(w.error(EncodeErrorKind::Invalid("no prefix scan on this field")))
+    }
+
+    /// The plan of keys whose field lies between `lo` and `hi`: bounds
+    /// written as values are.
+    fn range<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        lo: Bound<&Self::Value<'_>>,
+        hi: Bound<&Self::Value<'_>>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        const {
+            assert!(Self::ORDERED, "this KeyPart type says its bytes do not sort like its values (KeyPart::ORDERED is false): ranges on it would miss rows")
+        };
+        b.bounds(
+            lo.map(|v| write_value::<Self>(f, v)),
+            hi.map(|v| write_value::<Self>(f, v)),
+            f.layout.desc,
+            f.prefix_free(),
+        )
+    }
+}
+
+/// Writes `value` as field `f`, naming it in errors.
+fn write_value<'a, 'v, C: ScanCodec + ?Sized>(
+    f: &'a ScanFieldInfo,
+    value: &'a C::Value<'v>,
+) -> impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError> + use<'a, 'v, C> {
+    move |w| {
+        w.field(f.name());
+        C::put(w, f, value)
+    }
+}
+
+/// The stored bytes of a borrowed value (`&&str`).
+fn borrowed_bytes<'a, B: KeyBytes + ?Sized>(v: &&'a B) -> &'a [u8] {
+    B::key_bytes(v)
+}
+
+/// The stored bytes of an owned value.
+fn owned_bytes<T: KeyBytes>(v: &T) -> &[u8] {
+    v.key_bytes()
+}
+
+/// Codec types the derive names; each is a marker, never built.
+pub mod codec {
+    use super::*;
+
+    /// The type's own [`KeyPart`] encoding (inverted under `#[desc]`).
+    pub struct Part<T>(PhantomData<fn() -> T>);
+    /// `#[text]` integers: zero-padded digits.
+    pub struct Digits<T>(PhantomData<fn() -> T>);
+    /// Text or bytes, taken borrowed: `B` is `str` or `[u8]`.
+    pub struct BorrowedBytes<B: ?Sized>(PhantomData<fn() -> PhantomData<B>>);
+    /// Text or bytes, taken as the field's own type (a `group_by` field,
+    /// or inside an `Option`).
+    pub struct OwnedBytes<T>(PhantomData<fn() -> T>);
+    /// `#[desc_ts]`: `i64::MAX - ts`.
+    pub struct DescTs<T>(PhantomData<fn() -> T>);
+    /// A date or time as `#[text(format = "..")]`.
+    pub struct DateText<T>(PhantomData<fn() -> T>);
+    /// A UUID as its hyphenated text.
+    #[cfg(feature = "uuid")]
+    pub struct UuidText;
+    /// A decimal as `#[text(width, scale)]`.
+    #[cfg(feature = "rust_decimal")]
+    pub struct DecimalText;
+    /// An `Option` of codec `C`'s values: a tag byte, then the value.
+    pub struct Optional<C>(PhantomData<fn() -> C>);
+}
+
+impl<T: KeyPart> ScanCodec for codec::Part<T> {
+    type Value<'v> = T;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+    const ORDERED: bool = T::ORDERED;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
+        kinds::desc_part::put_part(w, v, f.layout.desc)
+    }
+}
+
+impl<T: TextInt> ScanCodec for codec::Digits<T> {
+    type Value<'v> = T;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
+        f.digits().put::<T>(w, *v)
+    }
+
+    #[inline]
+    fn put_prefix(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, p: &str) -> Result<(), EncodeError> {
+        f.digits().put_prefix(w, p)
+    }
+}
+
+/// `range` of a bytes field: bounds longer than the field can hold still
+/// mean something, cut to the field's length (`ScanBuilder::fitted_bounds`).
+fn bytes_range<const N: usize, const M: usize>(
+    b: &ScanBuilder<N, M>,
+    f: &ScanFieldInfo,
+    is_text: bool,
+    lo: Bound<&[u8]>,
+    hi: Bound<&[u8]>,
+) -> Result<ScanPlan<N>, EncodeError> {
+    b.fitted_bounds(f.name(), f.bytes(), is_text, lo, hi, f.prefix_free())
+}
+
+impl<B: KeyBytes + ?Sized + 'static> ScanCodec for codec::BorrowedBytes<B> {
+    type Value<'v> = &'v B;
+    type Prefix = B;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &&B) -> Result<(), EncodeError> {
+        f.bytes().put(w, B::key_bytes(v), B::IS_TEXT)
+    }
+
+    #[inline]
+    fn put_prefix(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, p: &B) -> Result<(), EncodeError> {
+        f.bytes().put_prefix(w, p.key_bytes())
+    }
+
+    fn range<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        lo: Bound<&&B>,
+        hi: Bound<&&B>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        let (lo, hi) = (lo.map(borrowed_bytes::<B>), hi.map(borrowed_bytes::<B>));
+        bytes_range(b, f, B::IS_TEXT, lo, hi)
+    }
+}
+
+impl<T: KeyBytes> ScanCodec for codec::OwnedBytes<T> {
+    type Value<'v> = T;
+    type Prefix = T::Borrowed;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
+        f.bytes().put(w, v.key_bytes(), T::IS_TEXT)
+    }
+
+    #[inline]
+    fn put_prefix(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        p: &T::Borrowed,
+    ) -> Result<(), EncodeError> {
+        f.bytes().put_prefix(w, p.key_bytes())
+    }
+
+    fn range<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        lo: Bound<&T>,
+        hi: Bound<&T>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        let (lo, hi) = (lo.map(owned_bytes::<T>), hi.map(owned_bytes::<T>));
+        bytes_range(b, f, T::IS_TEXT, lo, hi)
+    }
+}
+
+impl<T: Timestamp> ScanCodec for codec::DescTs<T> {
+    type Value<'v> = T;
+    type Prefix = str;
+    type LatestRule = Yes;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
+        f.desc_ts().put::<T>(w, *v)
+    }
+
+    fn range<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        lo: Bound<&T>,
+        hi: Bound<&T>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        b.time_window(f.desc_ts(), lo.cloned(), hi.cloned())
+    }
+}
+
+impl<T: TextDate> ScanCodec for codec::DateText<T> {
+    type Value<'v> = T;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
+        match f.layout.codec {
+            crate::FieldCodec::DateText { format } => format.put::<T>(w, v),
+            _ => unreachable_codec(),
+        }
+    }
+}
+
+#[cfg(feature = "uuid")]
+impl ScanCodec for codec::UuidText {
+    type Value<'v> = uuid::Uuid;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, _: &ScanFieldInfo, v: &uuid::Uuid) -> Result<(), EncodeError> {
+        kinds::UuidText.put(w, v)
+    }
+}
+
+#[cfg(feature = "rust_decimal")]
+impl ScanCodec for codec::DecimalText {
+    type Value<'v> = rust_decimal::Decimal;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        v: &rust_decimal::Decimal,
+    ) -> Result<(), EncodeError> {
+        match f.layout.codec {
+            crate::FieldCodec::DecimalText { width, scale } => {
+                kinds::DecimalText { width, scale }.put(w, v)
+            }
+            _ => unreachable_codec(),
+        }
+    }
+}
+
+impl<C: OwnedValue> ScanCodec for codec::Optional<C> {
+    type Value<'v> = Option<C::Owned>;
+    type Prefix = str;
+    type LatestRule = super::LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        v: &Option<C::Owned>,
+    ) -> Result<(), EncodeError> {
+        option::put_tag(w, v.is_some(), f.layout.desc)?;
+        match v {
+            Some(v) => C::put_owned(w, f, v),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A codec whose steps take the field's own type (every codec but
+/// [`BorrowedBytes`](codec::BorrowedBytes)): what an `Option` of it holds.
+#[doc(hidden)]
+pub trait OwnedValue {
+    /// The field's type.
+    type Owned;
+    /// Writes `value` as the codec does.
+    fn put_owned(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        value: &Self::Owned,
+    ) -> Result<(), EncodeError>;
+}
+
+/// `OwnedValue` for codecs whose `Value` is their `T`.
+macro_rules! owned_value {
+    ($($(#[$cfg:meta])* [$($g:tt)*] $codec:ty => $owned:ty;)*) => {$(
+        $(#[$cfg])*
+        impl<$($g)*> OwnedValue for $codec {
+            type Owned = $owned;
+            #[inline]
+            fn put_owned(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &$owned) -> Result<(), EncodeError> {
+                <Self as ScanCodec>::put(w, f, v)
+            }
+        }
+    )*};
+}
+
+owned_value! {
+    [T: KeyPart] codec::Part<T> => T;
+    [T: TextInt] codec::Digits<T> => T;
+    [T: KeyBytes] codec::OwnedBytes<T> => T;
+    [T: Timestamp] codec::DescTs<T> => T;
+    [T: TextDate] codec::DateText<T> => T;
+    #[cfg(feature = "uuid")] [] codec::UuidText => uuid::Uuid;
+    #[cfg(feature = "rust_decimal")] [] codec::DecimalText => rust_decimal::Decimal;
+}
