@@ -152,18 +152,43 @@ impl<'de> KeyReader<'de> {
 
     /// [`wrong_length`](Self::wrong_length) of a key decoded by `decode`,
     /// which is run once on `bytes` to find the field at fault: the cold
-    /// path of a fixed-length layout's decode, out of line and generic so
-    /// that only crates which decode compile it. Generated code only.
-    #[doc(hidden)]
+    /// path of [`decode_fields`](Self::decode_fields), out of line.
     #[cold]
     #[inline(never)]
-    pub fn wrong_length_of<'k, T>(
+    fn wrong_length_of<'k, T, F>(
         key: &'static str,
         fixed: usize,
         bytes: &'k [u8],
-        decode: fn(&'k [u8]) -> Result<T, DecodeError>,
-    ) -> DecodeError {
+        decode: F,
+    ) -> DecodeError
+    where
+        F: FnOnce(&'k [u8]) -> Result<T, DecodeError>,
+    {
         Self::wrong_length(key, fixed, bytes.len(), decode(bytes).err())
+    }
+
+    /// Decodes `bytes` with `fields`, a derived key's field reader. A
+    /// fixed-length layout (`fixed`) reads a key of that length with the
+    /// length as a constant, so every field's bounds check folds into this
+    /// one; any other length (always an error, found by the same reader)
+    /// is read out of line. Written once here, not per key: generated code
+    /// only.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn decode_fields<'k, T, F>(
+        key: &'static str,
+        fixed: Option<usize>,
+        bytes: &'k [u8],
+        fields: F,
+    ) -> Result<T, DecodeError>
+    where
+        F: Fn(&'k [u8]) -> Result<T, DecodeError>,
+    {
+        match fixed {
+            Some(n) if bytes.len() == n => fields(&bytes[..n]),
+            Some(n) => Err(Self::wrong_length_of(key, n, bytes, fields)),
+            None => fields(bytes),
+        }
     }
 
     /// The error for a key of `len` bytes of a layout whose keys are all

@@ -19,7 +19,7 @@
 //! #     #[pad(width = 10, fill = 0x01, align = left)] user: &'a str,
 //! #     #[desc_ts] at_ms: i64,
 //! # }
-//! // error[E0609]: no field `user` on type `TypedScan<SpendScan0<'_, Yes, 25>, 25, 0>`
+//! // error[E0609]: no field `user` on type `TypedScan<SpendScan0<'_, 25>, 25, 0>`
 //! //   = note: available field is: `month`
 //! let _ = Spend::scan().user.eq("zhangsan");
 //! ```

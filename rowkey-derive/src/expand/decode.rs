@@ -79,20 +79,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
-                // A fixed-length layout reads a key of that length with the
-                // length as a constant, so every field's bounds check folds
-                // into this one; any other length (always an error, found
-                // by the same code) is read out of line.
-                if let ::core::option::Option::Some(__n) = __FIXED_LEN {
-                    return if __bytes.len() == __n {
-                        Self::__rowkey_decode_fields(&__bytes[..__n])
-                    } else {
-                        ::core::result::Result::Err(__rk::KeyReader::wrong_length_of(
-                            #name, __n, __bytes, Self::__rowkey_decode_fields,
-                        ))
-                    };
-                }
-                Self::__rowkey_decode_fields(__bytes)
+                __rk::KeyReader::decode_fields(#name, __FIXED_LEN, __bytes, Self::__rowkey_decode_fields)
             }
         }
 

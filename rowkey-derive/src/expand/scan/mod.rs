@@ -33,14 +33,15 @@ fn state(model: &KeyModel, depth: usize) -> TokenStream {
 
 /// The state type at `depth` in mode `mode`.
 ///
-/// The bytes of a bound are the states' const parameter `__N` (its
-/// default is `Key::MAX_LEN + 1`), not the derive's `__SCAN_N` constant:
-/// every mention of a constant item as a const argument is a body of its
-/// own for the compiler to check and evaluate, about ten per field.
+/// The bytes of a bound are the states' const parameter `__N`
+/// (`Key::MAX_LEN + 1`), not the derive's `__SCAN_N` constant: every
+/// mention of a constant item as a const argument is a body of its own for
+/// the compiler to check and evaluate, about ten per field. It has no
+/// default for the same reason (one more body per state).
 fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
     let ident = state_ident(model, depth);
     let lts = model.generics.lifetimes().map(|l| &l.lifetime);
-    quote!(#ident<#(#lts,)* #mode, __N>)
+    quote!(#ident<#(#lts,)* __N, #mode>)
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -98,8 +99,6 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
     let vis = model.vis;
     let ident = model.ident;
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let statics = lts.iter().map(|_| quote!('static));
-    let n_bytes = quote!({ <#ident<#(#statics),*> as #krate::RowKey>::MAX_LEN + 1 });
     let m = marks(model);
     let (_, ty_generics, _) = model.generics.split_for_impl();
     let states = model.fields.iter().enumerate().map(|(depth, f)| {
@@ -126,7 +125,7 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             #[doc = #doc]
             #[allow(dead_code)]
             #[repr(transparent)]
-            #vis struct #name<#(#lts,)* __Mo = #krate::scan::Yes, const __N: usize = #n_bytes> {
+            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #krate::scan::Yes> {
                 #[doc = #field_doc]
                 pub #field: #krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>,
             }
@@ -153,7 +152,7 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
     let start = {
         let ident = state_ident(model, 0);
         let lts = model.generics.lifetimes().map(|l| &l.lifetime);
-        quote!(#ident<#(#lts,)* __rk::scan::Yes, __SCAN_N>)
+        quote!(#ident<#(#lts,)* __SCAN_N>)
     };
     let bucket_rule = bucket_rule(model);
     let whole_key_rule = whole_key_rule(model);
