@@ -155,15 +155,12 @@ impl<'de> KeyReader<'de> {
     /// path of [`decode_fields`](Self::decode_fields), out of line.
     #[cold]
     #[inline(never)]
-    fn wrong_length_of<'k, T, F>(
+    fn wrong_length_of<'k, T>(
         key: &'static str,
         fixed: usize,
         bytes: &'k [u8],
-        decode: F,
-    ) -> DecodeError
-    where
-        F: FnOnce(&'k [u8]) -> Result<T, DecodeError>,
-    {
+        decode: fn(&'k [u8]) -> Result<T, DecodeError>,
+    ) -> DecodeError {
         Self::wrong_length(key, fixed, bytes.len(), decode(bytes).err())
     }
 
@@ -175,20 +172,20 @@ impl<'de> KeyReader<'de> {
     /// only.
     #[doc(hidden)]
     #[inline(always)]
-    pub fn decode_fields<'k, T, F>(
+    pub fn decode_fields<'k, T>(
         key: &'static str,
         fixed: Option<usize>,
         bytes: &'k [u8],
-        fields: F,
-    ) -> Result<T, DecodeError>
-    where
-        F: Fn(&'k [u8]) -> Result<T, DecodeError>,
-    {
-        match fixed {
-            Some(n) if bytes.len() == n => fields(&bytes[..n]),
-            Some(n) => Err(Self::wrong_length_of(key, n, bytes, fields)),
-            None => fields(bytes),
+        fields: fn(&'k [u8]) -> Result<T, DecodeError>,
+    ) -> Result<T, DecodeError> {
+        if let Some(n) = fixed {
+            return if bytes.len() == n {
+                fields(&bytes[..n])
+            } else {
+                Err(Self::wrong_length_of(key, n, bytes, fields))
+            };
         }
+        fields(bytes)
     }
 
     /// The error for a key of `len` bytes of a layout whose keys are all
