@@ -1,4 +1,5 @@
-//! The crate's only `unsafe`: viewing bytes of a key buffer that are
+//! One of the crate's two `unsafe` modules (the other is
+//! `scan/state_cast.rs`): viewing bytes of a key buffer that are
 //! known to be written as `[u8]`, so [`KeyBuf`](crate::KeyBuf) and
 //! [`KeyWriter`](crate::KeyWriter) need not zero a buffer before writing
 //! a key into it.

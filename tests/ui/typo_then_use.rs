@@ -17,4 +17,5 @@ fn main() {
     let _ = Spend::decode(&key);
     let _ = Spend::scan().month.eq(202112).user.eq("zhangsan").plan();
     let _ = Spend::scan().month.eq(202112).user.starts_with("zh");
+    let _ = Spend::scan().month.eq(202112).user.eq("zhangsan").at_ms.latest(20);
 }

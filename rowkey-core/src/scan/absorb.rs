@@ -43,7 +43,7 @@ impl<S> AbsorbStep<S> {
     pub fn until<T>(self, _: T) -> Result<ScanPlan<1>, EncodeError> {
         unimplemented!()
     }
-    pub fn latest(self) -> Result<ScanPlan<1>, EncodeError> {
+    pub fn latest<T>(self, _: T) -> Result<ScanPlan<1>, EncodeError> {
         unimplemented!()
     }
 }

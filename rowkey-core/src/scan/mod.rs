@@ -50,6 +50,7 @@ pub(crate) mod merge;
 pub(crate) mod page;
 mod plan;
 mod sort_prefix;
+mod state_cast;
 mod step;
 mod typed;
 mod unavailable;

@@ -119,7 +119,7 @@ pub trait ScanState<const N: usize, const M: usize>: Sized {
 }
 
 /// The step a state struct `T` holds.
-type StepIn<T, const N: usize, const M: usize> =
+pub(super) type StepIn<T, const N: usize, const M: usize> =
     Step<T, <T as ScanField<N, M>>::Key, N, M, <T as ScanField<N, M>>::Mode>;
 
 impl<T: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for T
@@ -132,32 +132,20 @@ where
 
     #[inline]
     fn resume(q: ScanQuery<N, M>) -> Self {
-        const {
-            assert!(core::mem::size_of::<T>() == core::mem::size_of::<StepIn<T, N, M>>());
-            assert!(core::mem::align_of::<T>() == core::mem::align_of::<StepIn<T, N, M>>());
-        };
-        let step = core::mem::ManuallyDrop::new(StepIn::<T, N, M> {
+        super::state_cast::into_state(StepIn::<T, N, M> {
             q,
             next: PhantomData,
-        });
-        // SAFETY: `ScanField`'s contract: `T` is `#[repr(transparent)]`
-        // over exactly this step, so the step's bytes are a `T`; the step
-        // is not dropped, its ownership moves into the `T`.
-        unsafe { core::ptr::read((&*step as *const StepIn<T, N, M>).cast::<T>()) }
+        })
     }
 
     #[inline]
     fn query(&self) -> &ScanQuery<N, M> {
-        // SAFETY: as in `resume`: a `T` is its step.
-        let step = unsafe { &*(self as *const T).cast::<StepIn<T, N, M>>() };
-        &step.q
+        &super::state_cast::step_of(self).q
     }
 
     #[inline]
     fn query_mut(&mut self) -> &mut ScanQuery<N, M> {
-        // SAFETY: as in `resume`: a `T` is its step.
-        let step = unsafe { &mut *(self as *mut T).cast::<StepIn<T, N, M>>() };
-        &mut step.q
+        &mut super::state_cast::step_of_mut(self).q
     }
 }
 
