@@ -3,7 +3,8 @@
 //! from the key's layout; the encoder is generated code with the options
 //! inline. For every codec kind (binary parts, `#[desc]`, digits,
 //! reversed digits, left and right padding, escaped, raw and
-//! separator-joined text, `Option`s, reversed timestamps in bytes and
+//! separator-joined text (values full of 0x00, 0x01, 0xFF, separators
+//! and fill bytes), `Option`s, reversed timestamps in bytes and
 //! digits, date, UUID and decimal text) and adversarial values, the whole
 //! key a scan builds (`key()`) is the encoder's key, its `plan()` holds
 //! exactly that key, and a range from the value to itself holds it too.
@@ -12,6 +13,7 @@
 use chrono::NaiveDate;
 use proptest::prelude::*;
 use rowkey::RowKey;
+use rowkey_fixtures::strategies::nasty_text;
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
@@ -79,27 +81,9 @@ struct Forms {
     seq: u8,
 }
 
-/// Text with the bytes codecs treat specially: 0x00, 0x01, 0xFF (in
-/// UTF-8), the separator `_`, the fill `.`.
-fn text(max: usize) -> impl Strategy<Value = String> {
-    proptest::collection::vec(
-        prop_oneof![
-            Just('\0'),
-            Just('\u{1}'),
-            Just('\u{ff}'),
-            Just('_'),
-            Just('.'),
-            Just('a'),
-            Just('z')
-        ],
-        0..=max,
-    )
-    .prop_map(|c| c.into_iter().collect::<String>())
-    .prop_filter("fits in bytes", move |s| s.len() <= max)
-}
-
+/// `nasty_text` without the separator.
 fn separated_text(max: usize) -> impl Strategy<Value = String> {
-    text(max).prop_map(|s| s.replace('_', "-"))
+    nasty_text(max).prop_map(|s| s.replace('_', "-"))
 }
 
 /// The scan's whole key, checked against the encoder's.
@@ -141,7 +125,7 @@ proptest! {
     #[test]
     fn text_padded_escaped_raw_and_digit_timestamps(
         a in 0u32..1_000_000, b in 0u16..10_000, c in 0u16..10_000,
-        d in text(8), e in text(6), f in text(12), g in text(12), h in proptest::option::of(text(6)),
+        d in nasty_text(8), e in nasty_text(6), f in nasty_text(12), g in nasty_text(12), h in proptest::option::of(nasty_text(6)),
         at in 0i64..=i64::MAX, raw in proptest::collection::vec(any::<u8>(), 0..=5),
     ) {
         let k = Texts { a, b, c, d: &d, e: e.clone(), f: f.clone(), g: g.clone(), h: h.clone(), at, raw: &raw };

@@ -11,6 +11,7 @@ mod support;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use proptest::prelude::*;
 use rowkey::{DecodeKeyOwned, KeyPart, RowKey};
+use rowkey_fixtures::strategies::nasty_text;
 use std::fmt::Debug;
 use support::{check_bytes, check_value, neighbours, via_json};
 use uuid::Uuid;
@@ -142,28 +143,6 @@ struct Times {
     big: i128,
     huge: u128,
     opt_day: Option<NaiveDate>,
-}
-
-/// Text full of what breaks framings: 0x00, 0x01, 0xFF (as U+00FF),
-/// separators, newlines, regex metacharacters, multi-byte characters.
-fn nasty_text(max: usize) -> impl Strategy<Value = String> {
-    proptest::collection::vec(
-        prop_oneof![
-            Just('\0'),
-            Just('\u{1}'),
-            Just('\u{ff}'),
-            Just('_'),
-            Just('|'),
-            Just('.'),
-            Just('\n'),
-            Just('*'),
-            Just('é'),
-            proptest::char::range('a', 'e'),
-        ],
-        0..=max,
-    )
-    .prop_map(|v| v.into_iter().collect::<String>())
-    .prop_filter("fits its bytes", move |s| s.len() <= max)
 }
 
 fn nasty_bytes(max: usize) -> impl Strategy<Value = Vec<u8>> {
