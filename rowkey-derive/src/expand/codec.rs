@@ -37,6 +37,26 @@ pub fn framing_tokens(f: Framing) -> TokenStream {
     }
 }
 
+/// The name of a text/bytes field's `BytesCodec` constant: one constant
+/// per field in the derive's const block (`bytes_codec_consts`), which
+/// `encoded_len`, `write_key` and `decode` share.
+pub fn bytes_codec_name(f: &FieldModel) -> syn::Ident {
+    quote::format_ident!("__CODEC_{}", f.name())
+}
+
+/// `const __CODEC_<field>: BytesCodec = ..;` for each text/bytes field.
+pub fn bytes_codec_consts(fields: &[FieldModel], sep: Option<u8>) -> TokenStream {
+    fields
+        .iter()
+        .filter(|f| matches!(f.codec, Codec::Bytes { .. }))
+        .map(|f| {
+            let name = bytes_codec_name(f);
+            let c = bytes_codec(f, sep);
+            quote!(const #name: __rk::BytesCodec = #c;)
+        })
+        .collect()
+}
+
 /// The `BytesCodec` constant of a text/bytes field.
 pub fn bytes_codec(f: &FieldModel, sep: Option<u8>) -> TokenStream {
     let Codec::Bytes {

@@ -51,7 +51,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                 _ => quote!(),
             };
             let ty = f.ty;
-            let take = with_option(f, &on_err, take_value(f, sep, &on_err));
+            let take = with_option(f, &on_err, take_value(f, &on_err));
             let start = prefix::decode_field_start(model, i);
             let end = prefix::decode_field_end(model, i);
             quote! {
@@ -133,7 +133,7 @@ fn with_option(f: &FieldModel, on_err: &TokenStream, take: TokenStream) -> Token
 }
 
 /// The expression that reads one value.
-fn take_value(f: &FieldModel, sep: Option<u8>, on_err: &TokenStream) -> TokenStream {
+fn take_value(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
     let ty = f.value_ty;
     // Locals and the impl's lifetime are interpolated with call-site spans:
     // a span taken from the type may carry a `macro_rules!` hygiene context
@@ -159,17 +159,11 @@ fn take_value(f: &FieldModel, sep: Option<u8>, on_err: &TokenStream) -> TokenStr
             }
         }
         Codec::Bytes { .. } => {
-            let c = codec::bytes_codec(f, sep);
-            let call = if f.borrowable() {
-                quote_spanned!(ty.span()=> __C.take_borrowed::<#ty>(#r)#on_err?)
+            let c = codec::bytes_codec_name(f);
+            if f.borrowable() {
+                quote_spanned!(ty.span()=> #c.take_borrowed::<#ty>(#r)#on_err?)
             } else {
-                quote_spanned!(ty.span()=> __C.take_owned::<#ty>(#r)#on_err?)
-            };
-            quote! {
-                {
-                    const __C: __rk::BytesCodec = #c;
-                    #call
-                }
+                quote_spanned!(ty.span()=> #c.take_owned::<#ty>(#r)#on_err?)
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>

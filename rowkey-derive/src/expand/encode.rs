@@ -20,7 +20,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
         // The field's name goes into an error only on the error path: the
         // writer does not carry it through every write.
         let on_err = quote!(.__in_field(#field_name));
-        let put = with_value(f, &on_err, |v| put_value_or(f, v, sep, &on_err));
+        let put = with_value(f, &on_err, |v| put_value_or(f, v, &on_err));
         let start = prefix::encode_field_start(model, i);
         let end = prefix::encode_field_end(model, i);
         quote! {
@@ -47,7 +47,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     };
     let fixed: usize = seps + model.fields.iter().filter_map(known).sum::<usize>();
     let lens = model.fields.iter().filter(|f| known(f).is_none()).map(|f| {
-        let len = with_value_len(f, |v| value_len(f, v, sep));
+        let len = with_value_len(f, |v| value_len(f, v));
         quote!(+ #len)
     });
     let begin = prefix::encode_begin(model);
@@ -134,12 +134,7 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
 }
 
 /// The call that writes one value (`v: &T`), its `?` after `on_err`.
-fn put_value_or(
-    f: &FieldModel,
-    v: TokenStream,
-    sep: Option<u8>,
-    on_err: &TokenStream,
-) -> TokenStream {
+fn put_value_or(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenStream {
     let ty = f.value_ty;
     // Locals are interpolated with call-site spans: a span taken from the
     // type may carry a `macro_rules!` hygiene context that cannot see them.
@@ -163,12 +158,9 @@ fn put_value_or(
             }
         }
         Codec::Bytes { .. } => {
-            let c = codec::bytes_codec(f, sep);
+            let c = codec::bytes_codec_name(f);
             quote_spanned! {ty.span()=>
-                {
-                    const __C: __rk::BytesCodec = #c;
-                    __C.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
-                }
+                #c.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
             }
         }
         Codec::DescTs { text } => quote_spanned! {ty.span()=>
@@ -190,19 +182,16 @@ fn put_value_or(
 }
 
 /// The expression for the bytes one value takes (`v: &T`).
-fn value_len(f: &FieldModel, v: TokenStream, sep: Option<u8>) -> TokenStream {
+fn value_len(f: &FieldModel, v: TokenStream) -> TokenStream {
     let ty = f.value_ty;
     match f.codec {
         Codec::Part => quote_spanned! {ty.span()=>
             <#ty as __rk::KeyPart>::encoded_len(#v)
         },
         Codec::Bytes { .. } => {
-            let c = codec::bytes_codec(f, sep);
+            let c = codec::bytes_codec_name(f);
             quote_spanned! {ty.span()=>
-                {
-                    const __C: __rk::BytesCodec = #c;
-                    __C.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
-                }
+                #c.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
             }
         }
         Codec::Text { .. }

@@ -28,6 +28,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let bytes_codecs = super::codec::bytes_codec_consts(&model.fields, model.separator);
     let hbase_msg = format!(
         "{name}: the layout can exceed HBase's 32767-byte row key limit; lower a max_len or pad width"
     );
@@ -65,6 +66,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
         #target_assert
         // Consts, not statics: `layout()` borrows a promoted copy, so a
         // crate that never asks for the layout emits none of it.
+        #bytes_codecs
         const __FIELDS: [__rk::FieldLayout; #n] =
             __rk::layout::with_offsets([#(#field_layouts),*], __PREFIX_LEN, #sep_len);
         const __LAYOUT: __rk::Layout = __rk::Layout {
