@@ -5,7 +5,9 @@
 //! reversed digits, left and right padding, escaped, raw and
 //! separator-joined text (values full of 0x00, 0x01, 0xFF, separators
 //! and fill bytes), `Option`s, reversed timestamps in bytes and
-//! digits, date, UUID and decimal text) and adversarial values, the whole
+//! digits, date, UUID and decimal text, reversed text and segments) and
+//! adversarial values, with what a salt (its `group_by` field, a salted
+//! field) and a hash prefix learn from their fields, the whole
 //! key a scan builds (`key()`) is the encoder's key, its `plan()` holds
 //! exactly that key, and a range from the value to itself holds it too.
 #![cfg(all(feature = "chrono", feature = "uuid", feature = "rust_decimal"))]
@@ -79,6 +81,44 @@ struct Forms {
     #[text(width = 10, scale = 2)]
     price: Decimal,
     seq: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Reversed {
+    #[max_len(12)]
+    #[reverse]
+    name: String,
+    #[max_len(16)]
+    #[reverse(segments = ".")]
+    host: String,
+    #[desc]
+    #[pad(width = 5)]
+    tag: Option<String>,
+    #[max_len(3)]
+    bytes: Vec<u8>,
+}
+
+/// What a salt learns from its fields: a `group_by` field (taken as its
+/// own type), a salted text field and the bucket they make.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Salted {
+    #[salt(buckets = 12, group_by = month, range = 1..=4, per_group = 3)]
+    #[text(width = 2)]
+    month: u8,
+    #[salt]
+    #[pad(width = 4, fill = 0x01, align = left)]
+    user: String,
+    #[desc_ts]
+    at: i64,
+}
+
+/// What a hash prefix learns from its field.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Hashed {
+    #[hash_prefix(len = 3)]
+    #[max_len(8)]
+    tenant: String,
+    seq: u16,
 }
 
 /// `nasty_text` without the separator.
@@ -184,6 +224,51 @@ proptest! {
         prop_assert!(Forms::scan().day.range(day..=day).unwrap().contains(&want));
         let to_price = Forms::scan().day.eq(day).id.eq(Uuid::from_u128(id));
         prop_assert!(to_price.price.between(price, Decimal::MAX).unwrap().contains(&want));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn reversed_text_and_descending_options(
+        name in nasty_text(12), host in nasty_text(16), tag in proptest::option::of(nasty_text(5)),
+        bytes in proptest::collection::vec(any::<u8>(), 0..=3),
+    ) {
+        let k = Reversed { name: name.clone(), host: host.clone(), tag: tag.clone(), bytes: bytes.clone() };
+        let s = Reversed::scan().name.eq(&name).host.eq(&host).tag.eq(tag.clone()).bytes.eq(&bytes);
+        let want = match k.to_vec() {
+            Ok(want) => want,
+            Err(refused) => {
+                prop_assert_eq!(s.key().unwrap_err(), refused);
+                return Ok(());
+            }
+        };
+        same(s.key(), s.plan().unwrap(), &want)?;
+    }
+
+    #[test]
+    fn salt_and_hash_prefix_learn_from_their_fields(
+        month in 1u8..=4, user in nasty_text(4), at in 0i64..=i64::MAX,
+        tenant in nasty_text(8), seq: u16,
+    ) {
+        let k = Salted { month, user: user.clone(), at };
+        let s = Salted::scan().month.eq(month).user.eq(&user).at.eq(at);
+        match k.to_vec() {
+            Ok(want) => {
+                same(s.key(), s.plan().unwrap(), &want)?;
+                // Fixing the salt's inputs reads one bucket: the key's.
+                let plan = Salted::scan().month.eq(month).user.eq(&user).plan().unwrap();
+                prop_assert_eq!(plan.len(), 1);
+                prop_assert!(plan.contains(&want));
+            }
+            Err(refused) => prop_assert_eq!(s.key().unwrap_err(), refused),
+        }
+        let k = Hashed { tenant: tenant.clone(), seq };
+        let want = k.to_vec().unwrap();
+        let s = Hashed::scan().tenant.eq(&tenant).seq.eq(seq);
+        same(s.key(), s.plan().unwrap(), &want)?;
+        prop_assert!(Hashed::scan().tenant.eq(&tenant).plan().unwrap().contains(&want));
     }
 }
 

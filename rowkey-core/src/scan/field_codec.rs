@@ -192,8 +192,9 @@ pub mod codec {
     pub struct Part<T>(PhantomData<fn() -> T>);
     /// `#[text]` integers: zero-padded digits.
     pub struct Digits<T>(PhantomData<fn() -> T>);
-    /// Text or bytes, taken borrowed: `B` is `str` or `[u8]`.
-    pub struct BorrowedBytes<B: ?Sized>(PhantomData<fn() -> PhantomData<B>>);
+    /// Text or bytes of field type `T`, taken borrowed (as
+    /// `T::Borrowed`: `&str`, `&[u8]`).
+    pub struct BorrowedBytes<T>(PhantomData<fn() -> T>);
     /// Text or bytes, taken as the field's own type (a `group_by` field,
     /// or inside an `Option`).
     pub struct OwnedBytes<T>(PhantomData<fn() -> T>);
@@ -251,29 +252,41 @@ fn bytes_range<const N: usize, const M: usize>(
     b.fitted_bounds(f.name(), f.bytes(), is_text, lo, hi, f.prefix_free())
 }
 
-impl<B: KeyBytes + ?Sized + 'static> ScanCodec for codec::BorrowedBytes<B> {
-    type Value<'v> = &'v B;
-    type Prefix = B;
+impl<T: KeyBytes> ScanCodec for codec::BorrowedBytes<T>
+where
+    T::Borrowed: 'static,
+{
+    type Value<'v> = &'v T::Borrowed;
+    type Prefix = T::Borrowed;
     type LatestRule = super::LatestNeedsADescTsField;
 
     #[inline]
-    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &&B) -> Result<(), EncodeError> {
-        f.bytes().put(w, B::key_bytes(v), B::IS_TEXT)
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &&T::Borrowed) -> Result<(), EncodeError> {
+        // The field type's `IS_TEXT`, as the encoder uses: reversal keeps
+        // characters whole only in text.
+        f.bytes().put(w, borrowed_bytes(v), T::IS_TEXT)
     }
 
     #[inline]
-    fn put_prefix(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, p: &B) -> Result<(), EncodeError> {
+    fn put_prefix(
+        w: &mut KeyWriter<'_>,
+        f: &ScanFieldInfo,
+        p: &T::Borrowed,
+    ) -> Result<(), EncodeError> {
         f.bytes().put_prefix(w, p.key_bytes())
     }
 
     fn range<const N: usize, const M: usize>(
         b: &ScanBuilder<N, M>,
         f: &ScanFieldInfo,
-        lo: Bound<&&B>,
-        hi: Bound<&&B>,
+        lo: Bound<&&T::Borrowed>,
+        hi: Bound<&&T::Borrowed>,
     ) -> Result<ScanPlan<N>, EncodeError> {
-        let (lo, hi) = (lo.map(borrowed_bytes::<B>), hi.map(borrowed_bytes::<B>));
-        bytes_range(b, f, B::IS_TEXT, lo, hi)
+        let (lo, hi) = (
+            lo.map(borrowed_bytes::<T::Borrowed>),
+            hi.map(borrowed_bytes::<T::Borrowed>),
+        );
+        bytes_range(b, f, T::IS_TEXT, lo, hi)
     }
 }
 
@@ -374,9 +387,9 @@ impl ScanCodec for codec::DecimalText {
     }
 }
 
-impl<C: OwnedValue> ScanCodec for codec::Optional<C> {
+impl<C: OwnedValue + ScanCodec> ScanCodec for codec::Optional<C> {
     type Value<'v> = Option<C::Owned>;
-    type Prefix = str;
+    type Prefix = C::Prefix;
     type LatestRule = super::LatestNeedsADescTsField;
 
     #[inline]

@@ -6,9 +6,13 @@
 //!
 //! The argument: `ScanField` is an `unsafe trait` whose contract is that
 //! the implementing struct is `#[repr(transparent)]` with exactly one
-//! field, of type `Step<Self, Self::Key, N, M, Self::Mode>` (`StepIn`).
-//! Only the derive implements it, on the structs it emits with that
-//! attribute and that field. `repr(transparent)` gives the struct the
+//! field, of type `Self::StepField`, and every function here requires
+//! `StepField` to be `Step<Self, Self::Key, N, M, Self::Mode>` (`StepIn`)
+//! of this crate. Only the derive implements it, on the structs it emits
+//! with that attribute and that field, naming the field's type in
+//! `StepField` with the same tokens: a crate path that leads to another
+//! `Step` (`#[rowkey(crate = "..")]`) fails that bound instead of
+//! reaching these casts. `repr(transparent)` gives the struct the
 //! layout and ABI of that field, so a value of one is a value of the
 //! other, and a reference to one is a reference to the other. The sizes
 //! and alignments are also checked at compile time.
@@ -17,15 +21,23 @@ use super::step::StepIn;
 use super::ScanField;
 use core::mem::{align_of, size_of, ManuallyDrop};
 
-/// The state struct `T` whose one field is `step`.
-#[inline]
-pub(super) fn into_state<T: ScanField<N, M>, const N: usize, const M: usize>(
-    step: StepIn<T, N, M>,
-) -> T {
+/// Checked when a cast is compiled: `T` and its step have one size and
+/// alignment (as `repr(transparent)` promises).
+#[inline(always)]
+fn same_layout<T: ScanField<N, M>, const N: usize, const M: usize>() {
     const {
         assert!(size_of::<T>() == size_of::<StepIn<T, N, M>>());
         assert!(align_of::<T>() == align_of::<StepIn<T, N, M>>());
-    };
+    }
+}
+
+/// The state struct `T` whose one field is `step`.
+#[inline]
+pub(super) fn into_state<T, const N: usize, const M: usize>(step: StepIn<T, N, M>) -> T
+where
+    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+{
+    same_layout::<T, N, M>();
     let step = ManuallyDrop::new(step);
     // SAFETY: `T` is `#[repr(transparent)]` over `StepIn<T, N, M>` (the
     // module's argument), so the step's bytes are a valid `T`. The step is
@@ -35,9 +47,11 @@ pub(super) fn into_state<T: ScanField<N, M>, const N: usize, const M: usize>(
 
 /// The step state `state` is.
 #[inline]
-pub(super) fn step_of<T: ScanField<N, M>, const N: usize, const M: usize>(
-    state: &T,
-) -> &StepIn<T, N, M> {
+pub(super) fn step_of<T, const N: usize, const M: usize>(state: &T) -> &StepIn<T, N, M>
+where
+    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+{
+    same_layout::<T, N, M>();
     // SAFETY: as in `into_state`, a `T` is a `StepIn<T, N, M>`; the
     // reference keeps `state`'s lifetime and shared borrow.
     unsafe { &*(state as *const T).cast::<StepIn<T, N, M>>() }
@@ -45,9 +59,11 @@ pub(super) fn step_of<T: ScanField<N, M>, const N: usize, const M: usize>(
 
 /// The step state `state` is, to change.
 #[inline]
-pub(super) fn step_of_mut<T: ScanField<N, M>, const N: usize, const M: usize>(
-    state: &mut T,
-) -> &mut StepIn<T, N, M> {
+pub(super) fn step_of_mut<T, const N: usize, const M: usize>(state: &mut T) -> &mut StepIn<T, N, M>
+where
+    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+{
+    same_layout::<T, N, M>();
     // SAFETY: as in `step_of`, with the unique borrow of `state`.
     unsafe { &mut *(state as *mut T).cast::<StepIn<T, N, M>>() }
 }

@@ -122,8 +122,9 @@ pub trait ScanState<const N: usize, const M: usize>: Sized {
 pub(super) type StepIn<T, const N: usize, const M: usize> =
     Step<T, <T as ScanField<N, M>>::Key, N, M, <T as ScanField<N, M>>::Mode>;
 
-impl<T: ScanField<N, M>, const N: usize, const M: usize> ScanState<N, M> for T
+impl<T, const N: usize, const M: usize> ScanState<N, M> for T
 where
+    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
     T::Key: ScanKey,
 {
     const WHOLE: bool = false;
@@ -161,10 +162,16 @@ where
 /// # Safety
 ///
 /// `Self` is `#[repr(transparent)]` with exactly one field, of type
-/// `Step<Self, Self::Key, N, M, Self::Mode>`: [`ScanState`] turns such a
-/// step into `Self` and back.
+/// `Self::StepField`: [`ScanState`] requires that to be `Step<Self,
+/// Self::Key, N, M, Self::Mode>` and turns such a step into `Self` and
+/// back.
 #[doc(hidden)]
 pub unsafe trait ScanField<const N: usize, const M: usize>: Sized {
+    /// The type of the struct's one field, as the struct declares it:
+    /// [`ScanState`] requires it to be `Step<Self, Self::Key, N, M,
+    /// Self::Mode>` of this crate, so a path that names another `Step`
+    /// (`#[rowkey(crate = "..")]` pointing elsewhere) does not compile.
+    type StepField;
     /// The key struct (a [`RowKey`](crate::RowKey) and a [`ScanKey`]).
     type Key;
     /// What may follow: [`Yes`](super::Yes) until a field is left free or
@@ -226,22 +233,25 @@ impl<Mode> WholeKeyIn<Mode> for super::CustomSaltHashesAreNotComputedHere {
     type Rule = super::CustomSaltHashesAreNotComputedHere;
 }
 
-/// What the salt or hash prefix learns once a field of codec `C` is
-/// written: generated for the fields a bucket or hash is computed from.
-/// Not for users.
+/// What the salt or hash prefix learns once a field whose steps take `V`
+/// is written: generated for the fields a bucket or hash is computed from
+/// (for all `V` but on a `group_by` field, whose group is computed from
+/// its value). It names no codec, so a field type that lacks a trait the
+/// codec needs is one error at the field (from the encoder), not a second
+/// one here. Not for users.
 #[doc(hidden)]
-pub trait ScanLearn<C: ScanCodec, const N: usize, const M: usize> {
+pub trait ScanLearn<V: ?Sized, const N: usize, const M: usize> {
     /// The field was written at `start..b.position()`.
-    fn learn(b: &mut ScanBuilder<N, M>, start: usize, value: &C::Value<'_>);
+    fn learn(b: &mut ScanBuilder<N, M>, start: usize, value: &V);
 }
 
 /// A field no prefix learns from.
 #[doc(hidden)]
 pub struct NoLearn;
 
-impl<C: ScanCodec, const N: usize, const M: usize> ScanLearn<C, N, M> for NoLearn {
+impl<V: ?Sized, const N: usize, const M: usize> ScanLearn<V, N, M> for NoLearn {
     #[inline]
-    fn learn(_: &mut ScanBuilder<N, M>, _: usize, _: &C::Value<'_>) {}
+    fn learn(_: &mut ScanBuilder<N, M>, _: usize, _: &V) {}
 }
 
 /// The field's value type.
@@ -264,7 +274,7 @@ where
     S: ScanField<N, M>,
     S::Key: crate::RowKey,
     S::Codec: ScanCodec,
-    S::Learn: ScanLearn<S::Codec, N, M>,
+    S::Learn: for<'v> ScanLearn<ValueOf<'v, S, N, M>, N, M>,
 {
     let f = ScanFieldInfo::of::<S::Key>(S::DEPTH);
     if !f.prefix_free() && b.has_free() {
@@ -297,7 +307,7 @@ where
     S: ScanField<N, M>,
     S::Key: crate::RowKey,
     S::Codec: ScanCodec,
-    S::Learn: ScanLearn<S::Codec, N, M>,
+    S::Learn: for<'v> ScanLearn<ValueOf<'v, S, N, M>, N, M>,
 {
     fn field(&self) -> ScanFieldInfo {
         ScanFieldInfo::of::<S::Key>(S::DEPTH)

@@ -6,11 +6,11 @@
 //! from their values. The finishers and the codecs live in `rowkey-core`.
 
 use super::rules;
-use super::{bucket_depth, hashes_inputs, marks, state, state_in};
+use super::{bucket_depth, hashes_inputs, marks, state, state_in, step_type};
 use crate::expand::prefix;
 use crate::model::{Codec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 
 fn hashed(model: &KeyModel, depth: usize) -> bool {
     matches!(&model.prefix, Some(PrefixModel::HashPrefix(h)) if h.field == depth)
@@ -26,15 +26,19 @@ fn rule(r: Result<(), &str>) -> TokenStream {
     }
 }
 
+/// Whether field `depth` is the `group_by` field of a salt.
+fn is_group_field(model: &KeyModel, depth: usize) -> bool {
+    matches!(
+        &model.prefix,
+        Some(PrefixModel::Salt(SaltModel { groups: Some(g), .. })) if g.field == depth
+    )
+}
+
 /// Whether `eq` takes `&str` / `&[u8]` (text and byte fields) rather than
 /// a value of the field's type. A group field takes its own type: the
 /// group function reads it.
 fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
-    let group_field = matches!(
-        &model.prefix,
-        Some(PrefixModel::Salt(SaltModel { groups: Some(g), .. })) if g.field == depth
-    );
-    matches!(f.codec, Codec::Bytes { .. }) && !f.optional && !group_field
+    matches!(f.codec, Codec::Bytes { .. }) && !f.optional && !is_group_field(model, depth)
 }
 
 /// `impl ScanField for State<depth>`: field `depth` described by types
@@ -77,28 +81,34 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         Codec::Bytes { .. } => Err("VariableWidthFieldsCannotBeLeftFree"),
         _ => Ok(()),
     });
+    // The learning impl names the value's type only where it reads the
+    // value (a `group_by` field, which steps take as its own type), so a
+    // field type without the codec's trait is one error, at the encoder.
     let (learn_ty, learn_impl) = match learn(model, depth, f) {
-        Some(body) => (
-            quote!(Self),
-            quote! {
-                impl<#(#lts,)* __Mo, const __N: usize> __rk::scan::ScanLearn<#codec, __N, #m> for #this {
-                    fn learn(
-                        __b: &mut __rk::ScanBuilder<__N, #m>,
-                        __s: usize,
-                        __value: &<#codec as __rk::scan::ScanCodec>::Value<'_>,
-                    ) {
+        Some(body) => {
+            let (value_param, value) = if is_group_field(model, depth) {
+                (quote!(), f.ty.to_token_stream())
+            } else {
+                (quote!(__V: ?Sized,), quote!(__V))
+            };
+            let learn_impl = quote! {
+                impl<#(#lts,)* #value_param __Mo, const __N: usize> __rk::scan::ScanLearn<#value, __N, #m> for #this {
+                    fn learn(__b: &mut __rk::ScanBuilder<__N, #m>, __s: usize, __value: &#value) {
                         #body
                     }
                 }
-            },
-        ),
+            };
+            (quote!(Self), learn_impl)
+        }
         None => (quote!(__rk::scan::NoLearn), quote!()),
     };
+    let step_field = step_type(model, depth);
 
     quote! {
         // SAFETY: the state struct is `#[repr(transparent)]` with one
-        // field, this step (`scan_structs`).
+        // field, of type `StepField` (the same tokens: `step_type`).
         unsafe impl<#(#lts,)* __Mo, const __N: usize> __rk::ScanField<__N, #m> for #this {
+            type StepField = #step_field;
             type Key = #ident #ty_generics;
             type Mode = __Mo;
             const DEPTH: usize = #depth;
@@ -123,7 +133,7 @@ fn codec_type(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         Codec::Part => quote!(__rk::scan::codec::Part<#ty>),
         Codec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
         Codec::Bytes { .. } if takes_borrowed(model, depth, f) => {
-            return quote!(__rk::scan::codec::BorrowedBytes<<#ty as __rk::KeyBytes>::Borrowed>)
+            return quote!(__rk::scan::codec::BorrowedBytes<#ty>)
         }
         Codec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
         Codec::DescTs { .. } => quote!(__rk::scan::codec::DescTs<#ty>),

@@ -44,6 +44,18 @@ fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
     quote!(#ident<#(#lts,)* __N, #mode>)
 }
 
+/// The type of state `depth`'s one field: its `Step`. The struct and its
+/// `ScanField` impl (`StepField`) spell it with these same tokens, which
+/// core checks are its own `Step` before casting between the two.
+fn step_type(model: &KeyModel, depth: usize) -> TokenStream {
+    let krate = &model.krate;
+    let ident = model.ident;
+    let (_, ty_generics, _) = model.generics.split_for_impl();
+    let this = state(model, depth);
+    let m = marks(model);
+    quote!(#krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
+}
+
 /// How many salt-input byte offsets the builder remembers.
 fn marks(model: &KeyModel) -> usize {
     match &model.prefix {
@@ -99,11 +111,9 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
     let vis = model.vis;
     let ident = model.ident;
     let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let m = marks(model);
-    let (_, ty_generics, _) = model.generics.split_for_impl();
     let states = model.fields.iter().enumerate().map(|(depth, f)| {
         let name = state_ident(model, depth);
-        let this = state(model, depth);
+        let step = step_type(model, depth);
         let field = f.ident;
         let field_name = f.name();
         let set: Vec<String> = model.fields[..depth].iter().map(FieldModel::name).collect();
@@ -127,7 +137,7 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             #[repr(transparent)]
             #vis struct #name<#(#lts,)* const __N: usize, __Mo = #krate::scan::Yes> {
                 #[doc = #field_doc]
-                pub #field: #krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>,
+                pub #field: #step,
             }
         }
     });
