@@ -273,7 +273,7 @@ where
         f: &ScanFieldInfo,
         p: &T::Borrowed,
     ) -> Result<(), EncodeError> {
-        f.bytes().put_prefix(w, p.key_bytes())
+        <codec::OwnedBytes<T> as ScanCodec>::put_prefix(w, f, p)
     }
 
     fn range<const N: usize, const M: usize>(
