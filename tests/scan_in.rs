@@ -12,6 +12,8 @@ use proptest::prelude::*;
 use rowkey::scan::ScanPlan;
 use rowkey::store::{MemStore, Row, Store};
 use rowkey::{EncodeErrorKind, RowKey};
+use rowkey_fixtures::adversarial::GroupedSpend;
+use rowkey_fixtures::strategies::edge_bytes;
 use std::collections::BTreeMap;
 
 fn store_of(keys: &BTreeMap<Vec<u8>, ()>) -> MemStore {
@@ -92,18 +94,6 @@ struct Reading {
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
-struct Ledger {
-    #[salt(buckets = 12, group_by = month, range = 1..=4, per_group = 3)]
-    #[text(width = 2)]
-    month: u8,
-    #[salt]
-    #[pad(width = 4, fill = 0x00)]
-    user: String,
-    #[desc]
-    seq: u16,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
 struct Doc {
     #[salt(buckets = 8, hash = phoenix)]
     #[max_len(4)]
@@ -150,20 +140,20 @@ proptest! {
 
     #[test]
     fn grouped_salt_with_padded_and_descending_fields(
-        rows in prop::collection::vec((1u8..=4, "[ab\\x01\\x7F]{1,4}", any::<u16>()), 1..120),
+        rows in prop::collection::vec((1u8..=4, "[ab\\x01\\x7F]{1,4}", any::<u16>(), edge_bytes(3)), 1..120),
         months in prop::collection::vec(1u8..=4, 1..3),
         users in prop::collection::vec("[ab\\x01\\x7F]{1,4}", 1..3),
         pick in any::<prop::sample::Index>(),
     ) {
-        let rows: Vec<Ledger> = rows.into_iter().map(|(month, user, seq)| Ledger { month, user, seq }).collect();
+        let rows: Vec<GroupedSpend> = rows.into_iter().map(|(month, user, seq, tail)| GroupedSpend { month, user, seq, tail }).collect();
         let seq = pick.get(&rows).seq;
         let users_ref: Vec<&str> = users.iter().map(String::as_str).collect();
-        check(&rows, &Ledger::scan().month.is_in(months.clone()).plan().unwrap(), |r| months.contains(&r.month))?;
-        check(&rows, &Ledger::scan().month.is_in(months.clone()).user.is_in(users_ref.clone()).plan().unwrap(),
+        check(&rows, &GroupedSpend::scan().month.is_in(months.clone()).plan().unwrap(), |r| months.contains(&r.month))?;
+        check(&rows, &GroupedSpend::scan().month.is_in(months.clone()).user.is_in(users_ref.clone()).plan().unwrap(),
             |r| months.contains(&r.month) && users.contains(&r.user))?;
-        check(&rows, &Ledger::scan().month.is_in(months.clone()).user.is_in(users_ref.clone()).seq.range(..=seq).unwrap(),
+        check(&rows, &GroupedSpend::scan().month.is_in(months.clone()).user.is_in(users_ref.clone()).seq.range(..=seq).unwrap(),
             |r| months.contains(&r.month) && users.contains(&r.user) && r.seq <= seq)?;
-        check(&rows, &Ledger::scan().month.is_in(months.clone()).user.starts_with("a").unwrap(),
+        check(&rows, &GroupedSpend::scan().month.is_in(months.clone()).user.starts_with("a").unwrap(),
             |r| months.contains(&r.month) && r.user.starts_with('a'))?;
     }
 

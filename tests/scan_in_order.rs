@@ -16,8 +16,10 @@ use proptest::prelude::*;
 use rowkey::scan::{merge_sorted_by_offset, page, Cursor, ScanPlan, ScanRange};
 use rowkey::store::{MemStore, QueryOptions, Row, Store};
 use rowkey::RowKey;
+use rowkey_fixtures::adversarial::GroupedSpend;
 use rowkey_fixtures::brute::merged_keys;
 use rowkey_fixtures::layouts::Reading;
+use rowkey_fixtures::strategies::edge_bytes;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
@@ -188,22 +190,6 @@ fn keys_of<K: RowKey>(rows: &[K]) -> Keys {
     rows.iter().map(|r| r.to_vec().unwrap()).collect()
 }
 
-/// A grouped text salt whose inputs are month and user; `#[desc]` later
-/// fields with 0x00/0xFF tails.
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Spend {
-    #[salt(buckets = 12, group_by = month, range = 1..=4, per_group = 3)]
-    #[text(width = 2)]
-    month: u8,
-    #[salt]
-    #[pad(width = 4, fill = 0x00)]
-    user: String,
-    #[desc]
-    seq: u16,
-    #[max_len(3)]
-    tail: Vec<u8>,
-}
-
 /// Unsalted; a `#[desc]` IN field, then `#[desc]` escaped text.
 #[derive(RowKey, Debug, Clone, PartialEq)]
 struct Doc {
@@ -223,10 +209,6 @@ struct Page {
     kind: u8,
     #[desc_ts]
     at: i64,
-}
-
-fn tail() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop_oneof![Just(0u8), Just(0xFF), Just(b'a')], 0..3)
 }
 
 fn edgy_text() -> impl Strategy<Value = String> {
@@ -307,19 +289,19 @@ proptest! {
     /// fixes each combination's bucket.
     #[test]
     fn grouped_text_salt(
-        rows in prop::collection::vec((1u8..5, "[ab\\x7F]{1,2}", any::<u16>().prop_map(|s| s % 4 * 21845), tail()), 1..80),
+        rows in prop::collection::vec((1u8..5, "[ab\\x7F]{1,2}", any::<u16>().prop_map(|s| s % 4 * 21845), edge_bytes(3)), 1..80),
         months in prop::collection::vec(1u8..5, 1..3),
         users in prop::collection::vec("[ab\\x7F]{1,2}", 1..3),
     ) {
-        let rows: Vec<Spend> = rows.into_iter().map(|(month, user, seq, tail)| Spend { month, user, seq, tail }).collect();
+        let rows: Vec<GroupedSpend> = rows.into_iter().map(|(month, user, seq, tail)| GroupedSpend { month, user, seq, tail }).collect();
         let table = keys_of(&rows);
-        let decode = |k: &[u8]| Spend::decode(k).unwrap();
-        let plan = Spend::scan().month.is_in(months.clone()).plan().unwrap();
+        let decode = |k: &[u8]| GroupedSpend::decode(k).unwrap();
+        let plan = GroupedSpend::scan().month.is_in(months.clone()).plan().unwrap();
         let keep = |k: &[u8]| months.contains(&decode(k).month);
         let order = |k: &[u8]| { let r = decode(k); (padded(&r.user), Reverse(r.seq), r.tail) };
         check(&table, &plan, Some(2 + 2), &merged_keys(&table, keep, order, 2, false, None))?;
         let names: Vec<&str> = users.iter().map(String::as_str).collect();
-        let plan = Spend::scan().month.is_in(months.clone()).user.is_in(names).plan().unwrap();
+        let plan = GroupedSpend::scan().month.is_in(months.clone()).user.is_in(names).plan().unwrap();
         let keep = |k: &[u8]| { let r = decode(k); months.contains(&r.month) && users.contains(&r.user) };
         let order = |k: &[u8]| { let r = decode(k); (Reverse(r.seq), r.tail) };
         check(&table, &plan, Some(2 + 2 + 4), &merged_keys(&table, keep, order, 2, false, None))?;
