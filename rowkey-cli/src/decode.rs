@@ -177,8 +177,8 @@ fn take_value(
                 take_part(r, &kind, last)
             }
         }
-        FieldCodec::Text { width, reverse } => {
-            let d = kind::digits(f, width, reverse);
+        FieldCodec::Text { .. } => {
+            let d = f.digits().ok_or_else(|| not_integer(r))?;
             let ty = kind::int_type(f).ok_or_else(|| not_integer(r))?;
             macro_rules! digits {
                 ($($v:ident => $t:ty),*) => {
@@ -190,12 +190,12 @@ fn take_value(
                 I8 => i8, I16 => i16, I32 => i32, I64 => i64, I128 => i128),
             )
         }
-        FieldCodec::Bytes {
-            framing,
-            max_len,
-            reverse,
-        } => {
-            let c = kind::bytes_codec(f, framing, max_len, reverse, sep);
+        FieldCodec::Bytes { .. } => {
+            let c = f.bytes_codec(sep).ok_or_else(|| {
+                r.error(DecodeErrorKind::Invalid(
+                    "the layout's bytes field has no bytes codec",
+                ))
+            })?;
             Ok(if kind::is_text(f) {
                 Value::Text(c.take_owned::<String>(r)?)
             } else {

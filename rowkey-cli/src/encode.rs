@@ -203,17 +203,13 @@ fn put_value(
             }
             Ok(())
         }
-        FieldCodec::Text { width, reverse } => {
-            let d = kind::digits(f, width, reverse);
+        FieldCodec::Text { .. } => {
+            let d = f.digits().ok_or_else(|| mismatch(w))?;
             let ty = kind::int_type(f).ok_or_else(|| mismatch(w))?;
             put_int(w, ty, v, |w, x| d.put(w, x), |w, x| d.put(w, x))
         }
-        FieldCodec::Bytes {
-            framing,
-            max_len,
-            reverse,
-        } => {
-            let c = kind::bytes_codec(f, framing, max_len, reverse, sep);
+        FieldCodec::Bytes { .. } => {
+            let c = f.bytes_codec(sep).ok_or_else(|| mismatch(w))?;
             match v {
                 Value::Text(s) => c.put(w, s.as_bytes(), true),
                 Value::Bytes(b) => c.put(w, b, false),

@@ -2,7 +2,6 @@
 //! the types whose encoding rowkey defines, and everything else (a user's
 //! `KeyPart`), which is shown as hex.
 
-use rowkey_core::codec::{BytesCodec, Digits, Framing, Reverse};
 use rowkey_core::layout::{FieldCodec, FieldLayout};
 
 /// An integer type.
@@ -263,33 +262,6 @@ pub fn int_type(f: &FieldLayout) -> Option<IntTy> {
 pub fn is_text(f: &FieldLayout) -> bool {
     let ty = value_type(f);
     matches!(f.codec, FieldCodec::Bytes { .. }) && (ty.contains("str") || ty.contains("String"))
-}
-
-/// The digits codec of a `#[text]` integer field (`FieldCodec::Text`).
-pub fn digits(f: &FieldLayout, width: usize, reverse: bool) -> Digits {
-    Digits {
-        width,
-        reverse,
-        desc: f.desc,
-    }
-}
-
-/// The codec of a text or bytes field (`FieldCodec::Bytes`), delimited by
-/// the layout's separator `sep`, if any.
-pub fn bytes_codec(
-    f: &FieldLayout,
-    framing: Framing,
-    max_len: usize,
-    reverse: Reverse,
-    sep: Option<u8>,
-) -> BytesCodec {
-    BytesCodec {
-        framing,
-        max_len,
-        reverse,
-        desc: f.desc,
-        separator: sep,
-    }
 }
 
 #[cfg(test)]

@@ -70,31 +70,13 @@ impl ScanFieldInfo {
     }
 
     fn digits(&self) -> kinds::Digits {
-        match self.layout.codec {
-            crate::FieldCodec::Text { width, reverse } => kinds::Digits {
-                width,
-                reverse,
-                desc: self.layout.desc,
-            },
-            _ => unreachable_codec(),
-        }
+        self.layout.digits().unwrap_or_else(|| unreachable_codec())
     }
 
     fn bytes(&self) -> BytesCodec {
-        match self.layout.codec {
-            crate::FieldCodec::Bytes {
-                framing,
-                max_len,
-                reverse,
-            } => BytesCodec {
-                framing,
-                max_len,
-                reverse,
-                desc: self.layout.desc,
-                separator: self.separator,
-            },
-            _ => unreachable_codec(),
-        }
+        self.layout
+            .bytes_codec(self.separator)
+            .unwrap_or_else(|| unreachable_codec())
     }
 
     fn desc_ts(&self) -> kinds::DescTs {
