@@ -20,7 +20,8 @@ use rowkey::salt::{java_hash_code, phoenix_bucket, phoenix_hash};
 use rowkey::RowKey;
 use rowkey_fixtures::{call_bucket, SaltedCall as CallRecord};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::process::{Command, Stdio};
 
 const CASES: usize = 10_000;
@@ -63,22 +64,30 @@ struct JavaSalted {
     text: String,
 }
 
-/// Compiles the Java side once into this test's scratch directory.
-fn java_classpath() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("java-crosscheck");
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/java/CrossCheck.java");
-    let status = Command::new("javac")
-        .args(["-d", dir.to_str().unwrap(), src])
-        .status()
-        .unwrap_or_else(|e| {
-            panic!(
-                "JAVA IS MISSING: cannot run javac ({e}). This cross-check needs a JDK 17 \
-                 (javac and java on PATH); install one, do not skip this test."
-            )
-        });
-    assert!(status.success(), "javac failed on {src}");
-    dir
+/// Compiles the Java side once per test process, into a directory of its
+/// own. The tests run on parallel threads: each compiling into one shared
+/// directory let a JVM load a class file another thread's javac was still
+/// writing ("Truncated class file").
+fn java_classpath() -> &'static Path {
+    static CLASSES: OnceLock<PathBuf> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("java-crosscheck")
+            .join(std::process::id().to_string());
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/java/CrossCheck.java");
+        let status = Command::new("javac")
+            .args(["-d", dir.to_str().unwrap(), src])
+            .status()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "JAVA IS MISSING: cannot run javac ({e}). This cross-check needs a JDK 17 \
+                     (javac and java on PATH); install one, do not skip this test."
+                )
+            });
+        assert!(status.success(), "javac failed on {src}");
+        dir
+    })
 }
 
 /// Runs the Java reference on `input`, one output line per input line.
@@ -92,10 +101,12 @@ fn run_java(input: &str) -> Vec<String> {
         .expect("JAVA IS MISSING: cannot start java");
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert!(out.status.success(), "java failed");
+    // A JVM that dies early closes its stdin: its exit status is the cause,
+    // the broken pipe only the symptom, so the status is checked first.
+    assert!(out.status.success(), "java failed: {}", out.status);
+    writer.join().unwrap().expect("writing the cases to java");
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
