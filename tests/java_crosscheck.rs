@@ -21,8 +21,8 @@ use rowkey::RowKey;
 use rowkey_fixtures::{call_bucket, SaltedCall as CallRecord};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 const CASES: usize = 10_000;
 

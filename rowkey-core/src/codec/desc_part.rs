@@ -27,11 +27,24 @@ where
 {
     let at = r.position();
     let mut scratch: [u8; N] = r.take_array()?;
-    scratch.iter_mut().for_each(|b| *b = !*b);
+    invert(&mut scratch);
     let mut inner = r.nested(&scratch, at);
     let v = T::decode(&mut inner)?;
     inner.finish()?;
     Ok(v)
+}
+
+/// Inverts every byte, a word at a time: inverted byte by byte, LLVM
+/// rebuilt an `i64` from its eight bytes one by one (30 instructions where
+/// a `not` does).
+#[inline(always)]
+fn invert(bytes: &mut [u8]) {
+    let mut words = bytes.chunks_exact_mut(8);
+    for word in &mut words {
+        let w = u64::from_ne_bytes((&*word).try_into().expect("chunks of 8"));
+        word.copy_from_slice(&(!w).to_ne_bytes());
+    }
+    words.into_remainder().iter_mut().for_each(|b| *b = !*b);
 }
 
 /// The width of a fixed part, failing the build (as a const) for

@@ -2,6 +2,7 @@
 //! raw at the end, padded to a fixed width, or delimited by the struct's
 //! separator — plus reversal and descending order on top.
 
+use super::byte_search::find_byte;
 use super::bytes::{DecodeBytes, DecodeBytesOwned};
 use super::escaped;
 use super::reverse::{reverse_in_place, Reverse};
@@ -112,7 +113,7 @@ impl BytesCodec {
             }));
         }
         if let Some(separator) = self.separator {
-            if let Some(index) = value.iter().position(|&b| b == separator) {
+            if let Some(index) = find_byte(value, separator) {
                 return Err(w.error(EncodeErrorKind::ContainsSeparator { separator, index }));
             }
         }
@@ -169,7 +170,7 @@ impl BytesCodec {
             }));
         }
         if let Some(separator) = self.separator {
-            if let Some(index) = prefix.iter().position(|&b| b == separator) {
+            if let Some(index) = find_byte(prefix, separator) {
                 return Err(w.error(EncodeErrorKind::ContainsSeparator { separator, index }));
             }
         }
@@ -224,7 +225,7 @@ impl BytesCodec {
             Framing::Raw => Ok(r.take_rest()),
             Framing::Delimited => {
                 let n = match self.separator {
-                    Some(sep) => r.remaining().iter().position(|&b| b == sep),
+                    Some(sep) => find_byte(r.remaining(), sep),
                     None => None,
                 };
                 Ok(match n {

@@ -18,6 +18,7 @@
 //! | `decimal_text` (feature `rust_decimal`) | `Decimal` as zero-padded digits of a fixed scale (`#[text(width, scale)]`); negatives refused | kept |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
+mod byte_search;
 pub mod bytes;
 #[cfg(feature = "chrono")]
 pub mod chrono;
