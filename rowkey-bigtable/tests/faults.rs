@@ -206,7 +206,9 @@ async fn a_stalled_stream_fails_precisely_in_bounded_time() {
     ledger(&emu).await;
     let proxy = FaultProxy::start(&emu.host);
     proxy.plan([Fault::StallAfter(30_000)]);
-    let policy = retry().attempts(3).idle_timeout(Duration::from_millis(300));
+    // 1 s, not less: on a starved machine the first 30 kB must still get
+    // through before an idle timeout, or the test would never reach the stall.
+    let policy = retry().attempts(3).idle_timeout(Duration::from_secs(1));
     let store = through(&proxy).await.with_retry(policy);
     let plan = Ledger::scan().plan().unwrap();
     let outcome = tokio::time::timeout(Duration::from_secs(60), async {
