@@ -57,3 +57,19 @@ pub const fn fixed_width_for_desc(fixed: Option<usize>) -> usize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::invert;
+
+    #[test]
+    fn invert_is_bytewise_not_at_every_length() {
+        for len in 0..40 {
+            let original: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let mut bytes = original.clone();
+            invert(&mut bytes);
+            let want: Vec<u8> = original.iter().map(|b| !b).collect();
+            assert_eq!(bytes, want, "{len} bytes");
+        }
+    }
+}
