@@ -1,57 +1,23 @@
-//! A sample of keys over a table's regions: the keys file read with a
-//! progress bar, and the picture (bars of keys per region, or a heatmap of
-//! regions over a time field) drawn with plotters' SVG backend.
+//! A sample of keys over a table's regions, drawn with plotters' SVG
+//! backend: bars of keys per region (every region labelled, the mean
+//! marked), or a heatmap of regions over a time field with its colour
+//! scale.
 
-use crate::keytext;
-use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rowkey_core::hotspot::HotspotReport;
 use rowkey_core::KeyDisplay;
-use std::io::{BufRead, BufReader, IsTerminal};
 use std::path::Path;
+
+/// The most regions a picture draws: one label each must stay legible.
+pub const MAX_DRAWN_REGIONS: usize = 4096;
+/// The colour of the mean line.
+pub const MEAN_LINE: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
 /// The fill of a region's bar.
 pub const BAR: RGBColor = RGBColor(0x4C, 0x78, 0xA8);
 /// The fill of a hot region's bar (over 1.5 times the mean).
 pub const HOT_BAR: RGBColor = RGBColor(0xE4, 0x57, 0x56);
-
-/// Reads keys, one a line (`toStringBinary`, or hex when `hex`), from the
-/// file at `path`; blank lines are skipped. A progress bar runs on stderr
-/// when it is a terminal.
-pub fn read_keys(path: &Path, hex: bool) -> Result<Vec<Vec<u8>>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(len)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("loading keys {wide_bar} {bytes}/{total_bytes} {msg}")
-            .map_err(|e| e.to_string())?,
-    );
-    let mut keys = Vec::new();
-    for (n, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        bar.inc(line.len() as u64 + 1);
-        let text = line.trim_end_matches('\r');
-        if text.trim().is_empty() {
-            continue;
-        }
-        let key = if hex {
-            keytext::parse_hex(text)
-        } else {
-            keytext::parse_binary(text)
-        };
-        keys.push(key.map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?);
-        if keys.len() % 4096 == 0 {
-            bar.set_message(format!("{} keys", keys.len()));
-        }
-    }
-    bar.finish_and_clear();
-    Ok(keys)
-}
 
 fn plot_err(e: impl std::fmt::Display) -> String {
     format!("cannot draw the picture: {e}")
@@ -74,8 +40,25 @@ fn region_label(i: usize, splits: &[Vec<u8>], max: usize) -> String {
     }
 }
 
+fn check_drawable(regions: usize) -> Result<(), String> {
+    if regions > MAX_DRAWN_REGIONS {
+        return Err(format!(
+            "{regions} regions are more than a picture can label ({MAX_DRAWN_REGIONS}): \
+             the table above has every count"
+        ));
+    }
+    Ok(())
+}
+
+/// Pixels a region's label takes across, written up the page.
+const LABEL_PITCH: u32 = 16;
+/// Characters of a start key a label shows.
+const LABEL_CHARS: usize = 14;
+
 /// Bars of keys per region: one bar per region, in key order, the hot
-/// ones (over 1.5 times the mean) in red, labelled with start keys.
+/// ones (over 1.5 times the mean) in red, every bar labelled with its
+/// region's start key (written upwards, the picture as wide as they
+/// need), and a dashed line at the mean.
 pub fn draw_bars(
     report: &HotspotReport,
     splits: &[Vec<u8>],
@@ -83,33 +66,37 @@ pub fn draw_bars(
     out: &Path,
 ) -> Result<(), String> {
     let counts = report.counts();
+    check_drawable(counts.len())?;
     let regions = counts.len() as u32;
     let top = report.max().max(1) as f64 * 1.1;
-    let root = SVGBackend::new(out, (960, 540)).into_drawing_area();
+    let width = (160 + regions * LABEL_PITCH).max(960);
+    let root = SVGBackend::new(out, (width, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_err)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(16)
-        .x_label_area_size(56)
+        .x_label_area_size(120)
         .y_label_area_size(64)
         .build_cartesian_2d(
             (0..regions.saturating_sub(1).max(1)).into_segmented(),
             0f64..top,
         )
         .map_err(plot_err)?;
-    // About 7 pixels a character: label every n-th region so they fit.
-    let label_chars = 14;
-    let every = ((regions as usize * label_chars * 7).div_ceil(860)).max(1);
+    let upwards = TextStyle::from(
+        ("sans-serif", 12)
+            .into_font()
+            .transform(FontTransform::Rotate270),
+    )
+    .pos(Pos::new(HPos::Right, VPos::Center));
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_desc("region, by start key")
         .y_desc("keys")
-        .x_labels(regions as usize)
+        .x_labels(regions as usize + 1)
+        .x_label_style(upwards)
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) if (*i as usize) % every == 0 => {
-                region_label(*i as usize, splits, label_chars)
-            }
+            SegmentValue::CenterOf(i) => region_label(*i as usize, splits, LABEL_CHARS),
             _ => String::new(),
         })
         .y_label_formatter(&|y| format!("{y:.0}"))
@@ -131,8 +118,34 @@ pub fn draw_bars(
             bar
         }))
         .map_err(plot_err)?;
+    let mean = report.mean();
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            [
+                (SegmentValue::Exact(0), mean),
+                (SegmentValue::Exact(regions), mean),
+            ],
+            MEAN_LINE.stroke_width(2),
+        )))
+        .map_err(plot_err)?
+        .label(format!("mean {mean:.1} keys a region"))
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], MEAN_LINE.stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(plot_err)?;
     root.present().map_err(plot_err)?;
     Ok(())
+}
+
+/// The colour of a heatmap cell holding `t` of the most keys any cell
+/// holds (0..=1): near white for none, dark blue for the most.
+pub fn heat_color(t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    let mix = |lo: u8, hi: u8| (f64::from(hi) + t * (f64::from(lo) - f64::from(hi))) as u8;
+    RGBColor(mix(0x08, 0xF7), mix(0x30, 0xFB), mix(0x6B, 0xFF))
 }
 
 /// Keys per region and time bin.
@@ -201,10 +214,13 @@ pub fn draw_heatmap(
         .max()
         .unwrap_or(0)
         .max(1);
-    let root = SVGBackend::new(out, (960, 540)).into_drawing_area();
+    check_drawable(regions as usize)?;
+    let height = (160 + regions * LABEL_PITCH).max(540);
+    let root = SVGBackend::new(out, (1060, height)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
+    let root = root.titled(title, ("sans-serif", 22)).map_err(plot_err)?;
+    let (area, scale_area) = root.split_horizontally(960);
+    let mut chart = ChartBuilder::on(&area)
         .margin(16)
         .x_label_area_size(48)
         .y_label_area_size(130)
@@ -213,8 +229,6 @@ pub fn draw_heatmap(
             (0..regions.saturating_sub(1).max(1)).into_segmented(),
         )
         .map_err(plot_err)?;
-    // About 16 pixels a label: label every n-th region so they fit.
-    let every = ((regions as usize * 16).div_ceil(440)).max(1);
     chart
         .configure_mesh()
         .disable_mesh()
@@ -224,9 +238,7 @@ pub fn draw_heatmap(
         .y_labels(regions as usize)
         .x_label_formatter(&|x| time_label(heat.start + x * heat.step))
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) if (*i as usize) % every == 0 => {
-                region_label(*i as usize, splits, 16)
-            }
+            SegmentValue::CenterOf(i) => region_label(*i as usize, splits, 16),
             _ => String::new(),
         })
         .draw()
@@ -234,11 +246,7 @@ pub fn draw_heatmap(
     chart
         .draw_series(heat.counts.iter().enumerate().flat_map(|(r, row)| {
             row.iter().enumerate().map(move |(b, &n)| {
-                // From near white (no keys) to dark blue (the most).
-                let t = n as f64 / max as f64;
-                let mix =
-                    |lo: u8, hi: u8| (f64::from(hi) + t * (f64::from(lo) - f64::from(hi))) as u8;
-                let c = RGBColor(mix(0x08, 0xF7), mix(0x30, 0xFB), mix(0x6B, 0xFF));
+                let c = heat_color(n as f64 / max as f64);
                 let (x, r) = (b as f64, r as u32);
                 Rectangle::new(
                     [
@@ -250,6 +258,41 @@ pub fn draw_heatmap(
             })
         }))
         .map_err(plot_err)?;
+    draw_scale(&scale_area, max)?;
     root.present().map_err(plot_err)?;
+    Ok(())
+}
+
+/// The heatmap's colour scale: a column of the colours from no keys at
+/// the bottom to `max` keys a cell at the top, with its counts.
+fn draw_scale(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    max: usize,
+) -> Result<(), String> {
+    let mut scale = ChartBuilder::on(area)
+        .margin_top(16)
+        .margin_bottom(64)
+        .margin_right(8)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..1.0, 0f64..max as f64)
+        .map_err(plot_err)?;
+    scale
+        .configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .y_desc("keys a cell")
+        .y_labels(6)
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(plot_err)?;
+    let steps = 64;
+    scale
+        .draw_series((0..steps).map(|i| {
+            let lo = max as f64 * i as f64 / steps as f64;
+            let hi = max as f64 * (i + 1) as f64 / steps as f64;
+            let t = (i as f64 + 0.5) / steps as f64;
+            Rectangle::new([(0.0, lo), (1.0, hi)], heat_color(t).filled())
+        }))
+        .map_err(plot_err)?;
     Ok(())
 }

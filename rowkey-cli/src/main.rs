@@ -5,6 +5,7 @@
 mod cmd;
 
 use clap::{Args, Parser, Subcommand};
+use rowkey_cli::key_input::KeyForm;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,16 +32,25 @@ enum Command {
         #[command(flatten)]
         layout: LayoutArg,
     },
-    /// Print each field of keys pasted from the HBase shell or cbt.
+    /// Print each field of keys pasted from the HBase shell, as hex, or
+    /// as `cbt read` prints them.
     Decode {
         #[command(flatten)]
         layout: LayoutArg,
         /// Keys are plain hex, not `toStringBinary` (`\x7F\xFF...`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "cbt")]
         hex: bool,
+        /// Read what `cbt read` prints (row keys as raw bytes), from
+        /// --keys FILE or standard input.
+        #[arg(long)]
+        cbt: bool,
+        /// A file of keys, one a line (`-`: standard input); with --cbt,
+        /// `cbt read` output.
+        #[arg(long, value_name = "FILE")]
+        keys: Option<PathBuf>,
         /// The keys.
-        #[arg(required = true, value_name = "KEY")]
-        keys: Vec<String>,
+        #[arg(value_name = "KEY")]
+        key: Vec<String>,
     },
     /// Build a key from its field values.
     Encode {
@@ -71,42 +81,90 @@ enum Command {
         cbt: Option<Vec<String>>,
         /// Regions, for keys with a hash prefix (hex or binary splits) or
         /// none (binary splits); a salted key splits once per bucket.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = parse_regions)]
         regions: Option<u32>,
     },
     /// Count a sample of keys per region and draw it.
     Hotspot {
         #[command(flatten)]
         layout: LayoutArg,
-        /// The sample: one key a line, `toStringBinary` (or hex with --hex).
+        /// The sample: one key a line, `toStringBinary` (or hex with
+        /// --hex, or `cbt read` output with --cbt); `-` for standard input.
         #[arg(long, value_name = "FILE")]
         keys: PathBuf,
         /// Split keys, one a line like the keys; the layout's own by default.
         #[arg(long, value_name = "FILE")]
         splits: Option<PathBuf>,
         /// Regions when the layout has no split keys of its own.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = parse_regions)]
         regions: Option<u32>,
         /// The keys and split keys are plain hex.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "cbt")]
         hex: bool,
+        /// The keys are what `cbt read` prints (split keys stay one a line).
+        #[arg(long)]
+        cbt: bool,
         /// Draw a heatmap of regions over this (time) field instead of bars.
         #[arg(long, value_name = "FIELD")]
         time: Option<String>,
-        /// Time bins of the heatmap.
-        #[arg(long, default_value_t = 24)]
-        bins: usize,
+        /// Time bins of the heatmap (1 to 1000).
+        #[arg(long, default_value_t = 24, value_parser = parse_bins)]
+        bins: u32,
         /// The SVG picture to write.
         #[arg(long, value_name = "heat.svg")]
         out: PathBuf,
     },
 }
 
+/// The most time bins a heatmap draws: more than a picture shows.
+const MAX_BINS: u32 = 1000;
+
+/// A count in `1..=max`, its bound stated when refused (clap's own
+/// ranged parsers say only "too large" past the type's width).
+fn count(text: &str, max: u32) -> Result<u32, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=u64::from(max)).contains(&n) => Ok(n as u32),
+        _ => Err(format!("takes a count in 1..={max}")),
+    }
+}
+
+/// Regions: 1 to 65536 (the most salt buckets; more than any table
+/// pre-splits into).
+fn parse_regions(text: &str) -> Result<u32, String> {
+    count(text, rowkey_core::salt::MAX_BUCKETS)
+}
+
+/// Time bins: 1 to 1000, more than a picture shows.
+fn parse_bins(text: &str) -> Result<u32, String> {
+    count(text, MAX_BINS)
+}
+
+fn form(hex: bool, cbt: bool) -> KeyForm {
+    match (hex, cbt) {
+        (true, _) => KeyForm::Hex,
+        (_, true) => KeyForm::Cbt,
+        _ => KeyForm::Binary,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Explain { layout } => cmd::explain(&layout.layout),
-        Command::Decode { layout, hex, keys } => cmd::decode(&layout.layout, hex, &keys),
+        Command::Decode {
+            layout,
+            hex,
+            cbt,
+            keys,
+            key,
+        } => cmd::decode(
+            &layout.layout,
+            cmd::KeySource {
+                form: form(hex, cbt),
+                args: &key,
+                file: keys.as_deref(),
+            },
+        ),
         Command::Encode {
             layout,
             bucket,
@@ -125,6 +183,7 @@ fn main() -> ExitCode {
             splits,
             regions,
             hex,
+            cbt,
             time,
             bins,
             out,
@@ -134,8 +193,9 @@ fn main() -> ExitCode {
             splits: splits.as_deref(),
             regions,
             hex,
+            form: form(hex, cbt),
             time: time.as_deref(),
-            bins,
+            bins: bins as usize,
             out: &out,
         }),
     };

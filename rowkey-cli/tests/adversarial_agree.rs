@@ -268,7 +268,7 @@ proptest! {
         };
         check(&v, &noise);
         let layout = via_json::<OtherTimes>();
-        let d = rowkey_cli::decode::decode(layout, &v.to_vec().unwrap()).unwrap();
+        let d = layout.decode_key(&v.to_vec().unwrap()).unwrap();
         prop_assert_eq!(d.get("price").unwrap().to_string(), price.normalize().to_string());
     }
 }
@@ -337,15 +337,19 @@ proptest! {
         let layout = via_json::<Borrowed<'static>>();
         let v = Borrowed { a: &a, b: b.into(), c: c.into(), d: d.into(), e: &e };
         let key = v.to_vec().unwrap();
-        let decoded = rowkey_cli::decode::decode(layout, &key).unwrap();
-        prop_assert_eq!(decoded.rust_debug(layout), format!("{v:?}"));
-        let again = rowkey_cli::encode::encode(layout, &decoded.values(), None).unwrap();
+        let decoded = layout.decode_key(&key).unwrap();
+        prop_assert_eq!(decoded.get("a").unwrap().to_string(), rowkey::layout::dynamic::Value::Text(a.clone()).to_string());
+        let again = layout.encode_key(&decoded.values(), None).unwrap();
         prop_assert_eq!(&again, &key);
+        support::check_shown_values_read_back(layout, &decoded, &key);
         let mut cases = neighbours(&key);
         cases.push(noise);
         for k in cases {
-            match (Borrowed::decode(&k), rowkey_cli::decode::decode(layout, &k)) {
-                (Ok(x), Ok(y)) => prop_assert_eq!(y.rust_debug(layout), format!("{x:?}")),
+            match (Borrowed::decode(&k), layout.decode_key(&k)) {
+                (Ok(x), Ok(y)) => {
+                    prop_assert_eq!(&x.to_vec().unwrap(), &k);
+                    prop_assert_eq!(&layout.encode_key(&y.values(), None).unwrap(), &k);
+                }
                 (Err(x), Err(y)) => prop_assert_eq!(x, y),
                 (x, y) => prop_assert!(false, "derived {:?}, layout decoder {:?}", x, y),
             }

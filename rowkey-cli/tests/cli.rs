@@ -135,7 +135,7 @@ fn encode_needs_the_bucket_a_user_function_picks() {
     let err = fails(&args);
     assert!(
         err.contains(
-            "call_bucket(&key), which the CLI cannot run: give the bucket with --bucket N"
+            "call_bucket(&key), which only the derived type can run: give the bucket with --bucket N"
         ),
         "{err}"
     );
@@ -274,7 +274,9 @@ fn hotspot_draws_a_heatmap_over_a_time_field() {
     assert!(out.ends_with("(regions over ts, 10 bins)\n"), "{out}");
     let text = std::fs::read_to_string(&svg).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
-    // The background, then one cell per region and bin.
+    // The background, one cell per region and bin, then the colour
+    // scale's 64 steps beside its axis.
     let rects = doc.descendants().filter(|n| n.has_tag_name("rect")).count();
-    assert_eq!(rects, 1 + 8 * 10);
+    assert_eq!(rects, 1 + 8 * 10 + 64);
+    assert!(text.contains("keys a cell"), "the colour scale is named");
 }

@@ -4,7 +4,7 @@
 
 mod run;
 
-use run::{fails, layout, tmp};
+use run::{fails, keys_file, layout, ok, tmp};
 
 #[test]
 fn bad_input_is_a_clear_error() {
@@ -55,7 +55,23 @@ fn bad_input_is_a_clear_error() {
     let other = tmp("other.json");
     std::fs::write(&other, r#"{"name": "X", "fields": []}"#).unwrap();
     let e = fails(&["decode", "--layout", other.to_str().unwrap(), "00"]);
+    assert!(
+        e.contains("it is layout format 1, older than this rowkey reads"),
+        "{e}"
+    );
+    std::fs::write(
+        &other,
+        r#"{"format_version": 2, "name": "X", "fields": []}"#,
+    )
+    .unwrap();
+    let e = fails(&["decode", "--layout", other.to_str().unwrap(), "00"]);
     assert!(e.contains("missing field"), "{e}");
+    std::fs::write(&other, r#"{"format_version": 9, "name": "X"}"#).unwrap();
+    let e = fails(&["decode", "--layout", other.to_str().unwrap(), "00"]);
+    assert!(
+        e.contains("layout format 9, newer than this rowkey reads (2): upgrade rowkey"),
+        "{e}"
+    );
     // Hotspot without split keys, or over a field that does not exist.
     let keys = tmp("one.keys");
     std::fs::write(&keys, "0\n").unwrap();
@@ -99,5 +115,135 @@ fn bad_input_is_a_clear_error() {
         "--out",
         "/dev/null",
     ]);
-    assert!(e.contains("bad.keys line 2: at character 2"), "{e}");
+    assert!(e.contains("bad.keys line 2: key `no\\x4`"), "{e}");
+    assert!(e.contains("at character 2"), "{e}");
+
+    // A keys file with keys the layout cannot read: a non-zero exit, the
+    // count and the first key with its reason.
+    let foreign = keys_file("foreign.keys", &[b"short".to_vec(), vec![0xFF; 27]], false);
+    let e = fails(&[
+        "hotspot",
+        "--layout",
+        l,
+        "--keys",
+        foreign.to_str().unwrap(),
+        "--regions",
+        "2",
+        "--out",
+        tmp("foreign.svg").to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("2 of 2 keys do not decode with the layout OrderStatus; the first:"),
+        "{e}"
+    );
+    assert!(e.contains("key: short"), "{e}");
+}
+
+/// Counts, files and names that once panicked, aborted or grew memory
+/// without bound are errors with a stated maximum.
+#[test]
+fn hostile_counts_files_and_names() {
+    let l = layout("OrderStatus");
+    let l = l.to_str().unwrap();
+    let keys = keys_file("hostile.keys", &[b"k".to_vec()], false);
+    let keys = keys.to_str().unwrap();
+    let out = tmp("hostile.svg");
+    let out = out.to_str().unwrap();
+    for bins in ["18446744073709551615", "4000000000", "0"] {
+        let e = rowkey_run(&[
+            "hotspot",
+            "--layout",
+            l,
+            "--keys",
+            keys,
+            "--regions",
+            "2",
+            "--time",
+            "ts",
+            "--bins",
+            bins,
+            "--out",
+            out,
+        ]);
+        assert!(
+            e.contains("--bins") && e.contains("1..=1000"),
+            "{bins}: {e}"
+        );
+    }
+    for regions in ["4294967295", "65537", "0"] {
+        let e = rowkey_run(&[
+            "splits",
+            "--layout",
+            l,
+            "--cbt",
+            "t",
+            "cf",
+            "--regions",
+            regions,
+        ]);
+        assert!(
+            e.contains("--regions") && e.contains("1..=65536"),
+            "{regions}: {e}"
+        );
+    }
+    // A layout that never ends is refused after a bounded read.
+    let e = fails(&["explain", "--layout", "/dev/zero"]);
+    assert!(
+        e.contains("over 1048576 bytes, more than any layout takes"),
+        "{e}"
+    );
+    let big = tmp("big.json");
+    std::fs::write(&big, vec![b' '; (1 << 20) + 1]).unwrap();
+    let e = fails(&["explain", "--layout", big.to_str().unwrap()]);
+    assert!(e.contains("more than any layout takes"), "{e}");
+    // A keys file of one endless line.
+    let e = fails(&[
+        "hotspot",
+        "--layout",
+        l,
+        "--keys",
+        "/dev/zero",
+        "--regions",
+        "2",
+        "--out",
+        out,
+    ]);
+    assert!(e.contains("line 1 is over"), "{e}");
+    // Names stay names in the commands printed.
+    let hbase = ok(&[
+        "splits",
+        "--layout",
+        l,
+        "--regions",
+        "2",
+        "--hbase",
+        "t';system('x",
+        "cf",
+    ]);
+    assert!(
+        hbase.starts_with(r"create 't\';system(\'x', 'cf',"),
+        "{hbase}"
+    );
+    let ledger = layout("Ledger");
+    let cbt = ok(&[
+        "splits",
+        "--layout",
+        ledger.to_str().unwrap(),
+        "--cbt",
+        "t;touch /tmp/x",
+        "cf",
+    ]);
+    assert!(
+        cbt.starts_with("cbt createtable $'t;touch /tmp/x' families=cf "),
+        "{cbt}"
+    );
+}
+
+/// Runs `rowkey`, expecting clap to refuse the arguments (exit 2); stderr.
+fn rowkey_run(args: &[&str]) -> String {
+    let out = run::rowkey(args);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
 }

@@ -43,12 +43,12 @@ proptest! {
         let mut json: Value = serde_json::from_str(&files[file % files.len()]).unwrap();
         let mut n = which;
         set_number(&mut json, &mut n, to);
-        let Ok(layout) = rowkey_cli::layout_file::parse(&json.to_string()) else { return Ok(()) };
+        let Ok(layout) = rowkey::Layout::from_json(&json.to_string()) else { return Ok(()) };
         let _ = layout.explain();
         for key in keys {
-            if let Ok(d) = rowkey_cli::decode::decode(layout, &key) {
-                let _ = rowkey_cli::encode::encode(layout, &d.values(), None);
-                let _ = rowkey_cli::encode::encode(layout, &d.values(), Some(3));
+            if let Ok(d) = layout.decode_key(&key) {
+                let _ = layout.encode_key(&d.values(), None);
+                let _ = layout.encode_key(&d.values(), Some(3));
             }
         }
     }
@@ -59,18 +59,18 @@ fn refused_files_say_why() {
     let files = seed_files();
     let mut json: Value = serde_json::from_str(&files[0]).unwrap();
     json["max_len"] = Value::from(1u64 << 40);
-    let e = rowkey_cli::layout_file::parse(&json.to_string()).unwrap_err();
+    let e = rowkey::Layout::from_json(&json.to_string()).unwrap_err();
     assert_eq!(
         e.to_string(),
         "it is not a layout rowkey writes: it allows keys over HBase's 32767-byte limit"
     );
     json["fields"] = Value::Array(vec![]);
-    let e = rowkey_cli::layout_file::parse(&json.to_string()).unwrap_err();
+    let e = rowkey::Layout::from_json(&json.to_string()).unwrap_err();
     assert_eq!(
         e.to_string(),
         "it is not a layout rowkey writes: it has no fields"
     );
-    let e = rowkey_cli::layout_file::parse("[1, 2]").unwrap_err();
+    let e = rowkey::Layout::from_json("[1, 2]").unwrap_err();
     assert!(
         e.to_string()
             .starts_with("it is not the JSON of a rowkey layout"),

@@ -53,6 +53,6 @@ fn checked_in_layouts_are_the_current_ones() {
             serde_json::to_string_pretty(layout).unwrap() + "\n",
             "{path} is stale: cargo run -p rowkey-cli --example export_layout -- --all rowkey-cli/tests/layouts"
         );
-        assert_eq!(rowkey_cli::layout_file::parse(&file).unwrap(), layout);
+        assert_eq!(rowkey::Layout::from_json(&file).unwrap(), layout);
     }
 }

@@ -279,6 +279,7 @@ mod tests {
         }
         fn layout() -> &'static crate::Layout {
             static LAYOUT: crate::Layout = crate::Layout {
+                format_version: crate::layout::FORMAT_VERSION,
                 name: "Name",
                 separator: None,
                 max_len: 82,

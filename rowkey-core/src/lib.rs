@@ -18,8 +18,8 @@ mod error;
 pub mod hotspot;
 mod index;
 mod key;
+pub mod key_text;
 pub mod layout;
-mod layout_lengths;
 mod part;
 mod reader;
 mod render;
@@ -39,7 +39,7 @@ pub use error::{
 };
 pub use index::IndexOf;
 pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
-pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order};
+pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order, TimeCrate, ValueKind};
 pub use part::{DecodePart, KeyPart};
 pub use reader::KeyReader;
 pub use render::UnrenderableKey;
@@ -82,7 +82,8 @@ pub mod __private {
 
     /// The lengths a derived layout computes from its fields.
     pub mod layout {
-        pub use crate::layout_lengths::{fixed_len, max_len, with_offsets};
+        pub use crate::layout::lengths::{fixed_len, max_len, with_offsets};
+        pub use crate::layout::FORMAT_VERSION;
     }
     pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, Step};
 
@@ -96,7 +97,7 @@ pub mod __private {
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
         FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,
-        RowKey, Side, HBASE_MAX_KEY_LEN,
+        RowKey, Side, TimeCrate, ValueKind, HBASE_MAX_KEY_LEN,
     };
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};

@@ -1,6 +1,7 @@
 //! [`KeyPart`]: the trait a type implements to be one field of a key.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::layout::ValueKind;
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
 
@@ -64,6 +65,10 @@ pub trait KeyPart {
     const FIXED_LEN: Option<usize>;
     /// Whether byte order follows the type's `Ord` (shown in the layout).
     const ORDERED: bool = true;
+    /// What the values are, for tools that read keys by their
+    /// [`Layout`](crate::Layout) alone. A hand-written part keeps the
+    /// default, [`ValueKind::Opaque`]: tools show and take its bytes.
+    const VALUE: ValueKind = ValueKind::Opaque;
     /// Bytes this value writes.
     fn encoded_len(&self) -> usize;
     /// Writes the value.
@@ -85,6 +90,7 @@ pub trait DecodePart<'de>: KeyPart + Sized {
 impl KeyPart for bool {
     const MAX_LEN: usize = 1;
     const FIXED_LEN: Option<usize> = Some(1);
+    const VALUE: ValueKind = ValueKind::Bool;
     fn encoded_len(&self) -> usize {
         1
     }
@@ -108,6 +114,7 @@ impl DecodePart<'_> for bool {
 impl KeyPart for char {
     const MAX_LEN: usize = 4;
     const FIXED_LEN: Option<usize> = Some(4);
+    const VALUE: ValueKind = ValueKind::Char;
     fn encoded_len(&self) -> usize {
         4
     }
@@ -129,6 +136,7 @@ impl DecodePart<'_> for char {
 impl<const N: usize> KeyPart for [u8; N] {
     const MAX_LEN: usize = N;
     const FIXED_LEN: Option<usize> = Some(N);
+    const VALUE: ValueKind = ValueKind::ByteArray(N);
     fn encoded_len(&self) -> usize {
         N
     }
@@ -147,6 +155,7 @@ impl<const N: usize> DecodePart<'_> for [u8; N] {
 impl KeyPart for () {
     const MAX_LEN: usize = 0;
     const FIXED_LEN: Option<usize> = Some(0);
+    const VALUE: ValueKind = ValueKind::Unit;
     fn encoded_len(&self) -> usize {
         0
     }
@@ -167,6 +176,7 @@ impl<T: KeyPart> KeyPart for Option<T> {
     const MAX_LEN: usize = T::MAX_LEN.saturating_add(1);
     const FIXED_LEN: Option<usize> = None;
     const ORDERED: bool = T::ORDERED;
+    const VALUE: ValueKind = ValueKind::Option(&T::VALUE);
     fn encoded_len(&self) -> usize {
         match self {
             None => 1,

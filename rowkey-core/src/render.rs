@@ -4,6 +4,7 @@
 //! cannot carry is an [`UnrenderableKey`] error, never a command that
 //! means something else.
 
+pub(crate) use crate::key_text::ruby_single_quoted;
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -41,18 +42,6 @@ impl fmt::Display for UnrenderableKey {
 
 impl std::error::Error for UnrenderableKey {}
 
-/// `"<toStringBinary>"` with `"` and `#` escaped for Ruby, so the HBase
-/// shell reads the exact bytes back (`\` is already `\x5C`).
-pub(crate) fn hbase_string(key: &[u8]) -> String {
-    let shown = KeyDisplay(key).to_string();
-    format!("\"{}\"", shown.replace('"', "\\\"").replace('#', "\\#"))
-}
-
-/// `'text'` for Ruby: only `\\` and `\'` are escapes in single quotes.
-pub(crate) fn ruby_single_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
 /// The bytes inside a bash `$'..'` string; a key with 0x00 cannot be one
 /// (argv strings end at NUL, and bash cuts `$'..'` there).
 pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) -> Result<(), UnrenderableKey> {
@@ -77,6 +66,30 @@ pub(crate) fn ansi_c_body(key: &[u8], out: &mut String) -> Result<(), Unrenderab
     Ok(())
 }
 
+/// A table or family name as one POSIX shell word, after `prefix`
+/// (`families=`): bare when it holds only characters no shell treats
+/// specially, else quoted as `$'..'`, so a name can never end the word and
+/// run a second command. A name holding 0x00 cannot be an argument.
+pub(crate) fn shell_word(prefix: &str, name: &str) -> Result<String, UnrenderableKey> {
+    let plain =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '=' | ',');
+    let word = format!("{prefix}{name}");
+    if !name.is_empty() && word.chars().all(plain) {
+        return Ok(word);
+    }
+    if name.contains('\0') {
+        return Err(UnrenderableKey {
+            tool: "cbt",
+            key: KeyDisplay(name.as_bytes()).to_string(),
+            reason: "the name holds 0x00, which no command-line argument can carry",
+        });
+    }
+    let mut s = String::from("$'");
+    ansi_c_body(word.as_bytes(), &mut s)?;
+    s.push('\'');
+    Ok(s)
+}
+
 /// `$'name=<bytes>'` for one `cbt` argument.
 pub(crate) fn cbt_arg(name: &str, key: &[u8]) -> Result<String, UnrenderableKey> {
     let mut s = format!("$'{name}=");
@@ -88,6 +101,7 @@ pub(crate) fn cbt_arg(name: &str, key: &[u8]) -> Result<String, UnrenderableKey>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key_text::hbase_string;
     use proptest::prelude::*;
 
     /// The bytes of a quoted literal that uses only the escapes the
@@ -159,5 +173,47 @@ mod tests {
                 Err(e) => prop_assert!(key.contains(&0), "{e}"),
             }
         }
+
+        /// A name is one shell word that bash reads back exactly, or no
+        /// command is written: `t;touch /tmp/x` can never run `touch`.
+        #[test]
+        fn names_are_one_shell_word(name in "[a-z;'\\\\ $`\"\n\\x00-\\x7f\u{e9}]{0,12}") {
+            match shell_word("families=", &name) {
+                Ok(word) if word.starts_with("$'") => {
+                    let back = bash_ansi_c(&word).unwrap();
+                    prop_assert_eq!(back, format!("families={name}").into_bytes());
+                }
+                Ok(word) => {
+                    prop_assert_eq!(&word, &format!("families={name}"));
+                    prop_assert!(word.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:=,".contains(c)));
+                }
+                Err(e) => prop_assert!(name.contains('\0'), "{e}"),
+            }
+            // Ruby's single quotes hold any name: only \\ and \' escape.
+            let quoted = ruby_single_quoted(&name);
+            let body = &quoted[1..quoted.len() - 1];
+            prop_assert_eq!(body.replace("\\\\", "\\").replace("\\'", "'"), name.clone());
+            prop_assert!(!body.replace("\\\\", "").replace("\\'", "").contains('\''));
+        }
+    }
+
+    #[test]
+    fn hostile_table_names_stay_names() {
+        let splits = crate::split::SplitKeys::new(vec![b"a".to_vec()]);
+        assert_eq!(
+            splits.cbt("t;touch /tmp/x", "cf").unwrap(),
+            "cbt createtable $'t;touch /tmp/x' families=cf $'splits=a'"
+        );
+        assert_eq!(
+            splits.hbase_shell("t'x", "cf"),
+            "create 't\\'x', 'cf', SPLITS => [\"a\"]"
+        );
+        assert!(splits.cbt("t", "a,b").is_err());
+        let r = crate::scan::ScanRange::<4>::with_prefix(b"a").unwrap();
+        assert_eq!(r.cbt("t x").unwrap(), "cbt read $'t x' $'start=a' $'end=b'");
+        assert_eq!(
+            r.hbase_shell("t'"),
+            "scan 't\\'', {STARTROW => \"a\", STOPROW => \"b\"}"
+        );
     }
 }

@@ -3,7 +3,8 @@
 //! `RegionSplitter`'s algorithms, and their renderings for the HBase shell,
 //! `cbt` and plain lists.
 
-use crate::render::{ansi_c_body, hbase_string, UnrenderableKey};
+use crate::key_text::hbase_string;
+use crate::render::{ansi_c_body, ruby_single_quoted, shell_word, UnrenderableKey};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -109,7 +110,9 @@ impl SplitKeys {
     pub fn hbase_shell(&self, table: &str, family: &str) -> String {
         let keys: Vec<String> = self.keys.iter().map(|k| hbase_string(k)).collect();
         format!(
-            "create '{table}', '{family}', SPLITS => [{}]",
+            "create {}, {}, SPLITS => [{}]",
+            ruby_single_quoted(table),
+            ruby_single_quoted(family),
             keys.join(", ")
         )
     }
@@ -135,8 +138,17 @@ impl SplitKeys {
             }
             ansi_c_body(k, &mut arg)?;
         }
+        if family.contains(',') {
+            return Err(UnrenderableKey {
+                tool: "cbt",
+                key: family.to_string(),
+                reason: "the family name holds ',', which cbt's families= list cannot carry",
+            });
+        }
         Ok(format!(
-            "cbt createtable {table} families={family} $'{arg}'"
+            "cbt createtable {} {} $'{arg}'",
+            shell_word("", table)?,
+            shell_word("families=", family)?
         ))
     }
 }

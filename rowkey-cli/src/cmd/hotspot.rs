@@ -1,7 +1,9 @@
 //! `rowkey hotspot`: the per-region table and its picture.
 
-use super::{load, split_keys, CmdResult};
-use rowkey_cli::hotspot::{draw_bars, draw_heatmap, read_keys, Heat};
+use super::{describe_decode_error, split_keys, CmdResult};
+use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat};
+use rowkey_cli::key_input::{read_keys, KeyForm};
+use rowkey_cli::layout_file::load;
 use rowkey_core::hotspot::HotspotReport;
 use rowkey_core::split::SplitKeys;
 use std::path::Path;
@@ -12,7 +14,9 @@ pub struct HotspotArgs<'a> {
     pub keys: &'a Path,
     pub splits: Option<&'a Path>,
     pub regions: Option<u32>,
+    /// Split keys are hex (keys are in `form`).
     pub hex: bool,
+    pub form: KeyForm,
     pub time: Option<&'a str>,
     pub bins: usize,
     pub out: &'a Path,
@@ -31,10 +35,13 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
         }
     }
     let splits = match a.splits {
-        Some(p) => SplitKeys::new(read_keys(p, a.hex)?),
+        Some(p) => {
+            let form = if a.hex { KeyForm::Hex } else { KeyForm::Binary };
+            SplitKeys::new(read_keys(p, form)?)
+        }
         None => split_keys(layout, a.regions)?,
     };
-    let keys = read_keys(a.keys, a.hex)?;
+    let keys = read_keys(a.keys, a.form)?;
     if keys.is_empty() {
         return Err(format!("{} holds no keys", a.keys.display()));
     }
@@ -44,7 +51,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     let mut first_error = None;
     let mut points = Vec::new();
     for k in &keys {
-        match rowkey_cli::decode::decode(layout, k) {
+        match layout.decode_key(k) {
             Ok(d) => {
                 if let Some(t) = a.time.and_then(|t| d.get(t)).and_then(|v| v.as_time_axis()) {
                     points.push((splits.region_of(k), t));
@@ -52,15 +59,9 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
             }
             Err(e) => {
                 undecoded += 1;
-                first_error.get_or_insert(e);
+                first_error.get_or_insert((k, e));
             }
         }
-    }
-    if let Some(e) = first_error {
-        println!(
-            "{undecoded} of {} keys do not decode with the layout (first: {e})",
-            keys.len()
-        );
     }
     let title = format!(
         "{}: {} keys over {} regions, skew {:.2}x",
@@ -74,12 +75,14 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
             draw_bars(&report, splits.keys(), &title, a.out)?;
             println!("picture: {} (one bar per region)", a.out.display());
         }
-        Some(t) => {
-            if points.is_empty() {
+        Some(t) if points.is_empty() => {
+            if undecoded == 0 {
                 return Err(format!(
                     "no key gave field `{t}` a value on a time axis (an integer, date or time)"
                 ));
             }
+        }
+        Some(t) => {
             let heat = Heat::new(report.counts().len(), &points, a.bins);
             draw_heatmap(&heat, splits.keys(), &title, t, a.out)?;
             println!(
@@ -89,5 +92,13 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
             );
         }
     }
-    Ok(())
+    match first_error {
+        None => Ok(()),
+        Some((key, e)) => Err(format!(
+            "{undecoded} of {} keys do not decode with the layout {}; the first:\n{}",
+            keys.len(),
+            layout.name,
+            describe_decode_error(key, &e)
+        )),
+    }
 }

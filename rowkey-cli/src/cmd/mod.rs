@@ -1,14 +1,15 @@
-//! The subcommands: each loads the layout, does one thing and prints it;
-//! an error is a message for stderr.
+//! The subcommands: each loads the layout, does one thing through
+//! rowkey-core's interpreter and prints it; an error is a message for
+//! stderr and a non-zero exit.
 
 mod hotspot;
 
 pub use hotspot::{hotspot, HotspotArgs};
 
-use rowkey_cli::decode::{self, DecodedKey, PrefixReport};
-use rowkey_cli::keytext;
-use rowkey_cli::layout_file;
-use rowkey_cli::{encode::encode as encode_key, parse};
+use rowkey_cli::key_input::{self, KeyForm};
+use rowkey_cli::layout_file::load;
+use rowkey_core::key_text::{hbase_string, hex, ruby_single_quoted};
+use rowkey_core::layout::dynamic::{DecodedKey, EncodeValuesError, PrefixReport};
 use rowkey_core::layout::{KeyPrefix, Layout};
 use rowkey_core::split::SplitKeys;
 use rowkey_core::{DecodeError, KeyDisplay};
@@ -16,36 +17,56 @@ use std::path::Path;
 
 pub type CmdResult = Result<(), String>;
 
-pub fn load(path: &Path) -> Result<&'static Layout, String> {
-    layout_file::load(path).map_err(|e| format!("layout {}: {e}", path.display()))
-}
-
 pub fn explain(path: &Path) -> CmdResult {
     print!("{}", load(path)?.explain());
     Ok(())
 }
 
-pub fn decode(path: &Path, hex: bool, keys: &[String]) -> CmdResult {
-    let layout = load(path)?;
-    let mut failed = 0;
-    for (i, text) in keys.iter().enumerate() {
-        let key = if hex {
-            keytext::parse_hex(text)
-        } else {
-            keytext::parse_binary(text)
+/// Where `decode` reads its keys.
+pub struct KeySource<'a> {
+    pub form: KeyForm,
+    pub args: &'a [String],
+    pub file: Option<&'a Path>,
+}
+
+impl KeySource<'_> {
+    fn keys(&self) -> Result<Vec<Vec<u8>>, String> {
+        let mut keys = Vec::new();
+        for text in self.args {
+            if self.form == KeyForm::Cbt {
+                return Err(
+                    "--cbt reads what `cbt read` prints from --keys FILE or standard input, \
+                     not from arguments"
+                        .into(),
+                );
+            }
+            keys.push(key_input::parse_key(self.form, text)?);
         }
-        .map_err(|e| {
-            let form = if hex { "hex" } else { "toStringBinary (\\xNN)" };
-            format!("key `{text}` is not {form}: {e}")
-        })?;
+        match (self.file, self.args.is_empty()) {
+            (Some(p), _) => keys.extend(key_input::read_keys(p, self.form)?),
+            (None, true) if self.form == KeyForm::Cbt => {
+                keys.extend(key_input::read_keys(Path::new("-"), self.form)?)
+            }
+            (None, true) => return Err("give keys as arguments or with --keys FILE".into()),
+            (None, false) => {}
+        }
+        Ok(keys)
+    }
+}
+
+pub fn decode(path: &Path, source: KeySource<'_>) -> CmdResult {
+    let layout = load(path)?;
+    let keys = source.keys()?;
+    let mut failed = 0;
+    for (i, key) in keys.iter().enumerate() {
         if i > 0 {
             println!();
         }
-        match decode::decode(layout, &key) {
-            Ok(d) => print_decoded(layout, &key, &d),
+        match layout.decode_key(key) {
+            Ok(d) => print_decoded(layout, key, &d),
             Err(e) => {
                 failed += 1;
-                eprintln!("{}", describe_decode_error(&key, &e));
+                eprintln!("{}", describe_decode_error(key, &e));
             }
         }
     }
@@ -56,7 +77,7 @@ pub fn decode(path: &Path, hex: bool, keys: &[String]) -> CmdResult {
 }
 
 /// The error, the key and a caret under the byte at fault.
-fn describe_decode_error(key: &[u8], e: &DecodeError) -> String {
+pub fn describe_decode_error(key: &[u8], e: &DecodeError) -> String {
     let shown = KeyDisplay(key).to_string();
     let upto = KeyDisplay(&key[..e.offset().min(key.len())])
         .to_string()
@@ -67,14 +88,14 @@ fn describe_decode_error(key: &[u8], e: &DecodeError) -> String {
 fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) {
     println!("{} ({} bytes): {}", layout.name, key.len(), KeyDisplay(key));
     match &d.prefix {
-        Some(PrefixReport::Bucket { bucket, check }) => {
-            let width = match &layout.prefix {
-                Some(KeyPrefix::Salt(s)) => s.prefix_len(),
-                _ => 0,
-            };
+        Some(PrefixReport::Bucket {
+            bucket,
+            span,
+            check,
+        }) => {
             println!(
                 "  salt bucket {bucket} ({}): {check}",
-                KeyDisplay(&key[..width.min(key.len())])
+                KeyDisplay(&key[span.clone()])
             );
         }
         Some(PrefixReport::HashPrefix { stored }) => {
@@ -104,7 +125,12 @@ fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) {
         })
         .collect();
     let span_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(5).max(5);
-    let value_w = rows.iter().map(|r| r.1.len()).max().unwrap_or(5).max(5);
+    let value_w = rows
+        .iter()
+        .map(|r| r.1.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
     println!(
         "  {:<name_w$}  {:<span_w$}  {:<value_w$}  stored",
         "field", "bytes", "value"
@@ -119,13 +145,19 @@ fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) {
 
 pub fn encode(path: &Path, bucket: Option<u32>, table: &str, values: &[String]) -> CmdResult {
     let layout = load(path)?;
-    let values = parse::assignments(layout, values)?;
-    let key = encode_key(layout, &values, bucket).map_err(|e| e.to_string())?;
+    let values = layout.parse_assignments(values)?;
+    let key = layout.encode_key(&values, bucket).map_err(|e| match e {
+        EncodeValuesError::Bucket(why) if why.ends_with("give the bucket") => {
+            format!("{why} with --bucket N")
+        }
+        e => e.to_string(),
+    })?;
     println!("toStringBinary: {}", KeyDisplay(&key));
-    println!("hex:            {}", keytext::hex(&key));
+    println!("hex:            {}", hex(&key));
     println!(
-        "hbase shell:    get '{table}', {}",
-        keytext::hbase_string(&key)
+        "hbase shell:    get {}, {}",
+        ruby_single_quoted(table),
+        hbase_string(&key)
     );
     Ok(())
 }

@@ -33,6 +33,7 @@ const EPOCH_DAYS_FROM_CE: i32 = 719_163;
 
 days_part!(
     NaiveDate,
+    crate::layout::ValueKind::Date(crate::layout::TimeCrate::Chrono),
     to_days: |d| d.num_days_from_ce() - EPOCH_DAYS_FROM_CE,
     from_days: |days| {
         days.checked_add(EPOCH_DAYS_FROM_CE)
@@ -44,6 +45,7 @@ days_part!(
 // Every i64 of nanoseconds is a `DateTime<Utc>`: decoding cannot fail.
 nanos_part!(
     DateTime<Utc>,
+    crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Chrono),
     to_nanos: |t| t.timestamp_nanos_opt().map(i128::from),
     from_nanos: |n| Some(DateTime::from_timestamp_nanos(n)),
     "instant outside chrono's DateTime range"
@@ -51,6 +53,7 @@ nanos_part!(
 
 nanos_part!(
     NaiveDateTime,
+    crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Chrono),
     to_nanos: |t| t.and_utc().timestamp_nanos_opt().map(i128::from),
     from_nanos: |n| Some(DateTime::from_timestamp_nanos(n).naive_utc()),
     "time outside chrono's NaiveDateTime range"

@@ -112,7 +112,7 @@ const fn is_leap(year: i32) -> bool {
 /// Days before the first of each month in a common year.
 const DAYS_BEFORE: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
 
-fn days_in_month(year: i32, month: u8) -> u8 {
+pub(crate) fn days_in_month(year: i32, month: u8) -> u8 {
     match month {
         2 if is_leap(year) => 29,
         2 => 28,

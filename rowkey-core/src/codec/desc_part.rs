@@ -34,6 +34,22 @@ where
     Ok(v)
 }
 
+/// Reads `n` inverted bytes with `read` (the layout interpreter's
+/// [`take_inverted_part`], for a part whose type it knows at run time).
+pub(crate) fn take_inverted_with<T>(
+    r: &mut KeyReader<'_>,
+    n: usize,
+    read: impl FnOnce(&mut KeyReader<'_>) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    let at = r.position();
+    let mut scratch = r.take(n)?.to_vec();
+    invert(&mut scratch);
+    let mut inner = r.nested(&scratch, at);
+    let v = read(&mut inner)?;
+    inner.finish()?;
+    Ok(v)
+}
+
 /// Inverts every byte, a word at a time: inverted byte by byte, LLVM
 /// rebuilt an `i64` from its eight bytes one by one (30 instructions where
 /// a `not` does).

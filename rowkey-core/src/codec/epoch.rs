@@ -25,10 +25,11 @@ pub(crate) fn put_nanos(nanos: Option<i128>, w: &mut KeyWriter<'_>) -> Result<()
 /// bytes): `to_days` counts a value's day, `from_days` rebuilds one
 /// (`None` outside the type's range: a decode error saying `why`).
 macro_rules! days_part {
-    ($ty:ty, to_days: $to:expr, from_days: $from:expr, $why:literal) => {
+    ($ty:ty, $kind:expr, to_days: $to:expr, from_days: $from:expr, $why:literal) => {
         impl $crate::part::KeyPart for $ty {
             const MAX_LEN: usize = 4;
             const FIXED_LEN: Option<usize> = Some(4);
+            const VALUE: $crate::layout::ValueKind = $kind;
             fn encoded_len(&self) -> usize {
                 4
             }
@@ -59,10 +60,11 @@ macro_rules! days_part {
 /// (`None` or beyond an `i64`: an encode error), `from_nanos` rebuilds one
 /// (`None` outside the type's range: a decode error saying `why`).
 macro_rules! nanos_part {
-    ($ty:ty, to_nanos: $to:expr, from_nanos: $from:expr, $why:literal) => {
+    ($ty:ty, $kind:expr, to_nanos: $to:expr, from_nanos: $from:expr, $why:literal) => {
         impl $crate::part::KeyPart for $ty {
             const MAX_LEN: usize = 8;
             const FIXED_LEN: Option<usize> = Some(8);
+            const VALUE: $crate::layout::ValueKind = $kind;
             fn encoded_len(&self) -> usize {
                 8
             }

@@ -38,6 +38,8 @@ macro_rules! float {
         impl KeyPart for $t {
             const MAX_LEN: usize = core::mem::size_of::<$t>();
             const FIXED_LEN: Option<usize> = Some(core::mem::size_of::<$t>());
+            const VALUE: crate::layout::ValueKind =
+                crate::layout::ValueKind::Float { bytes: core::mem::size_of::<$t>() as u8 };
             #[inline]
             fn encoded_len(&self) -> usize {
                 core::mem::size_of::<$t>()

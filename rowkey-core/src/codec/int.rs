@@ -4,6 +4,7 @@
 //! memcomparable and storekey do.
 
 use crate::error::{DecodeError, EncodeError};
+use crate::layout::ValueKind;
 use crate::part::{DecodePart, KeyPart};
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
@@ -13,6 +14,7 @@ macro_rules! unsigned {
         impl KeyPart for $t {
             const MAX_LEN: usize = core::mem::size_of::<$t>();
             const FIXED_LEN: Option<usize> = Some(core::mem::size_of::<$t>());
+            const VALUE: ValueKind = ValueKind::Int { bytes: core::mem::size_of::<$t>() as u8, signed: false };
             #[inline]
             fn encoded_len(&self) -> usize {
                 core::mem::size_of::<$t>()
@@ -36,6 +38,7 @@ macro_rules! signed {
         impl KeyPart for $t {
             const MAX_LEN: usize = core::mem::size_of::<$t>();
             const FIXED_LEN: Option<usize> = Some(core::mem::size_of::<$t>());
+            const VALUE: ValueKind = ValueKind::Int { bytes: core::mem::size_of::<$t>() as u8, signed: true };
             #[inline]
             fn encoded_len(&self) -> usize {
                 core::mem::size_of::<$t>()

@@ -38,6 +38,7 @@ const EPOCH_DATETIME: DateTime = jiff::civil::datetime(1970, 1, 1, 0, 0, 0, 0);
 // the epoch, well inside an i32.
 days_part!(
     Date,
+    crate::layout::ValueKind::Date(crate::layout::TimeCrate::Jiff),
     to_days: |d| (d.duration_since(EPOCH_DATE).as_hours() / 24) as i32,
     from_days: |days| {
         EPOCH_DATE
@@ -51,6 +52,7 @@ days_part!(
 // future jiff that narrows it.
 nanos_part!(
     Timestamp,
+    crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Jiff),
     to_nanos: |t| Some(t.as_nanosecond()),
     from_nanos: |n| Timestamp::from_nanosecond(n.into()).ok(),
     "instant outside jiff's Timestamp range"
@@ -58,6 +60,7 @@ nanos_part!(
 
 nanos_part!(
     DateTime,
+    crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Jiff),
     to_nanos: |t| Some(t.duration_since(EPOCH_DATETIME).as_nanos()),
     from_nanos: |n| EPOCH_DATETIME.checked_add(SignedDuration::from_nanos(n)).ok(),
     "time outside jiff's DateTime range"

@@ -22,6 +22,7 @@ mod byte_search;
 pub mod bytes;
 #[cfg(feature = "chrono")]
 pub mod chrono;
+pub(crate) mod civil;
 pub mod date_format;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 mod date_impls;
@@ -31,8 +32,7 @@ pub mod decimal;
 pub mod decimal_text;
 pub mod desc;
 pub(crate) mod desc_part;
-#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
-mod epoch;
+pub(crate) mod epoch;
 pub mod escaped;
 pub mod float;
 pub mod framing;

@@ -111,6 +111,7 @@ impl Centimal {
 impl KeyPart for Decimal {
     const MAX_LEN: usize = 1 + MAX_DIGITS;
     const FIXED_LEN: Option<usize> = None;
+    const VALUE: crate::layout::ValueKind = crate::layout::ValueKind::Decimal;
     fn encoded_len(&self) -> usize {
         Centimal::of(self).map_or(1, |c| 1 + c.len)
     }

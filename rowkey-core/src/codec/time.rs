@@ -42,6 +42,7 @@ const EPOCH_JULIAN_DAY: i32 = 2_440_588;
 // million days from the epoch: no overflow.
 days_part!(
     Date,
+    crate::layout::ValueKind::Date(crate::layout::TimeCrate::Time),
     to_days: |d| d.to_julian_day() - EPOCH_JULIAN_DAY,
     from_days: |days| {
         days.checked_add(EPOCH_JULIAN_DAY)
@@ -54,6 +55,7 @@ days_part!(
 // future time crate that narrows it.
 nanos_part!(
     OffsetDateTime,
+    crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Time),
     to_nanos: |t| Some(t.unix_timestamp_nanos()),
     from_nanos: |n| OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok(),
     "instant outside time's OffsetDateTime range"
@@ -61,6 +63,7 @@ nanos_part!(
 
 nanos_part!(
     PrimitiveDateTime,
+    crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Time),
     to_nanos: |t| Some(t.assume_utc().unix_timestamp_nanos()),
     from_nanos: |n| {
         let utc = OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok()?;

@@ -24,6 +24,7 @@ use uuid::Uuid;
 impl KeyPart for Uuid {
     const MAX_LEN: usize = 16;
     const FIXED_LEN: Option<usize> = Some(16);
+    const VALUE: crate::layout::ValueKind = crate::layout::ValueKind::Uuid;
     #[inline]
     fn encoded_len(&self) -> usize {
         16

@@ -68,7 +68,8 @@ pub use typed::{TypedScan, Whole};
 pub use unavailable::*;
 
 use crate::buf::KeyBuf;
-use crate::render::{cbt_arg, hbase_string, UnrenderableKey};
+use crate::key_text::hbase_string;
+use crate::render::{cbt_arg, ruby_single_quoted, shell_word, UnrenderableKey};
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -153,12 +154,14 @@ impl<const N: usize> ScanRange<N> {
     pub fn hbase_shell(&self, table: &str) -> String {
         match self.stop() {
             Some(stop) => format!(
-                "scan '{table}', {{STARTROW => {}, STOPROW => {}}}",
+                "scan {}, {{STARTROW => {}, STOPROW => {}}}",
+                ruby_single_quoted(table),
                 hbase_string(self.start()),
                 hbase_string(stop)
             ),
             None => format!(
-                "scan '{table}', {{STARTROW => {}}}",
+                "scan {}, {{STARTROW => {}}}",
+                ruby_single_quoted(table),
                 hbase_string(self.start())
             ),
         }
@@ -187,7 +190,8 @@ impl<const N: usize> ScanRange<N> {
 
     fn cbt_read(&self, table: &str, flags: &str) -> Result<String, UnrenderableKey> {
         let mut cmd = format!(
-            "cbt read {table} {flags}{}",
+            "cbt read {} {flags}{}",
+            shell_word("", table)?,
             cbt_arg("start", self.start())?
         );
         if let Some(stop) = self.stop() {

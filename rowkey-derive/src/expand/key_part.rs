@@ -23,6 +23,7 @@ fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
     let indices: Vec<u8> = (0..variants.len()).map(|i| i as u8).collect();
     let msg = format!("no variant of {name} is stored as this byte");
     let count = variants.len() as u32;
+    let variant_names = variants.iter().map(|v| v.to_string());
     quote! {
         const _: () = {
             use #krate::__private as __rk;
@@ -30,6 +31,10 @@ fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
             impl __rk::KeyPart for #ident {
                 const MAX_LEN: usize = 1;
                 const FIXED_LEN: ::core::option::Option<usize> = ::core::option::Option::Some(1);
+                const VALUE: __rk::ValueKind = __rk::ValueKind::Enum {
+                    name: #name,
+                    variants: &[#(#variant_names),*],
+                };
                 fn encoded_len(&self) -> usize { 1 }
                 fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
                     __w.put_byte(match self { #(#ident::#variants => #indices,)* })
@@ -64,6 +69,7 @@ fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
 fn newtype(model: &KeyPartModel, inner: &syn::Type) -> TokenStream {
     let krate = &model.krate;
     let ident = model.ident;
+    let name = ident.to_string();
     quote! {
         const _: () = {
             use #krate::__private as __rk;
@@ -72,6 +78,10 @@ fn newtype(model: &KeyPartModel, inner: &syn::Type) -> TokenStream {
                 const MAX_LEN: usize = <#inner as __rk::KeyPart>::MAX_LEN;
                 const FIXED_LEN: ::core::option::Option<usize> = <#inner as __rk::KeyPart>::FIXED_LEN;
                 const ORDERED: bool = <#inner as __rk::KeyPart>::ORDERED;
+                const VALUE: __rk::ValueKind = __rk::ValueKind::Newtype {
+                    name: #name,
+                    inner: &<#inner as __rk::KeyPart>::VALUE,
+                };
                 fn encoded_len(&self) -> usize { __rk::KeyPart::encoded_len(&self.0) }
                 fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
                     __rk::KeyPart::encode(&self.0, __w)

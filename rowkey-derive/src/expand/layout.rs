@@ -70,6 +70,7 @@ pub fn consts(model: &KeyModel) -> TokenStream {
         const __FIELDS: [__rk::FieldLayout; #n] =
             __rk::layout::with_offsets([#(#field_layouts),*], __PREFIX_LEN, #sep_len);
         const __LAYOUT: __rk::Layout = __rk::Layout {
+            format_version: __rk::layout::FORMAT_VERSION,
             name: #name,
             separator: #separator,
             max_len: __MAX_LEN,
@@ -189,9 +190,28 @@ fn field_codec(f: &FieldModel) -> TokenStream {
     }
 }
 
+/// What the field's values are: the type's own `KeyPart::VALUE`, or text
+/// or bytes; a text form's codec fixes its type.
+fn value_kind(f: &FieldModel) -> TokenStream {
+    let ty = ty::with_static_lifetimes(f.value_ty);
+    match f.codec {
+        Codec::Bytes { .. } => quote_spanned! {f.value_ty.span()=>
+            __rk::ValueKind::of_bytes(<#ty as __rk::KeyBytes>::IS_TEXT)
+        },
+        Codec::TextUuid => quote!(__rk::ValueKind::Uuid),
+        Codec::TextDecimal { .. } => quote!(__rk::ValueKind::Decimal),
+        Codec::Part | Codec::Text { .. } | Codec::DescTs { .. } | Codec::TextDate { .. } => {
+            quote_spanned! {f.value_ty.span()=>
+                <#ty as __rk::KeyPart>::VALUE
+            }
+        }
+    }
+}
+
 fn field_layout(f: &FieldModel, max: &TokenStream, fixed: &TokenStream) -> TokenStream {
     let name = f.name();
     let rust_type = type_string(f.ty);
+    let value = value_kind(f);
     let codec = field_codec(f);
     let order = order(f);
     let optional = f.optional;
@@ -200,6 +220,7 @@ fn field_layout(f: &FieldModel, max: &TokenStream, fixed: &TokenStream) -> Token
         __rk::FieldLayout {
             name: #name,
             rust_type: #rust_type,
+            value: #value,
             codec: #codec,
             offset: ::core::option::Option::None,
             max_len: #max,

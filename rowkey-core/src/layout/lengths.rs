@@ -3,7 +3,7 @@
 //! functions, so the derive emits one array of fields and no per-field
 //! constants (each constant is a body the compiler checks and evaluates).
 
-use crate::layout::FieldLayout;
+use super::FieldLayout;
 
 /// `a + b` for optional lengths: `None` (a variable length) stays `None`.
 pub const fn add_fixed(a: Option<usize>, b: Option<usize>) -> Option<usize> {
@@ -66,6 +66,10 @@ mod tests {
         FieldLayout {
             name: "f",
             rust_type: "u32",
+            value: crate::ValueKind::Int {
+                bytes: 4,
+                signed: false,
+            },
             codec: FieldCodec::Binary,
             offset: None,
             max_len,

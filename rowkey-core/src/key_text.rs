@@ -1,7 +1,8 @@
-//! Keys as people paste them: HBase's `Bytes.toStringBinary` form (what
-//! the HBase shell and `cbt` print: `\x7F\xFF...`) and plain hex.
+//! Keys and bytes as people paste them: HBase's `Bytes.toStringBinary`
+//! form (what the HBase shell prints: `\x7F\xFF...`, the form
+//! [`KeyDisplay`] writes) and plain hex.
 
-use rowkey_core::KeyDisplay;
+use crate::KeyDisplay;
 use std::fmt;
 
 /// Text that is not a key in the form asked for.
@@ -23,7 +24,7 @@ impl std::error::Error for KeyTextError {}
 
 /// Upper-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02X}")).collect()
+    crate::layout::dynamic::value::hex(bytes)
 }
 
 /// The bytes of a `toStringBinary` string: `\xNN` (either case) is a byte,
@@ -33,7 +34,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// as `\x5C`.
 ///
 /// ```
-/// use rowkey_cli::keytext::parse_binary;
+/// use rowkey::key_text::parse_binary;
 /// assert_eq!(parse_binary(r"2021\x01\xff").unwrap(), b"2021\x01\xFF");
 /// assert!(parse_binary(r"a\q").is_err());
 /// ```
@@ -69,7 +70,7 @@ pub fn parse_binary(text: &str) -> Result<Vec<u8>, KeyTextError> {
 /// spaces, `:` or `-` between bytes.
 ///
 /// ```
-/// use rowkey_cli::keytext::parse_hex;
+/// use rowkey::key_text::parse_hex;
 /// assert_eq!(parse_hex("0x7fff 01").unwrap(), [0x7F, 0xFF, 0x01]);
 /// assert!(parse_hex("7ff").is_err());
 /// ```
@@ -115,11 +116,21 @@ fn hex_digit(c: u8) -> u8 {
     }
 }
 
+/// `'text'` for the HBase shell (JRuby): only `\\` and `\'` are escapes
+/// in single quotes, so any name stays one string.
+///
+/// ```
+/// assert_eq!(rowkey::key_text::ruby_single_quoted("t'x"), r"'t\'x'");
+/// ```
+pub fn ruby_single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
 /// The key as an HBase shell (JRuby) double-quoted string: the
 /// `toStringBinary` form with `"` and `#` escaped.
 ///
 /// ```
-/// assert_eq!(rowkey_cli::keytext::hbase_string(b"a\"#\x00"), r#""a\"\#\x00""#);
+/// assert_eq!(rowkey::key_text::hbase_string(b"a\"#\x00"), r#""a\"\#\x00""#);
 /// ```
 pub fn hbase_string(key: &[u8]) -> String {
     let shown = KeyDisplay(key).to_string();

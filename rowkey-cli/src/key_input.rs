@@ -1,0 +1,260 @@
+//! Keys as people hand them to the CLI: arguments or a file (`-` for
+//! standard input), one key a line as `toStringBinary` or hex, or what
+//! `cbt read` prints (row keys as raw bytes). Every input is bounded: a
+//! line, a file and a key count each have a stated maximum.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rowkey_core::key_text::{parse_binary, parse_hex};
+use rowkey_core::HBASE_MAX_KEY_LEN;
+use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::path::Path;
+
+/// The most keys one command reads.
+pub const MAX_KEYS: usize = 10_000_000;
+/// The most bytes one command reads from a keys file.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+/// The longest line a key takes: HBase's longest key as `toStringBinary`
+/// (four characters a byte at most), with room for line endings.
+pub const MAX_LINE: usize = 4 * HBASE_MAX_KEY_LEN + 16;
+
+/// How keys are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyForm {
+    /// HBase's `toStringBinary` (`\x7F\xFF...`), as the HBase shell prints.
+    Binary,
+    /// Plain hex.
+    Hex,
+    /// What `cbt read` prints: each row after a line of 40 dashes, its key
+    /// as raw bytes on the next line(s), then its cells.
+    Cbt,
+}
+
+impl KeyForm {
+    /// The form's name in errors.
+    pub fn describe(self) -> &'static str {
+        match self {
+            KeyForm::Binary => "toStringBinary (\\xNN)",
+            KeyForm::Hex => "hex",
+            KeyForm::Cbt => "`cbt read` output",
+        }
+    }
+}
+
+/// One key from its text in `form` (not [`KeyForm::Cbt`], which is read
+/// whole by [`cbt_keys`]).
+pub fn parse_key(form: KeyForm, text: &str) -> Result<Vec<u8>, String> {
+    let parsed = match form {
+        KeyForm::Hex => parse_hex(text),
+        _ => parse_binary(text),
+    };
+    parsed.map_err(|e| format!("key `{text}` is not {}: {e}", form.describe()))
+}
+
+/// A reader over `path`, `-` being standard input, with its length when
+/// the file says it.
+fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), String> {
+    if path == Path::new("-") {
+        return Ok((Box::new(std::io::stdin().lock()), None));
+    }
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.is_dir() {
+        return Err(format!(
+            "{} is a directory, not a keys file",
+            path.display()
+        ));
+    }
+    let len = meta.is_file().then_some(meta.len());
+    if let Some(n) = len.filter(|n| *n > MAX_INPUT_BYTES) {
+        return Err(format!(
+            "{} is {n} bytes, over the {MAX_INPUT_BYTES} a keys file may have: \
+             give a sample of the keys",
+            path.display()
+        ));
+    }
+    Ok((Box::new(file), len))
+}
+
+fn progress(len: Option<u64>) -> Result<ProgressBar, String> {
+    if !std::io::stderr().is_terminal() {
+        return Ok(ProgressBar::hidden());
+    }
+    let bar = match len {
+        Some(n) => ProgressBar::new(n),
+        None => ProgressBar::no_length(),
+    };
+    bar.set_style(
+        ProgressStyle::with_template("reading keys {wide_bar} {bytes}/{total_bytes} {msg}")
+            .map_err(|e| e.to_string())?,
+    );
+    Ok(bar)
+}
+
+/// Reads the keys in the file at `path` (`-`: standard input) in `form`;
+/// blank lines are skipped. A progress bar runs on stderr when it is a
+/// terminal. Over [`MAX_KEYS`] keys, [`MAX_INPUT_BYTES`] bytes or a line
+/// over [`MAX_LINE`] is an error, before memory grows with it.
+pub fn read_keys(path: &Path, form: KeyForm) -> Result<Vec<Vec<u8>>, String> {
+    let (reader, len) = open(path)?;
+    let bar = progress(len)?;
+    let name = path.display();
+    let mut input = BufReader::new(reader.take(MAX_INPUT_BYTES + 1));
+    if form == KeyForm::Cbt {
+        let mut all = Vec::new();
+        input
+            .read_to_end(&mut all)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        if all.len() as u64 > MAX_INPUT_BYTES {
+            return Err(format!(
+                "{name} is over {MAX_INPUT_BYTES} bytes: give a sample"
+            ));
+        }
+        bar.finish_and_clear();
+        let keys = cbt_keys(&all);
+        if keys.len() > MAX_KEYS {
+            return Err(format!("{name} holds over {MAX_KEYS} keys: give a sample"));
+        }
+        return Ok(keys);
+    }
+    let mut keys = Vec::new();
+    let mut line = Vec::new();
+    let mut read = 0u64;
+    for n in 1.. {
+        line.clear();
+        let got = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        if got == 0 {
+            break;
+        }
+        read += got as u64;
+        if read > MAX_INPUT_BYTES {
+            return Err(format!(
+                "{name} is over {MAX_INPUT_BYTES} bytes: give a sample"
+            ));
+        }
+        if line.len() > MAX_LINE {
+            return Err(format!(
+                "{name} line {n} is over {MAX_LINE} bytes, longer than any key's text"
+            ));
+        }
+        bar.inc(got as u64);
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| {
+                format!(
+                    "{name} line {n} is not text: keys are one a line as {}; for raw keys \
+                     from `cbt read` use --cbt",
+                    form.describe()
+                )
+            })?
+            .trim_end_matches(['\n', '\r']);
+        if text.trim().is_empty() {
+            continue;
+        }
+        if keys.len() == MAX_KEYS {
+            return Err(format!("{name} holds over {MAX_KEYS} keys: give a sample"));
+        }
+        keys.push(parse_key(form, text).map_err(|e| format!("{name} line {n}: {e}"))?);
+        if keys.len() % 4096 == 0 {
+            bar.set_message(format!("{} keys", keys.len()));
+        }
+    }
+    bar.finish_and_clear();
+    Ok(keys)
+}
+
+/// The dashes `cbt read` prints before each row.
+const ROW_RULE: &[u8] = b"----------------------------------------\n";
+
+/// Whether `line` is one of the cell lines `cbt read` prints under a row:
+/// two spaces, the column, ` @ ` and a time `2006/01/02-15:04:05.000000`.
+fn is_cell_line(line: &[u8]) -> bool {
+    let Some(body) = line.strip_prefix(b"  ") else {
+        return false;
+    };
+    let Some(at) = body.windows(3).rposition(|w| w == b" @ ") else {
+        return false;
+    };
+    let time = &body[at + 3..];
+    let shape = b"dddd/dd/dd-dd:dd:dd.dddddd";
+    !body.starts_with(b" ")
+        && time.len() == shape.len()
+        && time.iter().zip(shape).all(|(c, s)| {
+            if *s == b'd' {
+                c.is_ascii_digit()
+            } else {
+                c == s
+            }
+        })
+}
+
+/// The row keys in what `cbt read` prints. A key is printed as raw bytes
+/// followed by a newline, so it may itself hold newlines: it runs from
+/// the line after the dashes to the newline before the row's first cell
+/// line.
+///
+/// ```
+/// let out = b"----------------------------------------\n\x00k\ney\n  d:v  @ 2026/11/24-08:22:23.000000\n    \"1\"\n";
+/// assert_eq!(rowkey_cli::key_input::cbt_keys(out), vec![b"\x00k\ney".to_vec()]);
+/// ```
+pub fn cbt_keys(out: &[u8]) -> Vec<Vec<u8>> {
+    let mut keys = Vec::new();
+    let mut rest = out;
+    // Skip anything before the first row (cbt prints nothing there).
+    while let Some(start) = find(rest, ROW_RULE) {
+        let block = &rest[start + ROW_RULE.len()..];
+        let end = find(block, ROW_RULE).unwrap_or(block.len());
+        let row = &block[..end];
+        // The key ends at the newline before the first cell line.
+        let mut key_end = None;
+        let mut pos = 0;
+        while pos < row.len() {
+            let line_end = row[pos..]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(row.len(), |i| pos + i);
+            if pos > 0 && is_cell_line(&row[pos..line_end]) {
+                key_end = Some(pos - 1);
+                break;
+            }
+            pos = line_end + 1;
+        }
+        let key_end = key_end.unwrap_or_else(|| row.strip_suffix(b"\n").unwrap_or(row).len());
+        keys.push(row[..key_end].to_vec());
+        rest = &block[end..];
+    }
+    keys
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cbt_rows_with_odd_keys() {
+        let mut out = Vec::new();
+        for key in [&b"plain"[..], b"\x00\x01", b"two\nlines", b"  d:v @ x"] {
+            out.extend_from_slice(ROW_RULE);
+            out.extend_from_slice(key);
+            out.extend_from_slice(b"\n  d:v                                      @ 2026/11/24-08:22:23.000000\n    \"1\"\n");
+            out.extend_from_slice(b"  d:w                                      @ 2026/11/24-08:22:23.000000\n    \"2\"\n");
+        }
+        assert_eq!(
+            cbt_keys(&out),
+            vec![
+                b"plain".to_vec(),
+                b"\x00\x01".to_vec(),
+                b"two\nlines".to_vec(),
+                b"  d:v @ x".to_vec()
+            ]
+        );
+    }
+}

@@ -1,0 +1,416 @@
+//! A [`Layout`] read back from the JSON that `Key::layout()` serialises to
+//! (feature `json`): what tools without the derived type load.
+//!
+//! The layout's strings are `&'static` (a derived layout is a constant),
+//! so a loaded layout's names are leaked and it lives for the rest of the
+//! process: load a layout once, not per request.
+
+use super::{
+    FieldCodec, FieldLayout, KeyPrefix, Layout, Order, TimeCrate, ValueKind, FORMAT_VERSION,
+};
+use crate::salt::{
+    BucketFormat, BucketGroups, GroupRule, HashPrefixPlan, PrefixHash, SaltHash, SaltPlan,
+    MAX_BUCKETS,
+};
+use serde::Deserialize;
+use std::fmt;
+
+/// The most bytes of layout JSON [`Layout::from_json`] reads: a derived
+/// layout of a hundred fields is under 64 KiB.
+pub const MAX_LAYOUT_JSON_LEN: usize = 1 << 20;
+
+/// Why layout JSON could not be used.
+#[derive(Debug)]
+pub enum LayoutJsonError {
+    /// The text is longer than [`MAX_LAYOUT_JSON_LEN`].
+    TooLong(usize),
+    /// The layout was written in a format version this crate does not
+    /// read: newer (upgrade rowkey) or older (export it again).
+    Version(u32),
+    /// The text is not the JSON of a rowkey layout.
+    Json(serde_json::Error),
+    /// The JSON is a layout, but one no derive could have written.
+    Invalid(String),
+}
+
+impl fmt::Display for LayoutJsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutJsonError::TooLong(n) => write!(
+                f,
+                "{n} bytes is more than a layout takes (at most {MAX_LAYOUT_JSON_LEN})"
+            ),
+            LayoutJsonError::Version(v) if *v > FORMAT_VERSION => write!(
+                f,
+                "it is layout format {v}, newer than this rowkey reads ({FORMAT_VERSION}): \
+                 upgrade rowkey"
+            ),
+            LayoutJsonError::Version(v) => write!(
+                f,
+                "it is layout format {v}, older than this rowkey reads ({FORMAT_VERSION}): \
+                 export it again with serde_json::to_string(&Key::layout())"
+            ),
+            LayoutJsonError::Json(e) => write!(
+                f,
+                "it is not the JSON of a rowkey layout (serde_json::to_string(&Key::layout())): {e}"
+            ),
+            LayoutJsonError::Invalid(why) => write!(f, "it is not a layout rowkey writes: {why}"),
+        }
+    }
+}
+
+/// No `source()`: `Display` already includes the JSON error.
+impl std::error::Error for LayoutJsonError {}
+
+/// Only the version, read first: a newer layout may have fields this
+/// crate would refuse as unknown, and the version says why.
+#[derive(Deserialize)]
+struct VersionJson {
+    format_version: Option<u32>,
+}
+
+impl Layout {
+    /// Reads a layout from the JSON `serde_json::to_string(&Key::layout())`
+    /// writes, checking its format version and that a derive could have
+    /// written it. The layout is leaked (see the [module](self) docs).
+    ///
+    /// ```
+    /// # #[derive(rowkey::RowKey)] struct Op { uid: u64, #[desc_ts] at: i64 }
+    /// use rowkey::{Layout, RowKey};
+    /// let json = serde_json::to_string(Op::layout()).unwrap();
+    /// assert_eq!(Layout::from_json(&json).unwrap(), Op::layout());
+    /// let newer = json.replace("\"format_version\":2", "\"format_version\":3");
+    /// assert!(Layout::from_json(&newer).unwrap_err().to_string().contains("upgrade rowkey"));
+    /// ```
+    pub fn from_json(json: &str) -> Result<&'static Layout, LayoutJsonError> {
+        if json.len() > MAX_LAYOUT_JSON_LEN {
+            return Err(LayoutJsonError::TooLong(json.len()));
+        }
+        let version: VersionJson = serde_json::from_str(json).map_err(LayoutJsonError::Json)?;
+        match version.format_version {
+            Some(FORMAT_VERSION) => {}
+            Some(v) => return Err(LayoutJsonError::Version(v)),
+            None => return Err(LayoutJsonError::Version(1)),
+        }
+        let owned: LayoutJson = serde_json::from_str(json).map_err(LayoutJsonError::Json)?;
+        let layout = owned.into_static();
+        validate(layout).map_err(LayoutJsonError::Invalid)?;
+        Ok(layout)
+    }
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn leak_slice<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LayoutJson {
+    format_version: u32,
+    name: String,
+    separator: Option<char>,
+    max_len: usize,
+    fixed_len: Option<usize>,
+    prefix: Option<PrefixJson>,
+    fields: Vec<FieldJson>,
+}
+
+#[derive(Deserialize)]
+enum PrefixJson {
+    Salt(SaltJson),
+    HashPrefix(HashPrefixJson),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaltJson {
+    buckets: u32,
+    format: BucketFormat,
+    separator: Option<u8>,
+    hash: SaltHashJson,
+    inputs: Vec<String>,
+    groups: Option<GroupsJson>,
+}
+
+#[derive(Deserialize)]
+enum SaltHashJson {
+    Default,
+    Java,
+    Phoenix,
+    Md5,
+    Custom(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupsJson {
+    field: String,
+    groups: u32,
+    per_group: u32,
+    rule: GroupRuleJson,
+}
+
+#[derive(Deserialize)]
+enum GroupRuleJson {
+    Enum,
+    Range { lo: i128, hi: i128 },
+    Func(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HashPrefixJson {
+    len: usize,
+    binary: bool,
+    hash: PrefixHash,
+    field: String,
+    separator: Option<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldJson {
+    name: String,
+    rust_type: String,
+    value: ValueKindJson,
+    codec: FieldCodec,
+    offset: Option<usize>,
+    max_len: usize,
+    fixed_len: Option<usize>,
+    order: Order,
+    optional: bool,
+    desc: bool,
+}
+
+impl LayoutJson {
+    fn into_static(self) -> &'static Layout {
+        let fields = self
+            .fields
+            .into_iter()
+            .map(|f| FieldLayout {
+                name: leak(f.name),
+                rust_type: leak(f.rust_type),
+                value: f.value.into_static(),
+                codec: f.codec,
+                offset: f.offset,
+                max_len: f.max_len,
+                fixed_len: f.fixed_len,
+                order: f.order,
+                optional: f.optional,
+                desc: f.desc,
+            })
+            .collect();
+        let prefix = self.prefix.map(|p| match p {
+            PrefixJson::Salt(s) => KeyPrefix::Salt(SaltPlan {
+                buckets: s.buckets,
+                format: s.format,
+                separator: s.separator,
+                hash: match s.hash {
+                    SaltHashJson::Default => SaltHash::Default,
+                    SaltHashJson::Java => SaltHash::Java,
+                    SaltHashJson::Phoenix => SaltHash::Phoenix,
+                    SaltHashJson::Md5 => SaltHash::Md5,
+                    SaltHashJson::Custom(f) => SaltHash::Custom(leak(f)),
+                },
+                inputs: leak_slice(s.inputs.into_iter().map(leak).collect()),
+                groups: s.groups.map(|g| BucketGroups {
+                    field: leak(g.field),
+                    groups: g.groups,
+                    per_group: g.per_group,
+                    rule: match g.rule {
+                        GroupRuleJson::Enum => GroupRule::Enum,
+                        GroupRuleJson::Range { lo, hi } => GroupRule::Range { lo, hi },
+                        GroupRuleJson::Func(f) => GroupRule::Func(leak(f)),
+                    },
+                }),
+            }),
+            PrefixJson::HashPrefix(h) => KeyPrefix::HashPrefix(HashPrefixPlan {
+                len: h.len,
+                binary: h.binary,
+                hash: h.hash,
+                field: leak(h.field),
+                separator: h.separator,
+            }),
+        });
+        Box::leak(Box::new(Layout {
+            format_version: self.format_version,
+            name: leak(self.name),
+            separator: self.separator,
+            max_len: self.max_len,
+            fixed_len: self.fixed_len,
+            prefix,
+            fields: leak_slice(fields),
+        }))
+    }
+}
+
+/// [`ValueKind`] with owned parts.
+#[derive(Deserialize)]
+enum ValueKindJson {
+    Int {
+        bytes: u8,
+        signed: bool,
+    },
+    Float {
+        bytes: u8,
+    },
+    Bool,
+    Char,
+    Unit,
+    ByteArray(usize),
+    Text,
+    Bytes,
+    Uuid,
+    Date(TimeCrate),
+    DateTime(TimeCrate),
+    Instant(TimeCrate),
+    Decimal,
+    Option(Box<ValueKindJson>),
+    Enum {
+        name: String,
+        variants: Vec<String>,
+    },
+    Newtype {
+        name: String,
+        inner: Box<ValueKindJson>,
+    },
+    Opaque,
+}
+
+impl ValueKindJson {
+    fn into_static(self) -> ValueKind {
+        match self {
+            ValueKindJson::Int { bytes, signed } => ValueKind::Int { bytes, signed },
+            ValueKindJson::Float { bytes } => ValueKind::Float { bytes },
+            ValueKindJson::Bool => ValueKind::Bool,
+            ValueKindJson::Char => ValueKind::Char,
+            ValueKindJson::Unit => ValueKind::Unit,
+            ValueKindJson::ByteArray(n) => ValueKind::ByteArray(n),
+            ValueKindJson::Text => ValueKind::Text,
+            ValueKindJson::Bytes => ValueKind::Bytes,
+            ValueKindJson::Uuid => ValueKind::Uuid,
+            ValueKindJson::Date(c) => ValueKind::Date(c),
+            ValueKindJson::DateTime(c) => ValueKind::DateTime(c),
+            ValueKindJson::Instant(c) => ValueKind::Instant(c),
+            ValueKindJson::Decimal => ValueKind::Decimal,
+            ValueKindJson::Option(inner) => {
+                ValueKind::Option(Box::leak(Box::new(inner.into_static())))
+            }
+            ValueKindJson::Enum { name, variants } => ValueKind::Enum {
+                name: leak(name),
+                variants: leak_slice(variants.into_iter().map(leak).collect()),
+            },
+            ValueKindJson::Newtype { name, inner } => ValueKind::Newtype {
+                name: leak(name),
+                inner: Box::leak(Box::new(inner.into_static())),
+            },
+            ValueKindJson::Opaque => ValueKind::Opaque,
+        }
+    }
+}
+
+/// Whether a value kind is one a derive writes: integer and float widths
+/// that exist, enums of 1..=256 variants.
+fn check_kind(k: &ValueKind) -> Result<(), String> {
+    match *k {
+        ValueKind::Int { bytes, .. } if ![1, 2, 4, 8, 16].contains(&bytes) => {
+            Err(format!("an integer of {bytes} bytes"))
+        }
+        ValueKind::Float { bytes } if bytes != 4 && bytes != 8 => {
+            Err(format!("a float of {bytes} bytes"))
+        }
+        ValueKind::Enum { variants, name } if variants.is_empty() || variants.len() > 256 => Err(
+            format!("enum {name} with {} variants (1..=256)", variants.len()),
+        ),
+        ValueKind::Option(inner) | ValueKind::Newtype { inner, .. } => check_kind(inner),
+        _ => Ok(()),
+    }
+}
+
+/// What every derived layout satisfies; a file that breaks it was edited
+/// by hand or is not a layout, and decoding with it would mislead.
+fn validate(l: &Layout) -> Result<(), String> {
+    if l.fields.is_empty() {
+        return Err("it has no fields".into());
+    }
+    // Every derived layout fits HBase's limit (the derive asserts it).
+    let too_long = |n: usize| n > crate::HBASE_MAX_KEY_LEN;
+    if too_long(l.max_len) || l.fields.iter().any(|f| too_long(f.max_len)) {
+        return Err(format!(
+            "it allows keys over HBase's {}-byte limit",
+            crate::HBASE_MAX_KEY_LEN
+        ));
+    }
+    if let Some(sep) = l.separator {
+        if !sep.is_ascii() {
+            return Err(format!("the separator {sep:?} is not one ASCII byte"));
+        }
+    }
+    let has = |name: &str| l.fields.iter().any(|f| f.name == name);
+    for (i, f) in l.fields.iter().enumerate() {
+        check_kind(&f.value).map_err(|why| format!("field `{}` is {why}", f.name))?;
+        if l.fields[..i].iter().any(|g| g.name == f.name) {
+            return Err(format!("field `{}` appears twice", f.name));
+        }
+        if let FieldCodec::Bytes {
+            framing: crate::codec::Framing::Raw,
+            ..
+        } = f.codec
+        {
+            if i + 1 != l.fields.len() {
+                return Err(format!(
+                    "field `{}` is raw (runs to the key's end) but is not the last field",
+                    f.name
+                ));
+            }
+        }
+    }
+    match &l.prefix {
+        Some(KeyPrefix::Salt(s)) => {
+            if s.buckets == 0 || s.buckets > MAX_BUCKETS {
+                return Err(format!("salt buckets = {} outside 1..=65536", s.buckets));
+            }
+            for i in s.inputs {
+                if !has(i) {
+                    return Err(format!("the salt hashes field `{i}`, which is not a field"));
+                }
+            }
+            if let Some(g) = &s.groups {
+                if !has(g.field) {
+                    return Err(format!(
+                        "the salt groups by `{}`, which is not a field",
+                        g.field
+                    ));
+                }
+                if u64::from(g.groups) * u64::from(g.per_group) != u64::from(s.buckets) {
+                    return Err(format!(
+                        "{} groups of {} buckets are not the {} buckets",
+                        g.groups, g.per_group, s.buckets
+                    ));
+                }
+            }
+        }
+        Some(KeyPrefix::HashPrefix(h)) => {
+            if !has(h.field) {
+                return Err(format!(
+                    "the hash prefix hashes `{}`, which is not a field",
+                    h.field
+                ));
+            }
+            let max = if h.binary {
+                h.hash.digest_len()
+            } else {
+                2 * h.hash.digest_len()
+            };
+            if h.len == 0 || h.len > max {
+                return Err(format!("a hash prefix of {} outside 1..={max}", h.len));
+            }
+        }
+        None => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! [`ValueKind`]: what a field's values are, so that a tool holding only
+//! the [`Layout`](super::Layout) reads and writes them as the derived code
+//! does: how a person writes one, and which codec call takes it.
+
+/// The crate a date or time type comes from. One instant writes the same
+/// bytes in all three; they differ only in the dates they can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum TimeCrate {
+    /// chrono: `NaiveDate`, `NaiveDateTime`, `DateTime<Utc>`.
+    Chrono,
+    /// time: `Date`, `PrimitiveDateTime`, `OffsetDateTime`.
+    Time,
+    /// jiff: `civil::Date`, `civil::DateTime`, `Timestamp`.
+    Jiff,
+}
+
+impl TimeCrate {
+    /// The days since 1970-01-01 a date type of this crate can hold:
+    /// chrono's `NaiveDate` spans years -262144..=262143, time's and
+    /// jiff's dates -9999..=9999.
+    pub const fn date_days(self) -> core::ops::RangeInclusive<i64> {
+        match self {
+            TimeCrate::Chrono => -96_465_658..=95_026_601,
+            TimeCrate::Time | TimeCrate::Jiff => -4_371_587..=2_932_896,
+        }
+    }
+}
+
+/// What a field's values are: the Rust type's shape, as far as the bytes
+/// and a person's typing of a value depend on it.
+///
+/// `#[derive(RowKey)]` records it in each [`FieldLayout`](super::FieldLayout)
+/// from the field type's [`KeyPart::VALUE`](crate::KeyPart::VALUE) (or, for
+/// text and bytes, whether the type is UTF-8), so nothing is guessed from
+/// the type's name.
+///
+/// ```
+/// use rowkey::{RowKey, ValueKind};
+/// #[derive(RowKey)]
+/// struct Op { uid: u64, #[desc_ts] at: i64, #[max_len(8)] tag: String }
+/// let l = Op::layout();
+/// assert_eq!(l.fields[0].value, ValueKind::Int { bytes: 8, signed: false });
+/// assert_eq!(l.fields[1].value, ValueKind::Int { bytes: 8, signed: true });
+/// assert_eq!(l.fields[2].value, ValueKind::Text);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum ValueKind {
+    /// An integer of `bytes` bytes (1, 2, 4, 8 or 16).
+    Int {
+        /// Its width in bytes.
+        bytes: u8,
+        /// Whether it is signed.
+        signed: bool,
+    },
+    /// `f32` (4 bytes) or `f64` (8).
+    Float {
+        /// Its width in bytes.
+        bytes: u8,
+    },
+    /// `bool`.
+    Bool,
+    /// `char`.
+    Char,
+    /// `()`.
+    Unit,
+    /// `[u8; N]`.
+    ByteArray(usize),
+    /// UTF-8 text: `String`, `&str`, `Box<str>`, `Cow<str>`.
+    Text,
+    /// Raw bytes: `Vec<u8>`, `&[u8]`, `Box<[u8]>`, `Cow<[u8]>`.
+    Bytes,
+    /// `uuid::Uuid`.
+    Uuid,
+    /// A calendar date (`NaiveDate`, `Date`, `civil::Date`).
+    Date(TimeCrate),
+    /// A date and time of day with no zone (`NaiveDateTime`,
+    /// `PrimitiveDateTime`, `civil::DateTime`).
+    DateTime(TimeCrate),
+    /// An instant, in UTC (`DateTime<Utc>`, `OffsetDateTime`, `Timestamp`).
+    Instant(TimeCrate),
+    /// `rust_decimal::Decimal`.
+    Decimal,
+    /// `Option<T>` as a key part (a tag byte, then `T`).
+    Option(&'static ValueKind),
+    /// A `#[derive(KeyPart)]` enum: one byte, the variant's position.
+    Enum {
+        /// The enum's name.
+        name: &'static str,
+        /// The variants in declared order: variant `i` is stored as byte `i`.
+        variants: &'static [&'static str],
+    },
+    /// A `#[derive(KeyPart)]` newtype: stored as its inner value.
+    Newtype {
+        /// The newtype's name.
+        name: &'static str,
+        /// What it wraps.
+        inner: &'static ValueKind,
+    },
+    /// A hand-written [`KeyPart`](crate::KeyPart) the layout cannot see
+    /// into: tools show and take its bytes.
+    Opaque,
+}
+
+impl ValueKind {
+    /// Text or raw bytes, for a text or bytes field (`KeyBytes::IS_TEXT`).
+    pub const fn of_bytes(is_text: bool) -> ValueKind {
+        if is_text {
+            ValueKind::Text
+        } else {
+            ValueKind::Bytes
+        }
+    }
+
+    /// Bytes every value of a binary part writes, when fixed; `None` for
+    /// variable or unknown widths.
+    pub const fn part_fixed_len(&self) -> Option<usize> {
+        match *self {
+            ValueKind::Int { bytes, .. } | ValueKind::Float { bytes } => Some(bytes as usize),
+            ValueKind::Bool | ValueKind::Enum { .. } => Some(1),
+            ValueKind::Char | ValueKind::Date(_) => Some(4),
+            ValueKind::DateTime(_) | ValueKind::Instant(_) => Some(8),
+            ValueKind::Unit => Some(0),
+            ValueKind::ByteArray(n) => Some(n),
+            ValueKind::Uuid => Some(16),
+            ValueKind::Newtype { inner, .. } => inner.part_fixed_len(),
+            ValueKind::Text
+            | ValueKind::Bytes
+            | ValueKind::Decimal
+            | ValueKind::Option(_)
+            | ValueKind::Opaque => None,
+        }
+    }
+
+    /// The kind under any newtypes.
+    pub const fn unwrapped(&self) -> &ValueKind {
+        match self {
+            ValueKind::Newtype { inner, .. } => inner.unwrapped(),
+            k => k,
+        }
+    }
+
+    /// What a person types for a value of this kind, for help and errors.
+    pub fn example(&self) -> String {
+        match self.unwrapped() {
+            ValueKind::Int { signed: true, .. } => "an integer (-42)".into(),
+            ValueKind::Int { .. } => "an unsigned integer (42)".into(),
+            ValueKind::Float { .. } => "a number (1.5)".into(),
+            ValueKind::Bool => "true or false".into(),
+            ValueKind::Char => "one character".into(),
+            ValueKind::Unit => "() or nothing".into(),
+            ValueKind::ByteArray(n) => format!("{n} bytes as toStringBinary (a\\x00b) or 0x hex"),
+            ValueKind::Text => "text".into(),
+            ValueKind::Bytes => "bytes as toStringBinary (a\\x00b) or 0x hex".into(),
+            ValueKind::Uuid => "a UUID (67e55044-10b1-426f-9247-bb680e5fe0c8)".into(),
+            ValueKind::Date(_) => "a date (2026-11-01)".into(),
+            ValueKind::DateTime(_) => "a date and time (2026-11-01T07:30:00)".into(),
+            ValueKind::Instant(_) => "a UTC instant (2026-11-01T07:30:00Z)".into(),
+            ValueKind::Decimal => "a decimal (12.50)".into(),
+            ValueKind::Option(inner) => format!("None, or {}", inner.example()),
+            ValueKind::Enum { name, variants } => {
+                format!("a {name} variant ({})", variants.join(", "))
+            }
+            ValueKind::Opaque => "the bytes its KeyPart writes, as 0x hex".into(),
+            ValueKind::Newtype { .. } => unreachable!("unwrapped"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn newtypes_take_their_inner_width() {
+        const INNER: ValueKind = ValueKind::Int {
+            bytes: 4,
+            signed: true,
+        };
+        let n = ValueKind::Newtype {
+            name: "Id",
+            inner: &INNER,
+        };
+        assert_eq!(n.part_fixed_len(), Some(4));
+        assert_eq!(n.unwrapped(), &INNER);
+        assert_eq!(ValueKind::Option(&INNER).part_fixed_len(), None);
+    }
+
+    #[test]
+    fn date_ranges_are_the_crates_years() {
+        // -9999-01-01 and 9999-12-31 (time, jiff), from the civil algorithm.
+        let t = TimeCrate::Time.date_days();
+        assert_eq!(
+            crate::codec::civil::days_from_civil(-9999, 1, 1),
+            *t.start()
+        );
+        assert_eq!(crate::codec::civil::days_from_civil(9999, 12, 31), *t.end());
+        let c = TimeCrate::Chrono.date_days();
+        assert_eq!(
+            crate::codec::civil::days_from_civil(-262144, 1, 1),
+            *c.start()
+        );
+        assert_eq!(
+            crate::codec::civil::days_from_civil(262143, 12, 31),
+            *c.end()
+        );
+    }
+}
