@@ -13,7 +13,8 @@
 //!   with bounded requests in flight ([`WriteOptions`]); cells up to
 //!   [`MAX_MESSAGE_BYTES`] read back; keys over 4 KiB and empty keys are
 //!   refused before anything is sent.
-//! - [`BigtableAdmin`]: tables with families and split keys of any bytes.
+//! - [`BigtableAdmin`]: tables with families and split keys of any bytes,
+//!   created if missing ([`BigtableAdmin::create_table_if_missing`]).
 //! - [`adapters`]: `ScanRange` → `RowRange`, plans → one `RowSet`,
 //!   bigtable_rs rows → [`Row`](rowkey_core::store::Row).
 //! - [`blocking`]: the same store for code that is not async.
@@ -58,6 +59,6 @@ mod status;
 mod store;
 mod write;
 
-pub use admin::{BigtableAdmin, TableSpec};
+pub use admin::{BigtableAdmin, TableMismatch, TableSpec, TableStatus};
 pub use store::{BigtableStore, MAX_MESSAGE_BYTES};
 pub use write::WriteOptions;
