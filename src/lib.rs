@@ -61,6 +61,13 @@
 //! not async; the `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable,
 //! the `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
 //! (hbase-thrift adapters, the `rowkey-hbase` crate).
+
+// Where rustdoc links this crate's items from other crates' pages when
+// its own docs are not built beside them: `cargo doc --no-deps` documents
+// the workspace's crates in no set order, and a link to a crate whose
+// docs are not there yet would be left as text. .ci/doc-links.sh checks
+// the version.
+#![doc(html_root_url = "https://docs.rs/rowkey/0.1.0")]
 #![warn(missing_docs)]
 
 pub use rowkey_core::*;

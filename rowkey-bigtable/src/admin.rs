@@ -4,10 +4,12 @@
 
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
     bigtable_table_admin_client::BigtableTableAdminClient, create_table_request::Split,
-    ColumnFamily, CreateTableRequest, DeleteTableRequest, Table,
+    table::View, ColumnFamily, CreateTableRequest, DeleteTableRequest, GetTableRequest, Table,
 };
 use rowkey_core::split::SplitKeys;
 use rowkey_core::store::StoreError;
+use std::collections::BTreeSet;
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
@@ -52,6 +54,72 @@ impl<'a> TableSpec<'a> {
         self
     }
 }
+
+/// What [`BigtableAdmin::create_table_if_missing`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableStatus {
+    /// The table was missing and is now created, with the spec's families
+    /// and split keys.
+    Created,
+    /// The table exists already with exactly the spec's column families.
+    /// Its split keys are not known to match: Bigtable cannot report them
+    /// (see [`BigtableAdmin::create_table_if_missing`]).
+    Existed,
+}
+
+/// A table that exists with other column families than its spec: the
+/// source of the [`StoreError::Backend`] that
+/// [`BigtableAdmin::create_table_if_missing`] returns then.
+///
+/// ```
+/// use rowkey_bigtable::TableMismatch;
+/// # fn check(e: &rowkey::store::StoreError) -> Option<Vec<String>> {
+/// // Which families the spec asks for and the table lacks:
+/// let missing = std::error::Error::source(e)
+///     .and_then(|s| s.downcast_ref::<TableMismatch>())
+///     .map(|m| m.missing_families.clone());
+/// # missing }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TableMismatch {
+    /// The table's id.
+    pub table: String,
+    /// Families in the spec that the table lacks, sorted.
+    pub missing_families: Vec<String>,
+    /// Families of the table that the spec lacks, sorted.
+    pub extra_families: Vec<String>,
+}
+
+impl fmt::Display for TableMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "table {} exists with other column families than its spec:",
+            self.table
+        )?;
+        if !self.missing_families.is_empty() {
+            write!(
+                f,
+                " missing {} (in the spec, not the table)",
+                self.missing_families.join(", ")
+            )?;
+        }
+        if !self.missing_families.is_empty() && !self.extra_families.is_empty() {
+            write!(f, ";")?;
+        }
+        if !self.extra_families.is_empty() {
+            write!(
+                f,
+                " extra {} (in the table, not the spec)",
+                self.extra_families.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TableMismatch {}
 
 /// The table admin API of one instance.
 #[derive(Clone)]
@@ -139,7 +207,9 @@ impl BigtableAdmin {
     }
 
     /// Creates the table, with its families, pre-split at its split keys
-    /// (any bytes). A table that already exists is an error.
+    /// (any bytes). A table that already exists is an error: see
+    /// [`create_table_if_missing`](Self::create_table_if_missing) for
+    /// one that is not.
     pub async fn create_table(&self, spec: &TableSpec<'_>) -> Result<(), StoreError> {
         let message = CreateTableRequest {
             parent: self.instance.clone(),
@@ -176,6 +246,92 @@ impl BigtableAdmin {
         }
     }
 
+    /// Creates the table as [`create_table`](Self::create_table) does if
+    /// it is missing; if it exists, checks it against the spec.
+    ///
+    /// What is compared: the names of the column families, exactly (the
+    /// spec sets no garbage-collection rule, so none is compared). A table
+    /// with other families is a [`StoreError::Backend`] whose source is a
+    /// [`TableMismatch`] naming the families missing and extra; nothing is
+    /// changed.
+    ///
+    /// What is not compared: the split keys. Bigtable has no call that
+    /// reports them. The admin API's `Table` has no field for them, and
+    /// `SampleRowKeys` returns other keys: on the emulator, sampled row
+    /// keys, and in an empty table only its end whatever its splits
+    /// (`tests/admin.rs` checks this); on Cloud Bigtable, the current
+    /// tablet boundaries, which Bigtable changes as it rebalances tablets
+    /// by size and load, so a healthy table's would not match its initial
+    /// splits. A table that [`Existed`] keeps the splits it was created
+    /// with, whatever the spec says now.
+    ///
+    /// [`Existed`]: TableStatus::Existed
+    ///
+    /// ```no_run
+    /// use rowkey::RowKey;
+    /// use rowkey_bigtable::{BigtableAdmin, TableSpec, TableStatus};
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading {
+    ///     #[salt(buckets = 8, binary)]
+    ///     device: u32,
+    ///     #[desc_ts]
+    ///     at_ms: i64,
+    /// }
+    ///
+    /// # async fn run() -> Result<(), rowkey::store::StoreError> {
+    /// let admin = BigtableAdmin::connect_emulator("127.0.0.1:8086", "p", "i")?;
+    /// let splits = Reading::split_keys();
+    /// let spec = TableSpec::new("readings", &["d"]).splits(&splits);
+    /// // The first run creates the table; later runs find it as it was.
+    /// match admin.create_table_if_missing(&spec).await? {
+    ///     TableStatus::Created => println!("created readings"),
+    ///     TableStatus::Existed => println!("readings exists, families d"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn create_table_if_missing(
+        &self,
+        spec: &TableSpec<'_>,
+    ) -> Result<TableStatus, StoreError> {
+        // Create first, then compare: a table created by another process
+        // between a look and a create is still compared, not an error.
+        match self.create_table(spec).await {
+            Ok(()) => return Ok(TableStatus::Created),
+            Err(e) if status_code(&e) == Some(Code::AlreadyExists) => {}
+            Err(e) => return Err(e),
+        }
+        let table = self.get_table(spec.table).await?;
+        let wanted: BTreeSet<&str> = spec.families.iter().copied().collect();
+        let found: BTreeSet<&str> = table.column_families.keys().map(String::as_str).collect();
+        let mismatch = TableMismatch {
+            table: spec.table.to_string(),
+            missing_families: wanted.difference(&found).map(|f| f.to_string()).collect(),
+            extra_families: found.difference(&wanted).map(|f| f.to_string()).collect(),
+        };
+        if mismatch.missing_families.is_empty() && mismatch.extra_families.is_empty() {
+            Ok(TableStatus::Existed)
+        } else {
+            Err(StoreError::backend("create table", mismatch))
+        }
+    }
+
+    /// The table's schema: its column families.
+    async fn get_table(&self, table: &str) -> Result<Table, StoreError> {
+        let request = self
+            .request(GetTableRequest {
+                name: format!("{}/tables/{table}", self.instance),
+                view: View::SchemaView as i32,
+            })
+            .await?;
+        self.client
+            .clone()
+            .get_table(request)
+            .await
+            .map(tonic::Response::into_inner)
+            .map_err(|s| StoreError::backend("get table", s))
+    }
+
     /// Deletes the table and its rows.
     pub async fn delete_table(&self, table: &str) -> Result<(), StoreError> {
         let request = self
@@ -189,5 +345,15 @@ impl BigtableAdmin {
             .await
             .map(|_| ())
             .map_err(|s| StoreError::backend("delete table", s))
+    }
+}
+
+/// The gRPC code of a failed admin call, if the server answered.
+fn status_code(e: &StoreError) -> Option<Code> {
+    match e {
+        StoreError::Backend { source, .. } => {
+            source.downcast_ref::<tonic::Status>().map(|s| s.code())
+        }
+        _ => None,
     }
 }

@@ -17,7 +17,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::admin::{BigtableAdmin, TableSpec};
+use crate::admin::{BigtableAdmin, TableSpec, TableStatus};
 use rowkey_core::store::blocking::{BlockOn, BlockingIndexedStore, BlockingStore};
 use rowkey_core::store::StoreError;
 use std::future::Future;
@@ -110,10 +110,39 @@ pub fn create_table(
     spec: &TableSpec<'_>,
 ) -> Result<(), StoreError> {
     Runtime::new()?.block_on("create table", async {
-        let admin = match emulator {
-            Some(host) => BigtableAdmin::connect_emulator(host, project, instance)?,
-            None => BigtableAdmin::connect(project, instance).await?,
-        };
-        admin.create_table(spec).await
+        admin(emulator, project, instance)
+            .await?
+            .create_table(spec)
+            .await
     })?
+}
+
+/// Creates a table if it is missing, as
+/// [`BigtableAdmin::create_table_if_missing`] does (and compares what it
+/// does), blocking; `emulator` as for [`create_table`].
+pub fn create_table_if_missing(
+    emulator: Option<&str>,
+    project: &str,
+    instance: &str,
+    spec: &TableSpec<'_>,
+) -> Result<TableStatus, StoreError> {
+    Runtime::new()?.block_on("create table", async {
+        admin(emulator, project, instance)
+            .await?
+            .create_table_if_missing(spec)
+            .await
+    })?
+}
+
+/// The admin API of the emulator at `emulator` when given, else as
+/// [`BigtableAdmin::connect`] chooses.
+async fn admin(
+    emulator: Option<&str>,
+    project: &str,
+    instance: &str,
+) -> Result<BigtableAdmin, StoreError> {
+    match emulator {
+        Some(host) => BigtableAdmin::connect_emulator(host, project, instance),
+        None => BigtableAdmin::connect(project, instance).await,
+    }
 }

@@ -7,6 +7,13 @@
 //! `expand` emits calls into `rowkey-core`. The macro plans; the runtime
 //! does the byte work.
 
+// Where rustdoc links this crate's items from other crates' pages when
+// its own docs are not built beside them: `cargo doc --no-deps` documents
+// the workspace's crates in no set order, and a link to a crate whose
+// docs are not there yet would be left as text. .ci/doc-links.sh checks
+// the version.
+#![doc(html_root_url = "https://docs.rs/rowkey-derive/0.1.0")]
+
 mod attr;
 mod check;
 mod ctxt;

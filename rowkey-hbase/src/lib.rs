@@ -14,7 +14,8 @@
 //!
 //! They are functions and a trait rather than `From` impls because Rust's
 //! orphan rule allows no `impl From<&ScanRange> for TScan` outside the
-//! crates that define one or the other. [`hbase_thrift`] is re-exported,
+//! crates that define one or the other.
+//! [`hbase_thrift`](https://docs.rs/hbase-thrift/1.2.0) is re-exported,
 //! for its types at the version these adapters use.
 //!
 //! Every `TScan` here sets only what it means (rows and direction) and
@@ -71,6 +72,13 @@
 //! assert_eq!(scans[0].timestamp, None);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+// Where rustdoc links this crate's items from other crates' pages when
+// its own docs are not built beside them: `cargo doc --no-deps` documents
+// the workspace's crates in no set order, and a link to a crate whose
+// docs are not there yet would be left as text. .ci/doc-links.sh checks
+// the version.
+#![doc(html_root_url = "https://docs.rs/rowkey-hbase/0.1.0")]
 #![warn(missing_docs)]
 
 mod bounds;
