@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A checked-in seed layout file.
+#[allow(dead_code)] // not every test binary needs it
 pub fn layout(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/layouts/{name}.json"))
 }

@@ -72,7 +72,9 @@ struct VersionJson {
 impl Layout {
     /// Reads a layout from the JSON `serde_json::to_string(&Key::layout())`
     /// writes, checking its format version and that a derive could have
-    /// written it. The layout is leaked (see the [module](self) docs).
+    /// written it. Its names are leaked (`&'static str`, as a derived
+    /// layout's are), so it lives for the rest of the process: load a
+    /// layout once, not per request.
     ///
     /// ```
     /// # #[derive(rowkey::RowKey)] struct Op { uid: u64, #[desc_ts] at: i64 }
