@@ -277,9 +277,16 @@ fn errors_name_the_field_and_the_byte() {
     }
     .to_vec()
     .unwrap_err();
+    let value = rowkey::codec::CivilTime {
+        hour: 23,
+        minute: 59,
+        second: 59,
+        nanosecond: 999_999_999,
+        ..rowkey::codec::CivilTime::midnight(1969, 12, 31)
+    };
     assert_eq!(
         (e.field(), e.kind()),
-        ("newest", EncodeErrorKind::TimestampOutOfRange)
+        ("newest", EncodeErrorKind::DescTsOutOfRange { value })
     );
     let mut bad = key.clone();
     bad[25] = b'x';

@@ -87,6 +87,28 @@ impl CivilTime {
     }
 }
 
+/// `2021-12-01 12:00:00`, with the nanoseconds (`.000000500`) when there
+/// are any.
+///
+/// ```
+/// use rowkey::codec::CivilTime;
+/// let t = CivilTime { hour: 12, nanosecond: 500, ..CivilTime::midnight(2021, 12, 1) };
+/// assert_eq!(t.to_string(), "2021-12-01 12:00:00.000000500");
+/// ```
+impl core::fmt::Display for CivilTime {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            self.year, self.month, self.day, self.hour, self.minute, self.second
+        )?;
+        if self.nanosecond != 0 {
+            write!(f, ".{:09}", self.nanosecond)?;
+        }
+        Ok(())
+    }
+}
+
 /// A date or time type that `#[text(format = "..")]` can write: chrono's,
 /// time's and jiff's dates, date-times and instants (instants in UTC),
 /// behind their features.

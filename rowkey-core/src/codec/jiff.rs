@@ -51,14 +51,14 @@ days_part!(
 // future jiff that narrows it.
 nanos_part!(
     Timestamp,
-    to_nanos: |t| Some(t.as_nanosecond()),
+    to_nanos: |t| Ok(t.as_nanosecond()),
     from_nanos: |n| Timestamp::from_nanosecond(n.into()).ok(),
     "instant outside jiff's Timestamp range"
 );
 
 nanos_part!(
     DateTime,
-    to_nanos: |t| Some(t.duration_since(EPOCH_DATETIME).as_nanos()),
+    to_nanos: |t| Ok(t.duration_since(EPOCH_DATETIME).as_nanos()),
     from_nanos: |n| EPOCH_DATETIME.checked_add(SignedDuration::from_nanos(n)).ok(),
     "time outside jiff's DateTime range"
 );

@@ -54,14 +54,14 @@ days_part!(
 // future time crate that narrows it.
 nanos_part!(
     OffsetDateTime,
-    to_nanos: |t| Some(t.unix_timestamp_nanos()),
+    to_nanos: |t| Ok(t.unix_timestamp_nanos()),
     from_nanos: |n| OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok(),
     "instant outside time's OffsetDateTime range"
 );
 
 nanos_part!(
     PrimitiveDateTime,
-    to_nanos: |t| Some(t.assume_utc().unix_timestamp_nanos()),
+    to_nanos: |t| Ok(t.assume_utc().unix_timestamp_nanos()),
     from_nanos: |n| {
         let utc = OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok()?;
         Some(PrimitiveDateTime::new(utc.date(), utc.time()))

@@ -156,6 +156,14 @@ fn write_value<'a, 'v, C: ScanCodec + ?Sized>(
     }
 }
 
+/// The value of a bound, if it has one.
+fn bound_value<T: Copy>(b: Bound<&T>) -> Option<T> {
+    match b {
+        Bound::Included(v) | Bound::Excluded(v) => Some(*v),
+        Bound::Unbounded => None,
+    }
+}
+
 /// The stored bytes of a borrowed value (`&&str`).
 fn borrowed_bytes<'a, B: KeyBytes + ?Sized>(v: &&'a B) -> &'a [u8] {
     B::key_bytes(v)
@@ -318,6 +326,20 @@ impl<T: Timestamp> ScanCodec for codec::DescTs<T> {
         lo: Bound<&T>,
         hi: Bound<&T>,
     ) -> Result<ScanPlan<N>, EncodeError> {
+        // Bounds outside what the field holds are clamped, but a leap
+        // second is no instant a key holds on either side: refused, as a
+        // value is.
+        for v in [lo, hi] {
+            if let Some(why) = bound_value(v).and_then(|v| v.no_timestamp()) {
+                let at = b.position();
+                return Err(EncodeError::new(
+                    b.key_name(),
+                    f.name(),
+                    at,
+                    EncodeErrorKind::Invalid(why),
+                ));
+            }
+        }
         b.time_window(f.desc_ts(), lo.cloned(), hi.cloned())
     }
 }
