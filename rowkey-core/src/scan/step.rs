@@ -38,7 +38,7 @@
 
 use super::field_codec::{ScanCodec, ScanFieldInfo};
 use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes};
-use crate::EncodeError;
+use crate::{EncodeError, EncodeErrorKind};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Bound, RangeBounds};
@@ -450,6 +450,11 @@ where
     /// digits of a `#[text]` integer, the leading bytes of a text or bytes
     /// field.
     ///
+    /// A prefix longer than the field can hold starts no value: the plan
+    /// is empty, as a range bound beyond the field is cut to it. A prefix
+    /// no value can start with for another reason (a non-digit in a
+    /// `#[text]` integer, the separator) is an error naming the field.
+    ///
     /// Not available where the stored bytes of a value do not start with
     /// those of its prefix (binary integers, left padding, reversed or
     /// descending escaped text, `Option`s, hashed fields): the compile
@@ -480,7 +485,10 @@ where
                 S::Codec::put_prefix(w, &f, prefix)
             })
         });
-        q.prefix()
+        match q.prefix() {
+            Err(e) if e.field() == f.name() && longer_than_field(e.kind()) => Ok(ScanPlan::empty()),
+            plan => plan,
+        }
     }
 
     /// Every key whose field lies in `range`, any Rust range (`a..b`,
@@ -617,4 +625,13 @@ where
         };
         Ok(plan.with_limit(n))
     }
+}
+
+/// Whether a prefix was refused only for being longer than the field's
+/// values can be.
+fn longer_than_field(kind: EncodeErrorKind) -> bool {
+    matches!(
+        kind,
+        EncodeErrorKind::TooLong { .. } | EncodeErrorKind::TooManyDigits { .. }
+    )
 }
