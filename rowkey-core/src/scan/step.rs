@@ -502,6 +502,17 @@ where
     /// digits is above every value, a negative one below every value.
     /// Bounds in the wrong order (`5..3`) match nothing, as Rust's ranges.
     ///
+    /// A `#[text(format)]` date keeps the rows whose stored value, the one
+    /// decode returns, is in the range. A text stands for a span of values
+    /// (`%Y-%m`: a month) and decodes to its start, so a bound finer than
+    /// the format, inside a span, is above that text's value: as a lower
+    /// bound it leaves the text out, as an upper bound it takes it in,
+    /// inclusive or not. `until(2021-12-15)` on `%Y-%m` keeps `2021-12`;
+    /// `range(12:00:00.5..)` on `%F %T` starts at `12:00:01`. A format
+    /// that leaves out larger units (`-%d %H:%M:%S`) compares only the
+    /// units it writes. `eq` keeps the rows stored under the value's own
+    /// text.
+    ///
     /// Not available where the stored bytes do not sort like the values
     /// (left padding, reversed text, separator-joined text, right padding
     /// with a fill other than `0x00`, `Option`s, hashed fields).
