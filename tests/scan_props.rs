@@ -68,11 +68,12 @@ fn check<K: DecodeKeyOwned, const N: usize>(
         for _ in 0..=want.len() + 1 {
             let p = page(&plan, resume.as_ref(), size, |r, limit| {
                 read(table, &r, limit)
-            });
+            })
+            .unwrap();
             prop_assert!(p.rows.len() <= size);
             paged.extend(p.rows);
             match p.next {
-                Some(next) => resume = Some(next),
+                Some(next) => resume = Some(next.to_string().parse().unwrap()),
                 None => break,
             }
         }
@@ -95,7 +96,8 @@ fn check<K: DecodeKeyOwned, const N: usize>(
         for _ in 0..=want_back.len() + 1 {
             let p = page(&back, resume.as_ref(), size, |r, limit| {
                 read_back(table, &r, limit)
-            });
+            })
+            .unwrap();
             paged.extend(p.rows);
             match p.next {
                 Some(next) => resume = Some(next),

@@ -1,5 +1,6 @@
 //! [`StoreError`]: why a store operation failed, precisely.
 
+use crate::scan::InvalidCursor;
 use crate::{EncodeError, KeyDisplay};
 use core::fmt;
 
@@ -84,6 +85,9 @@ pub enum StoreError {
         /// What was being done.
         op: &'static str,
     },
+    /// A page's cursor that the plan did not give out, or that was changed
+    /// on the way back: refused before anything is read.
+    InvalidCursor(InvalidCursor),
 }
 
 impl StoreError {
@@ -130,6 +134,7 @@ impl StoreError {
     pub fn op(&self) -> &'static str {
         match self {
             StoreError::Encode(_) => "encode a key",
+            StoreError::InvalidCursor(_) => "read a page",
             StoreError::NoCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::EmptyKey { op }
@@ -206,6 +211,7 @@ impl fmt::Display for StoreError {
                 "cannot {op}: a blocking store was called from inside an async runtime, \
                  where blocking would stall it; use the async store there"
             ),
+            StoreError::InvalidCursor(e) => write!(f, "cannot read a page: {e}"),
         }
     }
 }
@@ -214,11 +220,18 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Encode(e) => Some(e),
+            StoreError::InvalidCursor(e) => Some(e),
             StoreError::Backend { source, .. } | StoreError::BadRecord { source, .. } => {
                 Some(source.as_ref())
             }
             _ => None,
         }
+    }
+}
+
+impl From<InvalidCursor> for StoreError {
+    fn from(e: InvalidCursor) -> Self {
+        StoreError::InvalidCursor(e)
     }
 }
 
