@@ -60,4 +60,4 @@ mod write;
 
 pub use admin::{BigtableAdmin, TableSpec};
 pub use store::{BigtableStore, MAX_MESSAGE_BYTES};
-pub use write::WriteOptions;
+pub use write::{WriteOptions, MAX_MUTATIONS};

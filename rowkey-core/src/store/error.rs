@@ -49,6 +49,17 @@ pub enum StoreError {
         /// The row's key.
         key: Vec<u8>,
     },
+    /// A row with more cells than one write request carries (Bigtable:
+    /// 100,000 mutations), refused before anything was sent: its cells
+    /// cannot be split without losing the row's all-or-nothing write.
+    TooManyCells {
+        /// The row's key.
+        key: Vec<u8>,
+        /// Its cells.
+        cells: usize,
+        /// The most one request carries.
+        max: usize,
+    },
     /// The store's client or server failed.
     Backend {
         /// What was being done: "read rows", "mutate rows", "create table".
@@ -135,7 +146,7 @@ impl StoreError {
         match self {
             StoreError::Encode(_) => "encode a key",
             StoreError::InvalidCursor(_) => "read a page",
-            StoreError::NoCells { .. } => "write rows",
+            StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
@@ -182,6 +193,12 @@ impl fmt::Display for StoreError {
             StoreError::NoCells { key } => write!(
                 f,
                 "cannot write rows: row {} has no cells; a row needs at least one",
+                shown(key)
+            ),
+            StoreError::TooManyCells { key, cells, max } => write!(
+                f,
+                "cannot write rows: row {} has {cells} cells, more than one write request \
+                 carries ({max} mutations)",
                 shown(key)
             ),
             StoreError::Backend {
