@@ -159,12 +159,14 @@ impl Cursor {
                 max: MAX_TOKEN,
             });
         }
+        // The version first: another version's token may be laid out, and
+        // summed, otherwise.
+        if bytes[0] != VERSION {
+            return Err(InvalidCursor::UnknownVersion { version: bytes[0] });
+        }
         let (body, sum) = bytes.split_at(len - CHECKSUM);
         if checksum(body) != sum {
             return Err(InvalidCursor::ChecksumMismatch);
-        }
-        if body[0] != VERSION {
-            return Err(InvalidCursor::UnknownVersion { version: body[0] });
         }
         let word = |at: usize| u64::from_be_bytes(body[at..at + 8].try_into().unwrap_or_default());
         Ok(Cursor {
