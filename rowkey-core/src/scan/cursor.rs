@@ -301,8 +301,7 @@ pub(crate) fn fingerprint<const N: usize>(plan: &ScanPlan<N>) -> u64 {
 #[non_exhaustive]
 pub enum InvalidCursor {
     /// The character at this byte offset of the string is not URL-safe
-    /// base64 (`A-Z a-z 0-9 - _`, no padding), or is not the one the
-    /// token's last bits are written as.
+    /// base64 (`A-Z a-z 0-9 - _`, no padding).
     NotBase64Url {
         /// Byte offset in the string.
         offset: usize,
@@ -402,3 +401,7 @@ impl fmt::Display for InvalidCursor {
 }
 
 impl std::error::Error for InvalidCursor {}
+
+#[cfg(test)]
+#[path = "cursor_tests.rs"]
+mod tests;
