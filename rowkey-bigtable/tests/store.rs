@@ -259,13 +259,7 @@ async fn a_write_of_more_mutations_than_one_request_takes_lands_whole() {
     let written: Vec<Row> = (0..1000u32)
         .map(|i| {
             let cells = (0..101u32)
-                .map(|c| {
-                    Cell::new(
-                        "d",
-                        format!("c{c:03}"),
-                        (i * 1000 + c).to_be_bytes().to_vec(),
-                    )
-                })
+                .map(|c| Cell::new("d", format!("c{c:03}"), (i * 1000 + c).to_be_bytes()))
                 .collect();
             Row::new(format!("row{i:04}").into_bytes(), cells)
         })
