@@ -44,6 +44,19 @@ pub(crate) fn start_from<const N: usize>(bound: &[u8], room: usize) -> Option<Ke
     k.advance_past_prefix().then_some(k)
 }
 
+/// The first key `> key` among keys of at most `room` bytes, as
+/// [`start_from`] of `key` and `0x00`, built in place (a keyset resume
+/// allocates nothing): `key` and `0x00` when `key` is no longer than
+/// `room`, else the successor of its first `room` bytes.
+pub(crate) fn start_after<const N: usize>(key: &[u8], room: usize) -> Option<KeyBuf<N>> {
+    if key.len() <= room {
+        let mut k = KeyBuf::<N>::from_slice(key)?;
+        return k.extend_from_slice(&[0]).then_some(k);
+    }
+    let mut k = KeyBuf::<N>::from_slice(&key[..room])?;
+    k.advance_past_prefix().then_some(k)
+}
+
 /// An exclusive stop below which are exactly the keys `< bound` among keys
 /// of at most `room` bytes, in at most `room + 1` bytes: `bound` itself
 /// when it is no longer, else its first `room` bytes and `0x00` (the keys
@@ -77,6 +90,10 @@ mod tests {
                     prop_assert_eq!(k.as_slice() >= s.as_bytes(), k >= bound);
                 }
                 None => prop_assert!(k < bound),
+            }
+            match start_after::<5>(&bound, room) {
+                Some(s) => prop_assert_eq!(k.as_slice() >= s.as_bytes(), k > bound),
+                None => prop_assert!(k <= bound),
             }
             let stop = stop_below::<5>(&bound, room).unwrap();
             prop_assert!(stop.len() <= room + 1);

@@ -2,7 +2,7 @@
 //! row returned, so no row is read twice however many pages there are.
 
 use super::cursor::{fingerprint, Cursor, InvalidCursor};
-use super::fit::{start_from, stop_below};
+use super::fit::{start_after, stop_below};
 use super::merge::merge_in;
 use super::{FuzzyKey, MergeSorted, ScanPlan, ScanRange, ScanRow};
 use std::cell::RefCell;
@@ -292,7 +292,7 @@ where
             };
             ScanRange::from_bounds(self.range.start(), Some(stop))?
         } else {
-            let start = start_from::<N>(&[&self.last[..], &[0]].concat(), room)?;
+            let start = start_after::<N>(&self.last, room)?;
             ScanRange::from_bounds(self.range.start().max(start.as_bytes()), self.range.stop())?
         };
         (!r.is_empty()).then_some(r)

@@ -1,6 +1,6 @@
 //! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
 
-use super::fit::{start_from, stop_below};
+use super::fit::{start_after, stop_below};
 use super::in_order::InOrder;
 use super::{FuzzyKey, ScanRange};
 use crate::buf::KeyBuf;
@@ -361,7 +361,7 @@ impl<const N: usize> ScanPlan<N> {
             return next;
         }
         // From the first key after `logical`: `logical + 0x00`.
-        let Some(resume) = start_from::<N>(&[logical, &[0]].concat(), room) else {
+        let Some(resume) = start_after::<N>(logical, room) else {
             return ScanPlan::empty();
         };
         if resume.as_bytes() > self.start.as_bytes() {
@@ -390,8 +390,7 @@ impl<const N: usize> ScanPlan<N> {
                 ScanRange::from_bounds(r.start(), Some(stop))
             } else {
                 // From `prefix + logical + 0x00`.
-                key.push(0);
-                let Some(bound) = start_from::<N>(&key, N.saturating_sub(1)) else {
+                let Some(bound) = start_after::<N>(&key, N.saturating_sub(1)) else {
                     continue;
                 };
                 ScanRange::from_bounds(r.start().max(bound.as_bytes()), r.stop())
