@@ -7,7 +7,7 @@
 //! - `user <name> <yyyy-MM>`: one user's spending in a month (one range);
 //! - `month <yyyy-MM> <n>`: the first `n` rows of everyone in a month (ten
 //!   buckets, merged in key order);
-//! - `page <yyyy-MM> <size> [<resume key, hex>]`: keyset pages;
+//! - `page <yyyy-MM> <size> [<cursor>]`: keyset pages;
 //!
 //! and answers each with one line per row and `end <rows>` (or `error ..`).
 //! To show itself, it then connects three clients at once and prints their
@@ -149,11 +149,10 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
         }
         ["page", month, size, resume @ ..] => {
             let plan = Ledger::scan().month.eq(month.to_string()).plan()?;
-            // The cursor travels as hex: the last key and the rows so far.
+            // The cursor travels as its URL-safe string; another query's,
+            // or a mangled one, is an error, never another page.
             let resume = match resume.first() {
-                Some(hex) => {
-                    Some(rowkey::scan::Cursor::from_bytes(&from_hex(hex)?).ok_or("bad cursor")?)
-                }
+                Some(token) => Some(token.parse::<rowkey::scan::Cursor>()?),
                 None => None,
             };
             let page = store.page(&plan, resume.as_ref(), size.parse()?).await?;
@@ -162,10 +161,7 @@ async fn answer(store: &BigtableStore, line: &str) -> Result<String, BoxError> {
                 n += 1;
             }
             if let Some(next) = page.next {
-                out.push_str(&format!(
-                    "  next page: page {month} {size} {}\n",
-                    to_hex(&next.to_bytes())
-                ));
+                out.push_str(&format!("  next page: page {month} {size} {}\n", next));
             }
         }
         _ => return Err(format!("unknown request {line:?}").into()),
@@ -190,18 +186,4 @@ async fn ask(addr: std::net::SocketAddr, line: String) -> Result<(String, String
         }
     }
     Ok((line, answer))
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex(s: &str) -> Result<Vec<u8>, BoxError> {
-    if s.len() % 2 != 0 {
-        return Err("odd hex".into());
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| Ok(u8::from_str_radix(&s[i..i + 2], 16)?))
-        .collect()
 }

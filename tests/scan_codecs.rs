@@ -269,6 +269,23 @@ fn a_value_the_codec_refuses_names_the_field_and_offset() {
     let to_d = Texts::scan().a.eq(1).b.eq(2).c.eq(3);
     let err = to_d.d.eq("too long!").plan().unwrap_err();
     assert_eq!((err.field(), err.offset()), ("d", 15));
-    let err = to_d.d.eq("").e.starts_with("1234567").unwrap_err();
+    // A prefix longer than the field starts no value: an empty plan, as
+    // a range bound beyond the field is cut to it.
+    assert!(to_d.d.eq("").e.starts_with("1234567").unwrap().is_empty());
+    assert!(to_d
+        .d
+        .eq("")
+        .e
+        .eq("")
+        .f
+        .starts_with(&"x".repeat(13))
+        .unwrap()
+        .is_empty());
+    assert!(Texts::scan().a.starts_with("1234567").unwrap().is_empty());
+    assert_eq!(Texts::scan().a.starts_with("123456").unwrap().len(), 1);
+    // What no value holds at any length is still an error at its byte.
+    let err = Texts::scan().a.starts_with("12x4567").unwrap_err();
+    assert_eq!((err.field(), err.offset()), ("a", 2));
+    let err = to_d.d.eq("").e.starts_with("ab\0").unwrap_err();
     assert_eq!((err.field(), err.offset()), ("e", 23));
 }

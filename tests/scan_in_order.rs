@@ -57,7 +57,8 @@ fn store_pages<const N: usize>(store: &MemStore, plan: &ScanPlan<N>, size: usize
     panic!("paging does not advance: {} rows so far", out.len())
 }
 
-/// Every page of `plan` through `scan::page` over the sorted map.
+/// Every page of `plan` through `scan::page` over the sorted map, each
+/// resumed from the previous cursor sent through its string.
 fn map_pages<const N: usize>(table: &Keys, plan: &ScanPlan<N>, size: usize) -> Vec<Vec<u8>> {
     let read = |r: ScanRange<N>, limit: usize| -> Vec<Vec<u8>> {
         table
@@ -69,10 +70,10 @@ fn map_pages<const N: usize>(table: &Keys, plan: &ScanPlan<N>, size: usize) -> V
     };
     let (mut out, mut resume): (Vec<Vec<u8>>, Option<Cursor>) = (Vec::new(), None);
     for _ in 0..MAX_PAGES {
-        let p = page(plan, resume.as_ref(), size, read);
+        let p = page(plan, resume.as_ref(), size, read).unwrap();
         out.extend(p.rows);
         match p.next {
-            Some(c) => resume = Some(c),
+            Some(c) => resume = Some(c.to_string().parse().unwrap()),
             None => return out,
         }
     }

@@ -160,7 +160,9 @@ fn a_limit_caps_the_rows_of_all_pages_together() {
                 sizes.push(page.rows.len());
                 seqs.extend(page.rows.iter().map(|r| r.key_as::<Plain>().unwrap().seq));
                 match page.next {
-                    Some(next) => resume = rowkey::scan::Cursor::from_bytes(&next.to_bytes()),
+                    Some(next) => {
+                        resume = Some(rowkey::scan::Cursor::from_bytes(&next.to_bytes()).unwrap())
+                    }
                     None => break,
                 }
             }
@@ -172,10 +174,23 @@ fn a_limit_caps_the_rows_of_all_pages_together() {
             };
             assert_eq!(seqs, want);
         }
-        // A cursor whose count already reaches the limit ends the paging.
+        // No page gives a cursor whose count reaches the limit: one is
+        // refused, not read as an empty page or another page.
         let plan = Plain::scan().user.eq(1).plan().unwrap().with_limit(5);
-        let done = rowkey::scan::Cursor::new(Plain { user: 1, seq: 4 }.to_vec().unwrap(), 5);
-        let page = store.page(&plan, Some(&done), 7).await.unwrap();
-        assert!(page.rows.is_empty() && page.next.is_none());
+        let key = Plain { user: 1, seq: 4 }.to_vec().unwrap();
+        let done = rowkey::scan::Cursor::new(&plan, key, 5);
+        let e = store.page(&plan, Some(&done), 7).await.unwrap_err();
+        assert!(
+            matches!(
+                e,
+                rowkey::store::StoreError::InvalidCursor(
+                    rowkey::scan::InvalidCursor::ImpossibleCount {
+                        delivered: 5,
+                        limit: Some(5)
+                    }
+                )
+            ),
+            "{e}"
+        );
     });
 }

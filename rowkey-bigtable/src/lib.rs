@@ -68,4 +68,4 @@ mod write;
 
 pub use admin::{BigtableAdmin, TableMismatch, TableSpec, TableStatus};
 pub use store::{BigtableStore, MAX_MESSAGE_BYTES};
-pub use write::WriteOptions;
+pub use write::{WriteOptions, MAX_MUTATIONS};

@@ -11,18 +11,29 @@ use futures_util::{StreamExt, TryStreamExt};
 use rowkey_core::store::{Row, StoreError};
 use rowkey_core::KeyDisplay;
 
-/// How writes are batched and sent.
+/// The most mutations Cloud Bigtable takes in one `MutateRows` request
+/// (and so in one row: a row's cells go in one entry, applied together).
+pub const MAX_MUTATIONS: usize = 100_000;
+
+/// How writes are batched and sent: a batch closes before it would pass
+/// any of its row, mutation (one per cell) or byte budgets.
 ///
 /// ```
-/// use rowkey_bigtable::WriteOptions;
+/// use rowkey_bigtable::{WriteOptions, MAX_MUTATIONS};
 /// let w = WriteOptions::default();
-/// assert_eq!((w.batch_rows, w.batch_bytes, w.in_flight), (1000, 16 << 20, 4));
+/// assert_eq!((w.batch_rows, w.batch_mutations, w.batch_bytes, w.in_flight), (1000, MAX_MUTATIONS, 16 << 20, 4));
+/// // Bigtable's cap holds whatever is asked.
+/// assert_eq!(w.batch_mutations(1 << 20).batch_mutations, MAX_MUTATIONS);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct WriteOptions {
-    /// Rows per `MutateRows` request (Bigtable allows 100,000 mutations).
+    /// Rows per `MutateRows` request.
     pub batch_rows: usize,
+    /// Mutations per request (one per cell written, one per row deleted):
+    /// at most [`MAX_MUTATIONS`], which Bigtable enforces. 1,000 rows of
+    /// 101 cells go in two requests.
+    pub batch_mutations: usize,
     /// Bytes per request, roughly: a batch closes before it passes this
     /// (a single larger row goes alone).
     pub batch_bytes: usize,
@@ -34,6 +45,7 @@ impl Default for WriteOptions {
     fn default() -> Self {
         WriteOptions {
             batch_rows: 1000,
+            batch_mutations: MAX_MUTATIONS,
             batch_bytes: 16 << 20,
             in_flight: 4,
         }
@@ -41,6 +53,12 @@ impl Default for WriteOptions {
 }
 
 impl WriteOptions {
+    /// At most `n` mutations per request (taken into `1..=MAX_MUTATIONS`).
+    pub fn batch_mutations(mut self, n: usize) -> Self {
+        self.batch_mutations = n.clamp(1, MAX_MUTATIONS);
+        self
+    }
+
     /// `n` rows per request (0 is taken as 1).
     pub fn batch_rows(mut self, n: usize) -> Self {
         self.batch_rows = n.max(1);
@@ -80,26 +98,43 @@ pub(crate) fn entry(row: Row) -> Entry {
     }
 }
 
-/// `rows` cut into batches of at most `batch_rows` rows and about
-/// `batch_bytes` bytes.
-pub(crate) fn batches(rows: Vec<Row>, options: WriteOptions) -> Vec<Vec<Entry>> {
+/// `rows` cut into batches of at most `batch_rows` rows and
+/// `batch_mutations` mutations, and about `batch_bytes` bytes. A row with
+/// more cells than one request takes is refused before anything is sent:
+/// its cells cannot be split over requests without losing the row's
+/// all-or-nothing write.
+pub(crate) fn batches(
+    rows: Vec<Row>,
+    options: WriteOptions,
+) -> Result<Vec<Vec<Entry>>, StoreError> {
+    let max_mutations = options.batch_mutations.clamp(1, MAX_MUTATIONS);
+    if let Some(row) = rows.iter().find(|r| r.cells.len() > MAX_MUTATIONS) {
+        return Err(StoreError::TooManyCells {
+            key: row.key.clone(),
+            cells: row.cells.len(),
+            max: MAX_MUTATIONS,
+        });
+    }
     let mut out = Vec::new();
-    let (mut batch, mut bytes) = (Vec::new(), 0usize);
+    let (mut batch, mut bytes, mut mutations) = (Vec::new(), 0usize, 0usize);
     for row in rows {
-        let size = row.size();
+        let (size, cells) = (row.size(), row.cells.len());
         if !batch.is_empty()
-            && (batch.len() >= options.batch_rows || bytes + size > options.batch_bytes)
+            && (batch.len() >= options.batch_rows
+                || bytes + size > options.batch_bytes
+                || mutations + cells > max_mutations)
         {
             out.push(std::mem::take(&mut batch));
-            bytes = 0;
+            (bytes, mutations) = (0, 0);
         }
         bytes += size;
+        mutations += cells;
         batch.push(entry(row));
     }
     if !batch.is_empty() {
         out.push(batch);
     }
-    out
+    Ok(out)
 }
 
 /// Writes the batches, `in_flight` at a time; the first failure ends it.
@@ -108,16 +143,16 @@ pub(crate) async fn write(
     rows: Vec<Row>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
-    futures_util::stream::iter(batches(rows, options))
+    futures_util::stream::iter(batches(rows, options)?)
         .map(|batch| write_batch(target.clone(), batch))
         .buffer_unordered(options.in_flight.max(1))
         .try_collect::<()>()
         .await
 }
 
-/// Deletes whole rows, `batch_rows` keys per request, `in_flight` at a
-/// time; a `DeleteFromRow` is idempotent, so failed entries are simply
-/// sent again.
+/// Deletes whole rows, `batch_rows` keys (one mutation each, within
+/// `batch_mutations`) per request, `in_flight` at a time; a
+/// `DeleteFromRow` is idempotent, so failed entries are simply sent again.
 pub(crate) async fn delete(
     target: &Target,
     keys: Vec<Vec<u8>>,
@@ -125,7 +160,12 @@ pub(crate) async fn delete(
 ) -> Result<(), StoreError> {
     let entries: Vec<Entry> = keys.into_iter().map(delete_entry).collect();
     let batches: Vec<Vec<Entry>> = entries
-        .chunks(options.batch_rows.max(1))
+        .chunks(
+            options
+                .batch_rows
+                .min(options.batch_mutations)
+                .clamp(1, MAX_MUTATIONS),
+        )
         .map(<[Entry]>::to_vec)
         .collect();
     futures_util::stream::iter(batches)
@@ -256,6 +296,7 @@ mod tests {
         let row = |n: usize| Row::new(vec![b'k'; 4], vec![Cell::new("d", "q", vec![0u8; n])]);
         let rows: Vec<Row> = (0..5).map(|_| row(10)).collect();
         let sizes: Vec<usize> = batches(rows, WriteOptions::default().batch_rows(2))
+            .unwrap()
             .iter()
             .map(Vec::len)
             .collect();
@@ -263,9 +304,62 @@ mod tests {
         // A row larger than the byte budget goes alone.
         let rows = vec![row(10), row(100), row(10), row(10)];
         let sizes: Vec<usize> = batches(rows, WriteOptions::default().batch_bytes(40))
+            .unwrap()
             .iter()
             .map(Vec::len)
             .collect();
         assert_eq!(sizes, [1, 1, 2]);
+    }
+
+    fn mutations(batch: &[Entry]) -> usize {
+        batch.iter().map(|e| e.mutations.len()).sum()
+    }
+
+    /// The issue's write: 1,000 rows of 101 cells, 101,000 mutations, went
+    /// out in one request that Bigtable refuses. Every request now holds
+    /// at most 100,000, and every row whole.
+    #[test]
+    fn batches_by_mutations() {
+        let wide = |i: u32| {
+            let cells = (0..101)
+                .map(|c| Cell::new("d", format!("c{c}"), "v"))
+                .collect();
+            Row::new(i.to_be_bytes().to_vec(), cells)
+        };
+        let out = batches((0..1000).map(wide).collect(), WriteOptions::default()).unwrap();
+        let counts: Vec<(usize, usize)> = out.iter().map(|b| (b.len(), mutations(b))).collect();
+        assert_eq!(counts, [(990, 99_990), (10, 1_010)]);
+        assert!(out.iter().flatten().all(|e| e.mutations.len() == 101));
+        // A smaller budget, and a row as large as it goes alone.
+        let rows = vec![wide(0), wide(1), wide(2)];
+        let options = WriteOptions::default().batch_mutations(202);
+        let counts: Vec<usize> = batches(rows, options)
+            .unwrap()
+            .iter()
+            .map(|b| mutations(b))
+            .collect();
+        assert_eq!(counts, [202, 101]);
+        let options = WriteOptions::default().batch_mutations(50);
+        assert_eq!(batches(vec![wide(0), wide(1)], options).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_row_over_the_request_limit_is_refused_before_sending() {
+        let cells = (0..=MAX_MUTATIONS)
+            .map(|c| Cell::new("d", c.to_string(), "v"))
+            .collect();
+        let rows = vec![
+            Row::new(b"ok".to_vec(), vec![Cell::new("d", "q", "v")]),
+            Row::new(b"huge".to_vec(), cells),
+        ];
+        match batches(rows, WriteOptions::default()) {
+            Err(StoreError::TooManyCells { key, cells, max }) => {
+                assert_eq!(
+                    (key.as_slice(), cells, max),
+                    (&b"huge"[..], 100_001, 100_000)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -248,3 +248,29 @@ async fn queries_run_in_spawned_tasks() {
         assert_eq!(t.await.unwrap().unwrap().len(), 25);
     }
 }
+
+/// 1,000 rows of 101 cells: 101,000 mutations, more than one `MutateRows`
+/// request may carry (Bigtable refuses over 100,000). The write is cut by
+/// mutations into requests Bigtable takes, and every cell lands.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_write_of_more_mutations_than_one_request_takes_lands_whole() {
+    let emu = Emulator::start();
+    let bt = table(&emu, "wide", &SplitKeys::new(Vec::<Vec<u8>>::new())).await;
+    let written: Vec<Row> = (0..1000u32)
+        .map(|i| {
+            let cells = (0..101u32)
+                .map(|c| Cell::new("d", format!("c{c:03}"), (i * 1000 + c).to_be_bytes()))
+                .collect();
+            Row::new(format!("row{i:04}").into_bytes(), cells)
+        })
+        .collect();
+    bt.write_rows(written.clone()).await.unwrap();
+    let read = rows(&bt, ReadRequest::new([KeyRange::new([], None)])).await;
+    assert_eq!(read.len(), 1000);
+    for (got, want) in read.iter().zip(&written) {
+        assert_eq!(got.key, want.key);
+        let mut cells = got.cells.clone();
+        cells.sort_by(|a, b| a.qualifier.cmp(&b.qualifier));
+        assert_eq!(cells, want.cells, "{}", String::from_utf8_lossy(&got.key));
+    }
+}

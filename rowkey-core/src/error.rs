@@ -178,6 +178,25 @@ pub enum EncodeErrorKind {
     },
     /// A `#[desc_ts]` timestamp outside `0..=i64::MAX`.
     TimestampOutOfRange,
+    /// A `#[desc_ts]` date-time outside what it holds: 1970-01-01
+    /// 00:00:00 to 2262-04-11 23:47:16.854775807 UTC (nanoseconds since
+    /// the epoch in `0..=i64::MAX`).
+    ///
+    /// ```
+    /// use rowkey::codec::CivilTime;
+    /// use rowkey::{EncodeError, EncodeErrorKind};
+    /// let value = CivilTime::midnight(1969, 12, 31);
+    /// let e = EncodeError::new("Op", "at", 4, EncodeErrorKind::DescTsOutOfRange { value });
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "cannot encode Op.at at byte 4: 1969-12-31 00:00:00 UTC is outside what #[desc_ts] \
+    ///      holds: 1970-01-01 00:00:00 to 2262-04-11 23:47:16.854775807 UTC"
+    /// );
+    /// ```
+    DescTsOutOfRange {
+        /// The value, in UTC.
+        value: crate::codec::CivilTime,
+    },
     /// A salt's `group_by` field has a value outside its declared groups.
     GroupOutOfRange,
     /// An IN-list query needs more ranges than its cap
@@ -254,6 +273,11 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TimestampOutOfRange => {
                 f.write_str("a reversed timestamp must be in 0..=i64::MAX")
             }
+            EncodeErrorKind::DescTsOutOfRange { value } => write!(
+                f,
+                "{value} UTC is outside what #[desc_ts] holds: \
+                 1970-01-01 00:00:00 to 2262-04-11 23:47:16.854775807 UTC"
+            ),
             EncodeErrorKind::GroupOutOfRange => f.write_str(
                 "value is outside the salt's bucket groups (its declared range or group count)",
             ),

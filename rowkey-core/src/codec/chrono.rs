@@ -11,6 +11,29 @@
 //! 2262; a time outside them is an encode error, never a truncated key.
 //! Every stored key decodes to the value that wrote it.
 //!
+//! A leap second is an encode error naming the field. chrono holds one
+//! (23:59:60, as a nanosecond field of 1_000_000_000 or more, from parsing
+//! `23:59:60`), but it counts the same nanoseconds since the epoch as the
+//! second after it, so it would write that second's key: a put of one would
+//! overwrite the other. time and jiff cannot hold a leap second (time
+//! refuses second 60, jiff's parser reads it as 59), so refusing it keeps
+//! one instant, one key, in all three crates. `#[text(format)]` and
+//! `#[desc_ts]` refuse it too.
+//!
+//! ```
+//! use chrono::NaiveDate;
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct At { t: chrono::NaiveDateTime }
+//!
+//! let leap = NaiveDate::from_ymd_opt(2016, 12, 31).unwrap()
+//!     .and_hms_nano_opt(23, 59, 59, 1_500_000_000).unwrap(); // 23:59:60.5
+//! let e = At { t: leap }.to_vec().unwrap_err();
+//! assert_eq!(e.field(), "t");
+//! assert!(e.to_string().contains("leap second"));
+//! ```
+//!
 //! ```
 //! use chrono::NaiveDate;
 //! use rowkey::RowKey;
@@ -25,8 +48,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::codec::epoch::{days_part, nanos_part};
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
+use crate::codec::epoch::{days_part, nanos_part, LEAP_SECOND, NANOS_OUT_OF_RANGE};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike, Utc};
 
 /// `NaiveDate::num_days_from_ce` of 1970-01-01.
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
@@ -42,11 +65,23 @@ days_part!(
     "day outside chrono's NaiveDate range"
 );
 
+/// Nanoseconds since the epoch of a time read as UTC; a leap second has
+/// none of its own ([`LEAP_SECOND`]).
+pub(crate) fn epoch_nanos(t: &NaiveDateTime) -> Result<i128, &'static str> {
+    if t.nanosecond() >= 1_000_000_000 {
+        return Err(LEAP_SECOND);
+    }
+    t.and_utc()
+        .timestamp_nanos_opt()
+        .map(i128::from)
+        .ok_or(NANOS_OUT_OF_RANGE)
+}
+
 // Every i64 of nanoseconds is a `DateTime<Utc>`: decoding cannot fail.
 nanos_part!(
     DateTime<Utc>,
     crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Chrono),
-    to_nanos: |t| t.timestamp_nanos_opt().map(i128::from),
+    to_nanos: |t| epoch_nanos(&t.naive_utc()),
     from_nanos: |n| Some(DateTime::from_timestamp_nanos(n)),
     "instant outside chrono's DateTime range"
 );
@@ -54,7 +89,7 @@ nanos_part!(
 nanos_part!(
     NaiveDateTime,
     crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Chrono),
-    to_nanos: |t| t.and_utc().timestamp_nanos_opt().map(i128::from),
+    to_nanos: epoch_nanos,
     from_nanos: |n| Some(DateTime::from_timestamp_nanos(n).naive_utc()),
     "time outside chrono's NaiveDateTime range"
 );
@@ -80,6 +115,31 @@ mod tests {
         let e = enc(far).unwrap_err();
         assert_eq!(e.kind(), EncodeErrorKind::Invalid(OUT_OF_RANGE));
         assert!(dec::<NaiveDate>(&enc(i32::MAX).unwrap()).is_err());
+    }
+
+    /// The issue's case: 23:59:60.5 would have written 00:00:00.5's key.
+    /// Every leap second, of either type, is refused instead.
+    #[test]
+    fn leap_seconds_are_refused() {
+        let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        let leap = day(2016, 12, 31)
+            .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+            .unwrap();
+        let next = day(2017, 1, 1)
+            .and_hms_nano_opt(0, 0, 0, 500_000_000)
+            .unwrap();
+        assert!(enc(next).is_ok());
+        for nanos in [1_000_000_000, 1_500_000_000, 1_999_999_999] {
+            let leap = leap.with_nanosecond(nanos).unwrap();
+            assert_eq!(
+                enc(leap).unwrap_err().kind(),
+                EncodeErrorKind::Invalid(LEAP_SECOND)
+            );
+            assert_eq!(
+                enc(leap.and_utc()).unwrap_err().kind(),
+                EncodeErrorKind::Invalid(LEAP_SECOND)
+            );
+        }
     }
 
     proptest! {

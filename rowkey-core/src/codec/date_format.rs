@@ -69,7 +69,8 @@ impl FormatItem {
 
     /// The unit's rank, largest first (`None` for literals): each item's
     /// rank must follow the previous one's (`%j` stands for month and day).
-    const fn rank(self) -> Option<(u8, u8)> {
+    /// Year 0, month 1, day 2, hour 3, minute 4, second 5, fraction 6.
+    pub(crate) const fn rank(self) -> Option<(u8, u8)> {
         // (first rank covered, last rank covered)
         match self {
             FormatItem::Literal(_) => None,

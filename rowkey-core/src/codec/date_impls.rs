@@ -5,17 +5,23 @@
 //! Unix epoch` (UTC; a `NaiveDateTime`, `PrimitiveDateTime` or
 //! `civil::DateTime` is read as UTC): the unit of the binary date-time
 //! codec, the same in the three crates, exact to the nanosecond. It holds
-//! 1970-01-01 to 2262-04-11; an instant outside is an encode error.
+//! 1970-01-01 to 2262-04-11; an instant outside is an encode error that
+//! names it ([`EncodeErrorKind::DescTsOutOfRange`]), and so is chrono's
+//! leap second, which has no nanoseconds of its own.
 
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 use super::date_text::{CivilTime, TextDate};
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 use super::desc::Timestamp;
+#[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+use crate::EncodeErrorKind;
 
-/// `Timestamp` for a type through its epoch nanoseconds.
+/// `Timestamp` for a type through its epoch nanoseconds; `leap` says
+/// whether a value is a leap second (chrono's types only), which has none
+/// of its own.
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 macro_rules! nanos_timestamp {
-    ($t:ty, |$v:ident| $nanos:expr, |$n:ident| $back:expr) => {
+    ($t:ty, |$v:ident| $nanos:expr, |$n:ident| $back:expr $(, leap: |$l:ident| $leap:expr)?) => {
         impl Timestamp for $t {
             fn as_i128(self) -> i128 {
                 let $v = self;
@@ -27,6 +33,17 @@ macro_rules! nanos_timestamp {
             fn from_ts(ts: i64) -> Option<Self> {
                 let $n = ts;
                 $back
+            }
+            $(fn no_timestamp(self) -> Option<&'static str> {
+                let $l = self;
+                $leap.then_some(crate::codec::epoch::LEAP_SECOND)
+            })?
+            fn out_of_range(self) -> EncodeErrorKind {
+                // The value in the user's terms: its UTC date and time.
+                match self.to_civil() {
+                    Ok(value) => EncodeErrorKind::DescTsOutOfRange { value },
+                    Err(_) => EncodeErrorKind::TimestampOutOfRange,
+                }
             }
         }
     };
@@ -88,11 +105,15 @@ mod chrono_impls {
     nanos_timestamp!(
         DateTime<Utc>,
         |v| i128::from(v.timestamp()) * 1_000_000_000 + i128::from(v.timestamp_subsec_nanos()),
-        |n| Some(DateTime::from_timestamp_nanos(n))
+        |n| Some(DateTime::from_timestamp_nanos(n)),
+        leap: |v| v.nanosecond() >= 1_000_000_000
     );
-    nanos_timestamp!(NaiveDateTime, |v| v.and_utc().as_i128(), |n| Some(
-        DateTime::from_timestamp_nanos(n).naive_utc()
-    ));
+    nanos_timestamp!(
+        NaiveDateTime,
+        |v| v.and_utc().as_i128(),
+        |n| Some(DateTime::from_timestamp_nanos(n).naive_utc()),
+        leap: |v| v.nanosecond() >= 1_000_000_000
+    );
 }
 
 #[cfg(feature = "time")]

@@ -87,6 +87,28 @@ impl CivilTime {
     }
 }
 
+/// `2021-12-01 12:00:00`, with the nanoseconds (`.000000500`) when there
+/// are any.
+///
+/// ```
+/// use rowkey::codec::CivilTime;
+/// let t = CivilTime { hour: 12, nanosecond: 500, ..CivilTime::midnight(2021, 12, 1) };
+/// assert_eq!(t.to_string(), "2021-12-01 12:00:00.000000500");
+/// ```
+impl core::fmt::Display for CivilTime {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            self.year, self.month, self.day, self.hour, self.minute, self.second
+        )?;
+        if self.nanosecond != 0 {
+            write!(f, ".{:09}", self.nanosecond)?;
+        }
+        Ok(())
+    }
+}
+
 /// A date or time type that `#[text(format = "..")]` can write: chrono's,
 /// time's and jiff's dates, date-times and instants (instants in UTC),
 /// behind their features.
@@ -149,6 +171,44 @@ fn put_digits(out: &mut [u8], mut v: u32) {
 }
 
 impl DateFormat {
+    /// Whether `c` is the start of the span its text stands for: every
+    /// unit finer than the format's smallest is zero (day and month 1), so
+    /// the text reads back as `c` in the units it writes. `%Y-%m` writes
+    /// 2021-12-01 00:00 exactly; 2021-12-15 is inside `2021-12`.
+    ///
+    /// ```
+    /// use rowkey::codec::{CivilTime, DateFormat};
+    /// let month = DateFormat::parse("%Y-%m").unwrap();
+    /// assert!(month.starts_its_text(&CivilTime::midnight(2021, 12, 1)));
+    /// assert!(!month.starts_its_text(&CivilTime::midnight(2021, 12, 15)));
+    /// let millis = DateFormat::parse("%T.%3f").unwrap();
+    /// let t = CivilTime { nanosecond: 500_000_000, ..CivilTime::midnight(2021, 1, 1) };
+    /// assert!(millis.starts_its_text(&t));
+    /// assert!(!millis.starts_its_text(&CivilTime { nanosecond: 500_000_001, ..t }));
+    /// ```
+    pub fn starts_its_text(&self, c: &CivilTime) -> bool {
+        let mut finest = 0u8;
+        let mut fraction_digits = 0u8;
+        for item in self.items() {
+            if let Some((_, last)) = item.rank() {
+                finest = finest.max(last);
+            }
+            if let FormatItem::Fraction(d) = item {
+                fraction_digits = *d;
+            }
+        }
+        let nanos_kept = match finest {
+            6 => 10u32.pow(9 - u32::from(fraction_digits)),
+            _ => 1_000_000_000,
+        };
+        (finest >= 1 || c.month == 1)
+            && (finest >= 2 || c.day == 1)
+            && (finest >= 3 || c.hour == 0)
+            && (finest >= 4 || c.minute == 0)
+            && (finest >= 5 || c.second == 0)
+            && c.nanosecond % nanos_kept == 0
+    }
+
     /// Writes `v` in this format.
     pub fn put<T: TextDate>(&self, w: &mut KeyWriter<'_>, v: &T) -> Result<(), EncodeError> {
         let c = v

@@ -188,9 +188,17 @@ impl Digits {
     }
 
     /// Writes the leading digits `prefix` of a value (a scan for keys whose
-    /// digits start with it): ASCII digits, at most `width` of them.
+    /// digits start with it): ASCII digits, at most `width` of them. What
+    /// is not a digit is refused first: `TooManyDigits` says only that the
+    /// digits are more than any value has (a scan reads that as nothing).
     pub fn put_prefix(&self, w: &mut KeyWriter<'_>, prefix: &str) -> Result<(), EncodeError> {
         let at = w.position();
+        if let Some(i) = prefix.bytes().position(|b| !b.is_ascii_digit()) {
+            return Err(w.error_at(
+                at + i,
+                EncodeErrorKind::Invalid("a #[text] prefix is decimal digits"),
+            ));
+        }
         if prefix.len() > self.width {
             return Err(w.error_at(
                 at,
@@ -198,12 +206,6 @@ impl Digits {
                     digits: prefix.len(),
                     width: self.width,
                 },
-            ));
-        }
-        if let Some(i) = prefix.bytes().position(|b| !b.is_ascii_digit()) {
-            return Err(w.error_at(
-                at + i,
-                EncodeErrorKind::Invalid("a #[text] prefix is decimal digits"),
             ));
         }
         w.put(prefix.as_bytes())?;

@@ -24,6 +24,21 @@ pub trait Timestamp: Copy {
     fn to_ts(self) -> Option<i64>;
     /// Back from a non-negative `i64`.
     fn from_ts(ts: i64) -> Option<Self>;
+
+    /// Why the value has no timestamp at all, whatever the range: chrono's
+    /// leap second, which counts the nanoseconds of the second after it.
+    /// `None` (the default) for every other value.
+    fn no_timestamp(self) -> Option<&'static str> {
+        None
+    }
+
+    /// The encode error for a value outside `0..=i64::MAX`: for integers
+    /// (the default) [`EncodeErrorKind::TimestampOutOfRange`]; date-times
+    /// name their value and the dates `#[desc_ts]` holds
+    /// ([`EncodeErrorKind::DescTsOutOfRange`]).
+    fn out_of_range(self) -> EncodeErrorKind {
+        EncodeErrorKind::TimestampOutOfRange
+    }
 }
 
 impl Timestamp for i64 {
@@ -85,12 +100,15 @@ impl DescTs {
     /// Writes `i64::MAX - ts`.
     #[inline]
     pub fn put<T: Timestamp>(&self, w: &mut KeyWriter<'_>, ts: T) -> Result<(), EncodeError> {
+        if let Some(why) = ts.no_timestamp() {
+            return Err(w.error(EncodeErrorKind::Invalid(why)));
+        }
         // A hand-written `Timestamp` may hand back a negative value: check
         // here, or `i64::MAX - ts` would overflow.
-        let Some(ts) = ts.to_ts().filter(|&t| t >= 0) else {
-            return Err(w.error(EncodeErrorKind::TimestampOutOfRange));
+        let Some(nanos) = ts.to_ts().filter(|&t| t >= 0) else {
+            return Err(w.error(ts.out_of_range()));
         };
-        let stored = i64::MAX - ts;
+        let stored = i64::MAX - nanos;
         if self.text {
             Digits::new(DESC_TS_DIGITS).put(w, stored)
         } else {

@@ -11,13 +11,26 @@ use crate::{EncodeError, EncodeErrorKind, KeyPart, KeyWriter};
 pub(crate) const NANOS_OUT_OF_RANGE: &str =
     "time outside 1677-09-21..2262-04-11, which nanoseconds in an i64 cannot hold";
 
-/// Writes epoch nanoseconds (`None`: the type could not count them),
-/// refusing a time that an `i64` cannot hold rather than truncating it.
+/// Why a leap second (chrono's second 60, a nanosecond field of
+/// 1_000_000_000 or more) has no key: it counts the same nanoseconds since
+/// the epoch as the second after it, so its key would be that second's
+/// (and time and jiff, which cannot hold a leap second, would read it as
+/// that second).
+pub(crate) const LEAP_SECOND: &str =
+    "a leap second (23:59:60) has no key of its own: its nanoseconds since the epoch \
+     are those of the next second, which time and jiff would read back";
+
+/// Writes epoch nanoseconds (`Err`: why the value has none), refusing a
+/// time that an `i64` cannot hold rather than truncating it.
 #[inline]
-pub(crate) fn put_nanos(nanos: Option<i128>, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
-    match nanos.and_then(|n| i64::try_from(n).ok()) {
-        Some(n) => n.encode(w),
-        None => Err(w.error(EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE))),
+pub(crate) fn put_nanos(
+    nanos: Result<i128, &'static str>,
+    w: &mut KeyWriter<'_>,
+) -> Result<(), EncodeError> {
+    match nanos.map(i64::try_from) {
+        Ok(Ok(n)) => n.encode(w),
+        Ok(Err(_)) => Err(w.error(EncodeErrorKind::Invalid(NANOS_OUT_OF_RANGE))),
+        Err(why) => Err(w.error(EncodeErrorKind::Invalid(why))),
     }
 }
 
@@ -57,7 +70,7 @@ macro_rules! days_part {
 
 /// `KeyPart` and `DecodePart` for a date-time or instant stored as epoch
 /// nanoseconds (`i64`, 8 bytes): `to_nanos` counts a value's nanoseconds
-/// (`None` or beyond an `i64`: an encode error), `from_nanos` rebuilds one
+/// (`Err(why)` or beyond an `i64`: an encode error), `from_nanos` rebuilds one
 /// (`None` outside the type's range: a decode error saying `why`).
 macro_rules! nanos_part {
     ($ty:ty, $kind:expr, to_nanos: $to:expr, from_nanos: $from:expr, $why:literal) => {
@@ -72,7 +85,7 @@ macro_rules! nanos_part {
                 &self,
                 w: &mut $crate::writer::KeyWriter<'_>,
             ) -> Result<(), $crate::error::EncodeError> {
-                let to_nanos: fn(&$ty) -> Option<i128> = $to;
+                let to_nanos: fn(&$ty) -> Result<i128, &'static str> = $to;
                 $crate::codec::epoch::put_nanos(to_nanos(self), w)
             }
         }
@@ -98,6 +111,29 @@ pub(crate) use {days_part, nanos_part};
 mod same_bytes_across_crates {
     use crate::codec::test_util::{dec, enc};
     use proptest::prelude::*;
+
+    /// A leap second is one instant chrono holds and time and jiff do
+    /// not: chrono's is refused, so no key stands for two instants and
+    /// every key reads back the same in the three crates.
+    #[test]
+    fn leap_seconds_have_no_key_in_any_crate() {
+        use crate::codec::epoch::LEAP_SECOND;
+        use crate::EncodeErrorKind;
+        let leap = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+            .unwrap()
+            .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+            .unwrap();
+        let refused = EncodeErrorKind::Invalid(LEAP_SECOND);
+        assert_eq!(enc(leap).unwrap_err().kind(), refused);
+        assert_eq!(enc(leap.and_utc()).unwrap_err().kind(), refused);
+        // time has no second 60.
+        assert!(time::Time::from_hms_nano(23, 59, 60, 500_000_000).is_err());
+        // jiff has none either, and its parser reads 60 as 59.
+        assert!(jiff::civil::Time::new(23, 59, 60, 500_000_000).is_err());
+        let parsed: jiff::Timestamp = "2016-12-31T23:59:60.5Z".parse().unwrap();
+        let before = jiff::Timestamp::from_second(1_483_228_799).unwrap();
+        assert_eq!(parsed, before + jiff::SignedDuration::from_millis(500));
+    }
 
     proptest! {
         #[test]

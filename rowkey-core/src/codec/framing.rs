@@ -161,14 +161,11 @@ impl BytesCodec {
     /// Writes what every stored value starting with `prefix` starts with
     /// (for prefix scans): the bytes, escaped for escaped fields but with
     /// no terminator, no padding.
+    ///
+    /// Bytes no value may hold are refused first: `TooLong` says only that
+    /// the prefix is longer than any value (a scan reads that as nothing).
     pub fn put_prefix(&self, w: &mut KeyWriter<'_>, prefix: &[u8]) -> Result<(), EncodeError> {
         let start = w.position();
-        if prefix.len() > self.max_len {
-            return Err(w.error(EncodeErrorKind::TooLong {
-                len: prefix.len(),
-                max: self.max_len,
-            }));
-        }
         if let Some(separator) = self.separator {
             if let Some(index) = find_byte(prefix, separator) {
                 return Err(w.error(EncodeErrorKind::ContainsSeparator { separator, index }));
@@ -180,6 +177,12 @@ impl BytesCodec {
             if prefix.last() == Some(&fill) {
                 return Err(w.error_at(start, EncodeErrorKind::FillAtEdge { fill, side }));
             }
+        }
+        if prefix.len() > self.max_len {
+            return Err(w.error(EncodeErrorKind::TooLong {
+                len: prefix.len(),
+                max: self.max_len,
+            }));
         }
         match self.framing {
             Framing::Escaped => escaped::put_unterminated(w, prefix)?,

@@ -53,7 +53,7 @@ days_part!(
 nanos_part!(
     Timestamp,
     crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Jiff),
-    to_nanos: |t| Some(t.as_nanosecond()),
+    to_nanos: |t| Ok(t.as_nanosecond()),
     from_nanos: |n| Timestamp::from_nanosecond(n.into()).ok(),
     "instant outside jiff's Timestamp range"
 );
@@ -61,7 +61,7 @@ nanos_part!(
 nanos_part!(
     DateTime,
     crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Jiff),
-    to_nanos: |t| Some(t.duration_since(EPOCH_DATETIME).as_nanos()),
+    to_nanos: |t| Ok(t.duration_since(EPOCH_DATETIME).as_nanos()),
     from_nanos: |n| EPOCH_DATETIME.checked_add(SignedDuration::from_nanos(n)).ok(),
     "time outside jiff's DateTime range"
 );

@@ -56,7 +56,7 @@ days_part!(
 nanos_part!(
     OffsetDateTime,
     crate::layout::ValueKind::Instant(crate::layout::TimeCrate::Time),
-    to_nanos: |t| Some(t.unix_timestamp_nanos()),
+    to_nanos: |t| Ok(t.unix_timestamp_nanos()),
     from_nanos: |n| OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok(),
     "instant outside time's OffsetDateTime range"
 );
@@ -64,7 +64,7 @@ nanos_part!(
 nanos_part!(
     PrimitiveDateTime,
     crate::layout::ValueKind::DateTime(crate::layout::TimeCrate::Time),
-    to_nanos: |t| Some(t.assume_utc().unix_timestamp_nanos()),
+    to_nanos: |t| Ok(t.assume_utc().unix_timestamp_nanos()),
     from_nanos: |n| {
         let utc = OffsetDateTime::from_unix_timestamp_nanos(n.into()).ok()?;
         Some(PrimitiveDateTime::new(utc.date(), utc.time()))

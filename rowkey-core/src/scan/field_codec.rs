@@ -156,6 +156,14 @@ fn write_value<'a, 'v, C: ScanCodec + ?Sized>(
     }
 }
 
+/// The value of a bound, if it has one.
+fn bound_value<T: Copy>(b: Bound<&T>) -> Option<T> {
+    match b {
+        Bound::Included(v) | Bound::Excluded(v) => Some(*v),
+        Bound::Unbounded => None,
+    }
+}
+
 /// The stored bytes of a borrowed value (`&&str`).
 fn borrowed_bytes<'a, B: KeyBytes + ?Sized>(v: &&'a B) -> &'a [u8] {
     B::key_bytes(v)
@@ -318,6 +326,20 @@ impl<T: Timestamp> ScanCodec for codec::DescTs<T> {
         lo: Bound<&T>,
         hi: Bound<&T>,
     ) -> Result<ScanPlan<N>, EncodeError> {
+        // Bounds outside what the field holds are clamped, but a leap
+        // second is no instant a key holds on either side: refused, as a
+        // value is.
+        for v in [lo, hi] {
+            if let Some(why) = bound_value(v).and_then(|v| v.no_timestamp()) {
+                let at = b.position();
+                return Err(EncodeError::new(
+                    b.key_name(),
+                    f.name(),
+                    at,
+                    EncodeErrorKind::Invalid(why),
+                ));
+            }
+        }
         b.time_window(f.desc_ts(), lo.cloned(), hi.cloned())
     }
 }
@@ -329,10 +351,48 @@ impl<T: TextDate> ScanCodec for codec::DateText<T> {
 
     #[inline]
     fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &T) -> Result<(), EncodeError> {
-        match f.layout.codec {
-            crate::FieldCodec::DateText { format } => format.put::<T>(w, v),
-            _ => unreachable_codec(),
-        }
+        date_format(f).put::<T>(w, v)
+    }
+
+    /// A row is in the range when its stored value, the one decode returns
+    /// (the start of the span its text stands for), is. A bound finer than
+    /// the format lies inside one text's span: that text's value is below
+    /// the bound, so `lo` excludes it and `hi` includes it, whatever their
+    /// own inclusivity. `until(2021-12-15)` on `%Y-%m` keeps December
+    /// (stored and decoded as 2021-12-01); `12:00:00.5..` on `%F %T`
+    /// starts after the `12:00:00` text.
+    fn range<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        lo: Bound<&T>,
+        hi: Bound<&T>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        let format = date_format(f);
+        // A value with no text form (a leap second) keeps its bound: the
+        // write refuses it, naming the field.
+        let inside_a_text = |v: &T| v.to_civil().is_ok_and(|c| !format.starts_its_text(&c));
+        let lo = match lo {
+            Bound::Included(v) if inside_a_text(v) => Bound::Excluded(v),
+            lo => lo,
+        };
+        let hi = match hi {
+            Bound::Excluded(v) if inside_a_text(v) => Bound::Included(v),
+            hi => hi,
+        };
+        b.bounds(
+            lo.map(|v| write_value::<Self>(f, v)),
+            hi.map(|v| write_value::<Self>(f, v)),
+            f.layout.desc,
+            f.prefix_free(),
+        )
+    }
+}
+
+/// The format of a `#[text(format)]` field.
+fn date_format(f: &ScanFieldInfo) -> kinds::DateFormat {
+    match f.layout.codec {
+        crate::FieldCodec::DateText { format } => format,
+        _ => unreachable_codec(),
     }
 }
 

@@ -3,8 +3,8 @@
 //! range, in each salt bucket it may touch, is a sorted source of its own,
 //! and the merge compares keys from the byte where those fields start.
 
+use super::fit::{start_from, stop_below};
 use super::{ScanPlan, ScanRange};
-use crate::buf::KeyBuf;
 use crate::{EncodeError, EncodeErrorKind};
 use std::sync::Arc;
 
@@ -182,7 +182,9 @@ impl<const N: usize> ScanPlan<N> {
                 if tie_logical < logical {
                     tie.push(0);
                 }
-                let stop = stop_below::<N>(&tie);
+                let Some(stop) = stop_below::<N>(&tie, N.saturating_sub(1)) else {
+                    continue;
+                };
                 let stop = match r.stop() {
                     Some(s) if s <= stop.as_bytes() => s,
                     _ => stop.as_bytes(),
@@ -193,7 +195,7 @@ impl<const N: usize> ScanPlan<N> {
                 if tie_logical <= logical {
                     tie.push(0);
                 }
-                let Some(start) = start_from::<N>(&tie) else {
+                let Some(start) = start_from::<N>(&tie, N.saturating_sub(1)) else {
                     continue;
                 };
                 ScanRange::from_bounds(r.start().max(start.as_bytes()), r.stop())
@@ -202,26 +204,4 @@ impl<const N: usize> ScanPlan<N> {
         }
         self.with_sources(out, offset)
     }
-}
-
-/// The first stored key `>= bound`; keys have fewer than `N` bytes, so a
-/// longer bound is as its first `N - 1` bytes' successor. `None`: no key.
-fn start_from<const N: usize>(bound: &[u8]) -> Option<KeyBuf<N>> {
-    if let Some(k) = KeyBuf::from_slice(bound) {
-        return Some(k);
-    }
-    let mut k = KeyBuf::<N>::from_slice(&bound[..N.saturating_sub(1)])?;
-    k.advance_past_prefix().then_some(k)
-}
-
-/// An exclusive stop below which are exactly the keys `< bound`; keys have
-/// fewer than `N` bytes, so for a longer bound those are the keys up to
-/// its first `N - 1` bytes.
-fn stop_below<const N: usize>(bound: &[u8]) -> KeyBuf<N> {
-    if let Some(k) = KeyBuf::from_slice(bound) {
-        return k;
-    }
-    let mut k = KeyBuf::<N>::from_slice(&bound[..N.saturating_sub(1)]).unwrap_or_default();
-    let _ = k.extend_from_slice(&[0]);
-    k
 }

@@ -40,7 +40,9 @@
 //! ```
 
 pub(crate) mod absorb;
+mod base64url;
 mod builder;
+mod cursor;
 pub(crate) mod field_codec;
 pub(crate) mod fit;
 mod fuzzy;
@@ -56,12 +58,13 @@ mod typed;
 mod unavailable;
 
 pub use builder::ScanBuilder;
+pub use cursor::{Cursor, InvalidCursor};
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
 #[cfg(feature = "stream")]
 pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
-pub use page::{offset_limit, page, Cursor, Page};
+pub use page::{offset_limit, page, Page};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::{ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, Step, WholeKeyIn};
 pub use typed::{TypedScan, Whole};

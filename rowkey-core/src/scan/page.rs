@@ -1,8 +1,11 @@
 //! Pagination over a [`ScanPlan`]: keyset pages that resume after the last
 //! row returned, so no row is read twice however many pages there are.
 
+use super::cursor::{fingerprint, Cursor, InvalidCursor};
+use super::fit::{start_after, stop_below};
 use super::merge::merge_in;
-use super::{MergeSorted, ScanPlan, ScanRange, ScanRow};
+use super::{FuzzyKey, MergeSorted, ScanPlan, ScanRange, ScanRow};
+use std::cell::RefCell;
 
 /// One page of rows and where the next page starts, if more rows may
 /// follow.
@@ -14,76 +17,75 @@ pub struct Page<T> {
     pub next: Option<Cursor>,
 }
 
-/// Where the next page of a plan starts: after the last row returned,
-/// with the rows returned so far counted against the plan's limit (a plan
-/// limited to 25 rows gives 25 rows over all its pages, not 25 a page).
-///
-/// A service that pages for its clients hands out [`to_bytes`] and takes
-/// it back with [`from_bytes`].
-///
-/// [`to_bytes`]: Cursor::to_bytes
-/// [`from_bytes`]: Cursor::from_bytes
-///
-/// ```
-/// use rowkey::scan::Cursor;
-/// let c = Cursor::new(b"k\x00".to_vec(), 7);
-/// assert_eq!(Cursor::from_bytes(&c.to_bytes()), Some(c));
-/// assert_eq!(Cursor::from_bytes(b"short"), None);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Cursor {
-    after: Vec<u8>,
+/// A plan resumed after a cursor, checked: the rows still to read, how
+/// many this page takes, and what the next cursor is made of.
+pub(crate) struct Resume<const N: usize> {
+    /// The plan after the cursor's key.
+    pub(crate) plan: ScanPlan<N>,
+    /// Rows of this page: the size asked for (at least 1), within what the
+    /// plan's limit leaves; 0 only for a plan limited to no rows.
+    pub(crate) want: usize,
+    /// The limit leaves rows for a page after this one.
+    more_allowed: bool,
     delivered: u64,
+    fingerprint: u64,
 }
 
-impl Cursor {
-    /// The next page starts after row key `after`, `delivered` rows having
-    /// been returned before it.
-    pub fn new(after: Vec<u8>, delivered: u64) -> Self {
-        Cursor { after, delivered }
+impl<const N: usize> Resume<N> {
+    /// `plan` after `resume` (checked against it), for a page of `size`.
+    pub(crate) fn new(
+        plan: &ScanPlan<N>,
+        resume: Option<&Cursor>,
+        size: usize,
+    ) -> Result<Self, InvalidCursor> {
+        let fingerprint = fingerprint(plan);
+        let (rest, delivered) = match resume {
+            Some(c) => {
+                c.check(plan, fingerprint)?;
+                (plan.after(c.after()), c.delivered())
+            }
+            None => (plan.clone(), 0),
+        };
+        let left = plan
+            .limit()
+            .map(|l| usize::try_from((l as u64).saturating_sub(delivered)).unwrap_or(usize::MAX));
+        // A page holds at least one row, or paging would never advance.
+        let size = size.max(1);
+        let want = left.map_or(size, |l| l.min(size));
+        // The next cursor counts this page too: refused now if it cannot.
+        if delivered.checked_add(want as u64).is_none() {
+            return Err(InvalidCursor::ImpossibleCount {
+                delivered,
+                limit: None,
+            });
+        }
+        Ok(Resume {
+            plan: rest,
+            want,
+            more_allowed: left.is_none_or(|l| l > want),
+            delivered,
+            fingerprint,
+        })
     }
 
-    /// The last row key returned.
-    pub fn after(&self) -> &[u8] {
-        &self.after
+    /// The page of `rows`, with a cursor after the last when `more` rows
+    /// follow and the limit allows them.
+    pub(crate) fn page<T: ScanRow>(
+        &self,
+        rows: Vec<T>,
+        more: bool,
+    ) -> Result<Page<T>, InvalidCursor> {
+        let next = match rows.last() {
+            Some(last) if more && self.more_allowed => Some(Cursor::following(
+                self.fingerprint,
+                last.row_key(),
+                self.delivered,
+                rows.len(),
+            )?),
+            _ => None,
+        };
+        Ok(Page { rows, next })
     }
-
-    /// Rows returned by the pages before.
-    pub fn delivered(&self) -> u64 {
-        self.delivered
-    }
-
-    /// The cursor as bytes: the count (8 bytes, big-endian), then the key.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + self.after.len());
-        out.extend_from_slice(&self.delivered.to_be_bytes());
-        out.extend_from_slice(&self.after);
-        out
-    }
-
-    /// A cursor from [`to_bytes`](Self::to_bytes); `None` for fewer than 8
-    /// bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Option<Self> {
-        let (count, key) = bytes.split_first_chunk::<8>()?;
-        Some(Cursor::new(key.to_vec(), u64::from_be_bytes(*count)))
-    }
-}
-
-/// The plan after `resume`, the rows its limit still allows (`None`: no
-/// limit) and the rows already delivered.
-pub(crate) fn resume_plan<const N: usize>(
-    plan: &ScanPlan<N>,
-    resume: Option<&Cursor>,
-) -> (ScanPlan<N>, Option<usize>, u64) {
-    let delivered = resume.map_or(0, Cursor::delivered);
-    let plan = match resume {
-        Some(c) => plan.after(c.after()),
-        None => plan.clone(),
-    };
-    let left = plan
-        .limit()
-        .map(|l| usize::try_from((l as u64).saturating_sub(delivered)).unwrap_or(usize::MAX));
-    (plan, left, delivered)
 }
 
 /// Reads up to `size` rows of `plan` after `resume` (the previous page's
@@ -96,6 +98,19 @@ pub(crate) fn resume_plan<const N: usize>(
 /// A `size` of 0 reads pages of one row. A plan's own row limit
 /// (`latest(n)` sets `n`) caps the rows of all its pages together: the
 /// cursor counts them.
+///
+/// A plan with a [fuzzy key](ScanPlan::with_fuzzy) (`.field.any()`) is
+/// filtered here: `scan` reads its ranges as for any plan, and the pager
+/// keeps the rows that match, reading a range again after its last row
+/// while a batch of `limit` rows held rows that did not. Filter nothing in
+/// `scan` yourself (a filter after taking `limit` rows would lose rows);
+/// a server-side filter (`ScanPlan::fuzzy`) only saves the reading.
+///
+/// # Errors
+///
+/// A cursor this plan did not give out, or one changed on the way back
+/// (see [`Cursor`]): an [`InvalidCursor`] that says what is wrong, never
+/// another page.
 ///
 /// ```
 /// use rowkey::scan::{page, ScanRange};
@@ -126,7 +141,7 @@ pub(crate) fn resume_plan<const N: usize>(
 /// };
 /// let (mut resume, mut seen) = (None, 0);
 /// loop {
-///     let p = page(&plan, resume.as_ref(), 4, read);
+///     let p = page(&plan, resume.as_ref(), 4, read)?;
 ///     seen += p.rows.len();
 ///     match p.next {
 ///         Some(next) => resume = Some(next),
@@ -134,48 +149,36 @@ pub(crate) fn resume_plan<const N: usize>(
 ///     }
 /// }
 /// assert_eq!(seen, 15);
-/// # Ok::<(), rowkey::EncodeError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn page<const N: usize, I, F>(
     plan: &ScanPlan<N>,
     resume: Option<&Cursor>,
     size: usize,
     scan: F,
-) -> Page<I::Item>
+) -> Result<Page<I::Item>, InvalidCursor>
 where
     F: FnMut(ScanRange<N>, usize) -> I,
     I: IntoIterator,
     I::Item: ScanRow,
 {
-    let (plan, left, delivered) = resume_plan(plan, resume);
-    // A page holds at least one row, or paging would never advance.
-    let size = size.max(1);
-    if left == Some(0) {
-        return Page {
-            rows: Vec::new(),
-            next: None,
-        };
+    let resumed = Resume::new(plan, resume, size)?;
+    if resumed.want == 0 {
+        return resumed.page(Vec::new(), false);
     }
-    let want = left.map_or(size, |l| l.min(size));
     // One row more than the page tells whether another page follows.
-    let probe = want.saturating_add(1);
-    let mut merged = read_merged(&plan, probe, scan);
-    let rows: Vec<I::Item> = merged.by_ref().take(want).collect();
-    let more = merged.next().is_some() && left.is_none_or(|l| l > want);
-    let next = match rows.last() {
-        Some(last) if more => Some(Cursor::new(
-            last.row_key().to_vec(),
-            delivered + rows.len() as u64,
-        )),
-        _ => None,
-    };
-    Page { rows, next }
+    let scan = RefCell::new(scan);
+    let mut merged = read_merged(&resumed.plan, resumed.want.saturating_add(1), &scan);
+    let rows: Vec<I::Item> = merged.by_ref().take(resumed.want).collect();
+    let more = merged.next().is_some();
+    resumed.page(rows, more)
 }
 
 /// Offset/limit paging, as the seeds do it: skip `offset` rows of the
 /// merged result, return the next `limit`. Simple, but every page re-reads
 /// the rows it skips; prefer [`page`] for deep paging. `scan` reads as for
-/// [`page`] (last key first for a reversed plan).
+/// [`page`] (last key first for a reversed plan), and a fuzzy plan is
+/// filtered here as there.
 ///
 /// ```
 /// use rowkey::scan::{offset_limit, ScanRange};
@@ -209,23 +212,34 @@ where
 {
     let want = offset.saturating_add(limit);
     let want = plan.limit().map_or(want, |l| l.min(want));
-    read_merged(plan, want, scan).skip(offset).collect()
+    let scan = RefCell::new(scan);
+    read_merged(plan, want, &scan).skip(offset).collect()
 }
 
 /// Every range of `plan` read (at most `limit` rows each) and merged into
 /// logical key order (or the order after its IN-lists), at most `limit`
 /// rows in all.
-fn read_merged<const N: usize, I, F>(
+fn read_merged<'s, const N: usize, I, F>(
     plan: &ScanPlan<N>,
     limit: usize,
-    mut scan: F,
-) -> MergeSorted<I::IntoIter>
+    scan: &'s RefCell<F>,
+) -> MergeSorted<RangeRows<'s, N, I, F>>
 where
     F: FnMut(ScanRange<N>, usize) -> I,
     I: IntoIterator,
     I::Item: ScanRow,
 {
-    let sources: Vec<I> = plan.ranges().map(|r| scan(r, limit)).collect();
+    let sources = plan.ranges().map(|range| RangeRows {
+        scan,
+        range,
+        fuzzy: plan.fuzzy().copied(),
+        reversed: plan.is_reversed(),
+        limit,
+        batch: None,
+        read: 0,
+        yielded: 0,
+        last: Vec::new(),
+    });
     merge_in(
         sources,
         plan.prefix_len(),
@@ -233,4 +247,100 @@ where
         Some(limit),
         plan.is_reversed(),
     )
+}
+
+/// The rows of one range, read with `scan` when first asked for. With a
+/// fuzzy key, only the rows that match it: a batch of `limit` rows that
+/// held rows that did not is followed by a read of the rest of the range,
+/// after its last row, until `limit` rows match or the range ends.
+struct RangeRows<'s, const N: usize, I: IntoIterator, F> {
+    scan: &'s RefCell<F>,
+    range: ScanRange<N>,
+    fuzzy: Option<FuzzyKey<N>>,
+    reversed: bool,
+    /// Rows asked of each read, and the most this range gives the merge.
+    limit: usize,
+    batch: Option<I::IntoIter>,
+    /// Rows taken from the current batch, matching or not.
+    read: usize,
+    /// Rows given to the merge.
+    yielded: usize,
+    /// The key of the last row taken: where a further read resumes.
+    last: Vec<u8>,
+}
+
+impl<const N: usize, I, F> RangeRows<'_, N, I, F>
+where
+    F: FnMut(ScanRange<N>, usize) -> I,
+    I: IntoIterator,
+    I::Item: ScanRow,
+{
+    fn read(&mut self, range: ScanRange<N>) -> I::IntoIter {
+        self.range = range;
+        self.read = 0;
+        (self.scan.borrow_mut())(range, self.limit).into_iter()
+    }
+
+    /// What the range holds after `last` in read order; `None`: nothing.
+    fn rest(&self) -> Option<ScanRange<N>> {
+        let room = N.saturating_sub(1);
+        let r = if self.reversed {
+            let below = stop_below::<N>(&self.last, room)?;
+            let stop = match self.range.stop() {
+                Some(s) if s <= below.as_bytes() => s,
+                _ => below.as_bytes(),
+            };
+            ScanRange::from_bounds(self.range.start(), Some(stop))?
+        } else {
+            let start = start_after::<N>(&self.last, room)?;
+            ScanRange::from_bounds(self.range.start().max(start.as_bytes()), self.range.stop())?
+        };
+        (!r.is_empty()).then_some(r)
+    }
+}
+
+impl<const N: usize, I, F> Iterator for RangeRows<'_, N, I, F>
+where
+    F: FnMut(ScanRange<N>, usize) -> I,
+    I: IntoIterator,
+    I::Item: ScanRow,
+{
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let batch = match &mut self.batch {
+            Some(batch) => batch,
+            None => {
+                let first = self.read(self.range);
+                self.batch.insert(first)
+            }
+        };
+        let Some(fuzzy) = self.fuzzy else {
+            return batch.next();
+        };
+        if self.yielded >= self.limit {
+            return None;
+        }
+        loop {
+            let batch = self.batch.as_mut()?;
+            match batch.next() {
+                Some(row) => {
+                    self.read += 1;
+                    self.last.clear();
+                    self.last.extend_from_slice(row.row_key());
+                    if fuzzy.matches(row.row_key()) {
+                        self.yielded += 1;
+                        return Some(row);
+                    }
+                }
+                // A batch shorter than asked for ends the range.
+                None if self.read < self.limit => return None,
+                None => {
+                    let rest = self.rest()?;
+                    let next = self.read(rest);
+                    self.batch = Some(next);
+                }
+            }
+        }
+    }
 }

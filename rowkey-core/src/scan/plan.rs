@@ -1,5 +1,6 @@
 //! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
 
+use super::fit::{start_after, stop_below};
 use super::in_order::InOrder;
 use super::{FuzzyKey, ScanRange};
 use crate::buf::KeyBuf;
@@ -286,8 +287,10 @@ impl<const N: usize> ScanPlan<N> {
     /// ranges): a query that binds a later field while leaving an earlier
     /// fixed-width one free. The pattern is over the whole stored key,
     /// the salt prefix included (free bytes there: [`prefix_len`] of them).
-    /// Stores apply it on every page and resumed read; plans and requests
-    /// of it carry it, but a [`ScanRange`] of it does not.
+    /// Stores apply it on every page and resumed read, and so do
+    /// [`page`](super::page) and [`offset_limit`](super::offset_limit)
+    /// over your own reads; plans and requests of it carry it, but a
+    /// [`ScanRange`] of it does not.
     ///
     /// [`prefix_len`]: Self::prefix_len
     ///
@@ -338,38 +341,29 @@ impl<const N: usize> ScanPlan<N> {
     }
 
     fn key_order_after(&self, key: &[u8]) -> Self {
-        let logical = key.get(self.prefix_len()..).unwrap_or_default();
+        let skip = self.prefix_len();
         if let Some(list) = &self.list {
-            return self.list_after(list, logical);
+            return self.list_after(list, key.get(skip..).unwrap_or_default());
         }
+        let logical = key.get(skip..).unwrap_or_default();
+        // These bounds come after each bucket's prefix: the plan's keys
+        // have `N - 1` bytes at most, so their logical parts `room`. A
+        // resume key longer than that is bounded by its first `room`
+        // bytes, never by bytes that would not fit after the prefix.
+        let room = N.saturating_sub(1 + skip);
         let mut next = self.clone();
         if self.reversed {
-            // Below `logical`: it becomes the (exclusive) stop. The plan's
-            // keys are shorter than N; for a longer resume key, those below
-            // it are those up to its first N - 1 bytes, so the stop is
-            // those bytes and 0x00.
-            let mut stop = KeyBuf::<N>::new();
-            let fits = stop.extend_from_slice(logical);
-            if !fits {
-                let cut = &logical[..N.saturating_sub(1).min(logical.len())];
-                stop = KeyBuf::from_slice(cut).unwrap_or_default();
-                let _ = stop.extend_from_slice(&[0]);
-            }
+            // Below `logical`: it becomes the (exclusive) stop.
+            let stop = stop_below::<N>(logical, room).unwrap_or_default();
             if self.stop.is_none_or(|s| stop.as_bytes() < s.as_bytes()) {
                 next.stop = Some(stop);
             }
             return next;
         }
-        let mut resume = KeyBuf::<N>::new();
-        // `logical + 0x00` is the first key after `logical`; a key longer
-        // than the plan's keys cannot be from it: resume after its prefix.
-        let fits = resume.extend_from_slice(logical) && resume.extend_from_slice(&[0]);
-        if !fits {
-            resume = KeyBuf::from_slice(&logical[..logical.len().min(N)]).unwrap_or_default();
-            if !resume.advance_past_prefix() {
-                return ScanPlan::empty();
-            }
-        }
+        // From the first key after `logical`: `logical + 0x00`.
+        let Some(resume) = start_after::<N>(logical, room) else {
+            return ScanPlan::empty();
+        };
         if resume.as_bytes() > self.start.as_bytes() {
             next.start = resume;
         }
@@ -382,15 +376,13 @@ impl<const N: usize> ScanPlan<N> {
         let skip = self.prefix_len();
         let mut out = Vec::with_capacity(list.len());
         for r in list {
-            let prefix = &r.start()[..skip.min(r.start().len())];
-            let mut bound = KeyBuf::<N>::from_slice(prefix).unwrap_or_default();
+            let mut key = r.start()[..skip.min(r.start().len())].to_vec();
+            key.extend_from_slice(logical);
             let r = if self.reversed {
                 // Below `prefix + logical`.
-                if !bound.extend_from_slice(logical) {
-                    let room = N.saturating_sub(1 + bound.len());
-                    bound.extend_from_slice(&logical[..room.min(logical.len())]);
-                    bound.extend_from_slice(&[0]);
-                }
+                let Some(bound) = stop_below::<N>(&key, N.saturating_sub(1)) else {
+                    continue;
+                };
                 let stop = match r.stop() {
                     Some(s) if s <= bound.as_bytes() => s,
                     _ => bound.as_bytes(),
@@ -398,16 +390,10 @@ impl<const N: usize> ScanPlan<N> {
                 ScanRange::from_bounds(r.start(), Some(stop))
             } else {
                 // From `prefix + logical + 0x00`.
-                if !(bound.extend_from_slice(logical) && bound.extend_from_slice(&[0])) {
-                    bound = KeyBuf::from_slice(prefix).unwrap_or_default();
-                    let room = N.saturating_sub(bound.len());
-                    bound.extend_from_slice(&logical[..room.min(logical.len())]);
-                    if !bound.advance_past_prefix() {
-                        continue;
-                    }
-                }
-                let start = r.start().max(bound.as_bytes());
-                ScanRange::from_bounds(start, r.stop())
+                let Some(bound) = start_after::<N>(&key, N.saturating_sub(1)) else {
+                    continue;
+                };
+                ScanRange::from_bounds(r.start().max(bound.as_bytes()), r.stop())
             };
             out.extend(r.filter(|r| !r.is_empty()));
         }

@@ -38,7 +38,7 @@
 
 use super::field_codec::{ScanCodec, ScanFieldInfo};
 use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes};
-use crate::EncodeError;
+use crate::{EncodeError, EncodeErrorKind};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Bound, RangeBounds};
@@ -450,6 +450,11 @@ where
     /// digits of a `#[text]` integer, the leading bytes of a text or bytes
     /// field.
     ///
+    /// A prefix longer than the field can hold starts no value: the plan
+    /// is empty, as a range bound beyond the field is cut to it. A prefix
+    /// no value can start with for another reason (a non-digit in a
+    /// `#[text]` integer, the separator) is an error naming the field.
+    ///
     /// Not available where the stored bytes of a value do not start with
     /// those of its prefix (binary integers, left padding, reversed or
     /// descending escaped text, `Option`s, hashed fields): the compile
@@ -480,7 +485,10 @@ where
                 S::Codec::put_prefix(w, &f, prefix)
             })
         });
-        q.prefix()
+        match q.prefix() {
+            Err(e) if e.field() == f.name() && longer_than_field(e.kind()) => Ok(ScanPlan::empty()),
+            plan => plan,
+        }
     }
 
     /// Every key whose field lies in `range`, any Rust range (`a..b`,
@@ -493,6 +501,17 @@ where
     /// that keeps exactly the same values; a `#[text]` bound with too many
     /// digits is above every value, a negative one below every value.
     /// Bounds in the wrong order (`5..3`) match nothing, as Rust's ranges.
+    ///
+    /// A `#[text(format)]` date keeps the rows whose stored value, the one
+    /// decode returns, is in the range. A text stands for a span of values
+    /// (`%Y-%m`: a month) and decodes to its start, so a bound finer than
+    /// the format, inside a span, is above that text's value: as a lower
+    /// bound it leaves the text out, as an upper bound it takes it in,
+    /// inclusive or not. `until(2021-12-15)` on `%Y-%m` keeps `2021-12`;
+    /// `range(12:00:00.5..)` on `%F %T` starts at `12:00:01`. A format
+    /// that leaves out larger units (`-%d %H:%M:%S`) compares only the
+    /// units it writes. `eq` keeps the rows stored under the value's own
+    /// text.
     ///
     /// Not available where the stored bytes do not sort like the values
     /// (left padding, reversed text, separator-joined text, right padding
@@ -617,4 +636,13 @@ where
         };
         Ok(plan.with_limit(n))
     }
+}
+
+/// Whether a prefix was refused only for being longer than the field's
+/// values can be.
+fn longer_than_field(kind: EncodeErrorKind) -> bool {
+    matches!(
+        kind,
+        EncodeErrorKind::TooLong { .. } | EncodeErrorKind::TooManyDigits { .. }
+    )
 }

@@ -1,5 +1,6 @@
 //! [`StoreError`]: why a store operation failed, precisely.
 
+use crate::scan::InvalidCursor;
 use crate::{EncodeError, KeyDisplay};
 use core::fmt;
 
@@ -48,6 +49,17 @@ pub enum StoreError {
         /// The row's key.
         key: Vec<u8>,
     },
+    /// A row with more cells than one write request carries (Bigtable:
+    /// 100,000 mutations), refused before anything was sent: its cells
+    /// cannot be split without losing the row's all-or-nothing write.
+    TooManyCells {
+        /// The row's key.
+        key: Vec<u8>,
+        /// Its cells.
+        cells: usize,
+        /// The most one request carries.
+        max: usize,
+    },
     /// The store's client or server failed.
     Backend {
         /// What was being done: "read rows", "mutate rows", "create table".
@@ -84,6 +96,9 @@ pub enum StoreError {
         /// What was being done.
         op: &'static str,
     },
+    /// A page's cursor that the plan did not give out, or that was changed
+    /// on the way back: refused before anything is read.
+    InvalidCursor(InvalidCursor),
 }
 
 impl StoreError {
@@ -130,7 +145,8 @@ impl StoreError {
     pub fn op(&self) -> &'static str {
         match self {
             StoreError::Encode(_) => "encode a key",
-            StoreError::NoCells { .. } => "write rows",
+            StoreError::InvalidCursor(_) => "read a page",
+            StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
@@ -179,6 +195,12 @@ impl fmt::Display for StoreError {
                 "cannot write rows: row {} has no cells; a row needs at least one",
                 shown(key)
             ),
+            StoreError::TooManyCells { key, cells, max } => write!(
+                f,
+                "cannot write rows: row {} has {cells} cells, more than one write request \
+                 carries ({max} mutations)",
+                shown(key)
+            ),
             StoreError::Backend {
                 op,
                 transient,
@@ -206,6 +228,7 @@ impl fmt::Display for StoreError {
                 "cannot {op}: a blocking store was called from inside an async runtime, \
                  where blocking would stall it; use the async store there"
             ),
+            StoreError::InvalidCursor(e) => write!(f, "cannot read a page: {e}"),
         }
     }
 }
@@ -214,11 +237,18 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Encode(e) => Some(e),
+            StoreError::InvalidCursor(e) => Some(e),
             StoreError::Backend { source, .. } | StoreError::BadRecord { source, .. } => {
                 Some(source.as_ref())
             }
             _ => None,
         }
+    }
+}
+
+impl From<InvalidCursor> for StoreError {
+    fn from(e: InvalidCursor) -> Self {
+        StoreError::InvalidCursor(e)
     }
 }
 

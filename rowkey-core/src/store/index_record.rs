@@ -49,8 +49,13 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// row leads to a main row that does not index to it yet: stale,
     /// skipped); after (2): the new record, through the new key only (the
     /// old index row is stale); after (3): the same, and no stale row
-    /// left. The record is always found under exactly one index key. Run
-    /// it again to finish: stopped after (1), it moves the record; after
+    /// left. The record is always found under exactly one index key at
+    /// each step, but a query that runs meanwhile reads the index as it
+    /// is when it reaches each key (there is no snapshot): if the record
+    /// moves backwards in index order, from ahead of the query's position
+    /// to behind it, the query misses it; moving forwards past it, the
+    /// query may return it twice, as it was and as it is. Run it again to
+    /// finish: stopped after (1), it moves the record; after
     /// (2), the stored record already has the new key, so the old index
     /// row is no longer known and stays behind, stale (readers skip and
     /// count it). Two writers updating one record at once may also leave

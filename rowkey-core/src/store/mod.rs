@@ -176,45 +176,48 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// One keyset page of a plan: up to `size` rows (at least 1) after
     /// `resume`, the previous page's [`Page::next`]. A plan's own limit
     /// caps the rows of all its pages together (the cursor counts them).
+    ///
+    /// A cursor the plan did not give out, or one changed on the way back
+    /// (see [`Cursor`]), is [`StoreError::InvalidCursor`], before anything
+    /// is read.
+    ///
+    /// Pages read what the table holds when each is read: there is no
+    /// snapshot. A row written behind the cursor after its page was read
+    /// is not in a later page, and neither is an indexed record that
+    /// [`IndexedStore::update_record`] moves back past the cursor (its
+    /// new index row sorts before it) while the pages run.
     fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
         resume: Option<&Cursor>,
         size: usize,
     ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
-        let (plan, left, delivered) = crate::scan::page::resume_plan(plan, resume);
-        let size = size.max(1);
-        let want = left.map_or(size, |l| l.min(size));
+        let resumed = crate::scan::page::Resume::new(plan, resume, size);
         // One row more than the page tells whether another page follows.
-        let mut rows = (want > 0).then(|| self.query(&plan.with_limit(want.saturating_add(1))));
-        async move {
-            let mut page = Vec::with_capacity(want.min(1024));
-            let mut more = false;
-            let Some(rows) = rows.as_mut() else {
-                return Ok(Page {
-                    rows: page,
-                    next: None,
-                });
-            };
-            while let Some(row) =
-                std::future::poll_fn(|cx| Pin::new(&mut *rows).poll_next(cx)).await
-            {
-                // The look-ahead row only tells that more follow: an error
-                // there is the next page's to report.
-                if page.len() == want {
-                    more = true;
-                    break;
-                }
-                page.push(row?);
+        let mut rows = match &resumed {
+            Ok(r) if r.want > 0 => {
+                Some(self.query(&r.plan.clone().with_limit(r.want.saturating_add(1))))
             }
-            let more = more && left.is_none_or(|l| l > want);
-            let next = match page.last() {
-                Some(last) if more => {
-                    Some(Cursor::new(last.key.clone(), delivered + page.len() as u64))
+            _ => None,
+        };
+        async move {
+            let resumed = resumed?;
+            let mut page = Vec::with_capacity(resumed.want.min(1024));
+            let mut more = false;
+            if let Some(rows) = rows.as_mut() {
+                while let Some(row) =
+                    std::future::poll_fn(|cx| Pin::new(&mut *rows).poll_next(cx)).await
+                {
+                    // The look-ahead row only tells that more follow: an
+                    // error there is the next page's to report.
+                    if page.len() == resumed.want {
+                        more = true;
+                        break;
+                    }
+                    page.push(row?);
                 }
-                _ => None,
-            };
-            Ok(Page { rows: page, next })
+            }
+            Ok(resumed.page(page, more)?)
         }
     }
 }

@@ -28,7 +28,7 @@ days_part!(
 nanos_part!(
     EpochNanos,
     ValueKind::Instant(TimeCrate::Chrono),
-    to_nanos: |t| Some(t.0),
+    to_nanos: |t| Ok(t.0),
     from_nanos: |n| Some(EpochNanos(n.into())),
     "time outside the type's range"
 );
