@@ -24,7 +24,12 @@ impl std::error::Error for KeyTextError {}
 
 /// Upper-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    crate::layout::dynamic::value::hex(bytes)
+    use core::fmt::Write;
+    let mut s = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        let _ = write!(s, "{b:02X}");
+    }
+    s
 }
 
 /// The bytes of a `toStringBinary` string: `\xNN` (either case) is a byte,

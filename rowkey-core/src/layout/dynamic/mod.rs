@@ -118,7 +118,7 @@ mod encode;
 mod neutral;
 mod parse;
 mod salt;
-pub(crate) mod value;
+mod value;
 
 pub use decode::{DecodedField, DecodedKey, PrefixReport};
 pub use salt::BucketCheck;

@@ -2,6 +2,7 @@
 //! typed, shown the way a person writes it.
 
 use crate::codec::CivilTime;
+use crate::key_text::hex;
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -81,16 +82,6 @@ impl Value {
             _ => None,
         }
     }
-}
-
-/// Hex, two digits a byte, upper case.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use fmt::Write;
-    let mut s = String::with_capacity(2 * bytes.len());
-    for b in bytes {
-        let _ = write!(s, "{b:02X}");
-    }
-    s
 }
 
 /// Whether text is shown quoted: it holds control characters, or starts
