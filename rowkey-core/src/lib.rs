@@ -55,6 +55,9 @@ pub use writer::KeyWriter;
 /// HBase's hard limit on a row key's length (its length is a signed short).
 pub const HBASE_MAX_KEY_LEN: usize = 32767;
 
+/// Bigtable's limit on a row key's length: 4 KiB.
+pub const BIGTABLE_MAX_KEY_LEN: usize = 4096;
+
 /// What `#[derive(RowKey)]` expands to calls; not a public API.
 #[doc(hidden)]
 pub mod __private {
@@ -90,6 +93,7 @@ pub mod __private {
     /// The lengths a derived layout computes from its fields.
     pub mod layout {
         pub use crate::layout::lengths::{fixed_len, max_len, with_offsets};
+        pub use crate::layout::rules::PartFacts;
         pub use crate::layout::FORMAT_VERSION;
     }
     pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, Step};

@@ -85,15 +85,7 @@ pub struct HashPrefixModel {
 impl SaltModel {
     /// Digits (text) or bytes (binary) of the bucket.
     pub fn width(&self) -> usize {
-        if self.binary {
-            if self.buckets > 256 {
-                2
-            } else {
-                1
-            }
-        } else {
-            self.buckets.saturating_sub(1).max(1).ilog10() as usize + 1
-        }
+        rowkey_core::salt::bucket_width(self.buckets, self.binary)
     }
 }
 
@@ -127,96 +119,33 @@ pub struct FieldModel<'a> {
     pub value_ty: &'a Type,
     pub optional: bool,
     pub kind: TypeKind,
-    pub codec: Codec,
+    pub codec: FieldCodec,
     /// Bytes inverted (`#[desc]`).
     pub desc: bool,
-    /// The `#[text(format = "..")]` of a [`Codec::TextDate`] field.
-    pub format: Option<String>,
 }
 
-/// How a field's value becomes bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Codec {
-    /// The type's `KeyPart` encoding.
-    Part,
-    /// Zero-padded digits.
-    Text { width: usize, reverse: bool },
-    /// Text or bytes with a framing.
-    Bytes {
-        framing: Framing,
-        max_len: usize,
-        reverse: Reverse,
-    },
-    /// `i64::MAX - ts`.
-    DescTs { text: bool },
-    /// A date or time in its `#[text(format = "..")]` (the format is
-    /// `FieldModel::format`).
-    TextDate { width: usize },
-    /// A UUID's 36-character lowercase hyphenated form.
-    TextUuid,
-    /// A decimal as zero-padded digits with `scale` decimals.
-    TextDecimal { width: usize, scale: u32 },
-}
-
-/// Characters of a UUID's hyphenated form.
-pub const UUID_TEXT_WIDTH: usize = 36;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framing {
-    Escaped,
-    Raw,
-    Padded { width: usize, fill: u8, left: bool },
-    Delimited,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reverse {
-    No,
-    Chars,
-    Segments(u8),
-}
-
-/// Digits of `i64::MAX`.
-pub const DESC_TS_DIGITS: usize = 19;
-
-impl Codec {
-    /// The most bytes of the value (without an `Option` tag), when the
-    /// derive can tell without asking the type's `KeyPart`.
-    pub fn static_max_len(&self, kind: TypeKind) -> Option<usize> {
-        match *self {
-            Codec::Part => kind.binary_len(),
-            Codec::Text { width, .. } => Some(width),
-            Codec::Bytes {
-                framing, max_len, ..
-            } => Some(match framing {
-                Framing::Escaped => 2 * max_len + 2,
-                Framing::Raw | Framing::Delimited => max_len,
-                Framing::Padded { width, .. } => width,
-            }),
-            Codec::DescTs { text } => Some(if text { DESC_TS_DIGITS } else { 8 }),
-            Codec::TextDate { width } | Codec::TextDecimal { width, .. } => Some(width),
-            Codec::TextUuid => Some(UUID_TEXT_WIDTH),
-        }
-    }
-}
+// How a field's value becomes bytes is core's `FieldCodec`, the type the
+// layout carries: the checks build it and core's rules (`layout::rules`)
+// answer for it.
+pub use rowkey_core::codec::{Framing, Reverse};
+pub use rowkey_core::layout::FieldCodec;
+pub use rowkey_core::Side;
 
 impl FieldModel<'_> {
     /// Whether a text/bytes field's stored bytes are the value itself, so
     /// borrowed types can point into the key.
     pub fn borrowable(&self) -> bool {
-        match self.codec {
-            Codec::Bytes {
-                framing, reverse, ..
-            } => !self.desc && reverse == Reverse::No && framing != Framing::Escaped,
-            _ => true,
-        }
+        self.codec.borrows(self.desc)
     }
 
-    /// `static_max_len` plus the `Option` tag.
+    /// The most bytes of the field, `Option` tag included, when the derive
+    /// can tell without asking the type's `KeyPart`.
     pub fn static_max_len(&self) -> Option<usize> {
-        self.codec
-            .static_max_len(self.kind)
-            .map(|n| n + usize::from(self.optional))
+        let value = match self.codec {
+            FieldCodec::Binary => self.kind.binary_len(),
+            codec => codec.max_len(),
+        };
+        value.map(|n| n + usize::from(self.optional))
     }
 
     /// The field's name as written.

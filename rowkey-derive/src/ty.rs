@@ -45,14 +45,10 @@ impl TypeKind {
     /// Decimal digits of the largest value, for integers.
     pub fn max_digits(self) -> Option<usize> {
         match self {
-            TypeKind::Int { signed, bits } => Some(match (bits, signed) {
-                (8, _) => 3,
-                (16, _) => 5,
-                (32, _) => 10,
-                (64, false) => 20,
-                (64, true) => 19,
-                _ => 39,
-            }),
+            TypeKind::Int { signed, bits } => Some(rowkey_core::layout::rules::int_digits(
+                bits as usize / 8,
+                signed,
+            )),
             _ => None,
         }
     }

@@ -39,9 +39,10 @@ pub trait TextInt: Copy {
 }
 
 macro_rules! text_int {
-    ($($t:ty => $u:ty, $digits:expr);* $(;)?) => {$(
+    ($($t:ty => $u:ty, $signed:expr);* $(;)?) => {$(
         impl TextInt for $t {
-            const MAX_DIGITS: usize = $digits;
+            const MAX_DIGITS: usize =
+                crate::layout::rules::int_digits(core::mem::size_of::<$t>(), $signed);
             // Both always inlined into `Digits::put`/`take` (themselves
             // always inlined on a constant width): the loops unroll.
             #[inline(always)]
@@ -101,8 +102,8 @@ macro_rules! text_int {
 }
 
 text_int! {
-    u8 => u8, 3; u16 => u16, 5; u32 => u32, 10; u64 => u64, 20; u128 => u128, 39;
-    i8 => u8, 3; i16 => u16, 5; i32 => u32, 10; i64 => u64, 19; i128 => u128, 39;
+    u8 => u8, false; u16 => u16, false; u32 => u32, false; u64 => u64, false; u128 => u128, false;
+    i8 => u8, true; i16 => u16, true; i32 => u32, true; i64 => u64, true; i128 => u128, true;
 }
 
 /// `00`, `01`, ... `99`: the digits of each pair, for writing two at once.

@@ -31,11 +31,7 @@ use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
 use rust_decimal::Decimal;
 
-/// The most decimals a `Decimal` holds.
-pub const MAX_SCALE: u32 = 28;
-/// The most digits (integer and decimal) a field holds: `u128` carries
-/// them.
-pub const MAX_DIGITS: usize = 38;
+pub use crate::layout::rules::{MAX_DECIMAL_DIGITS as MAX_DIGITS, MAX_DECIMAL_SCALE as MAX_SCALE};
 
 /// The `#[text(width, scale)]` codec of a `Decimal`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,8 +55,7 @@ impl DecimalText {
     /// Whether `width` and `scale` make a codec: `scale <= 28`, at least
     /// one integer digit, at most 38 digits.
     pub const fn is_valid(width: usize, scale: u32) -> bool {
-        let point = (scale > 0) as usize;
-        scale <= MAX_SCALE && width > scale as usize + point && width - point <= MAX_DIGITS
+        crate::layout::rules::decimal_text_is_valid(width, scale)
     }
 
     /// Where the `.` is, when there is one.

@@ -35,7 +35,7 @@ const HYPHENS: [usize; 4] = [8, 13, 18, 23];
 
 impl UuidText {
     /// Bytes every UUID takes.
-    pub const WIDTH: usize = 36;
+    pub const WIDTH: usize = crate::layout::rules::UUID_TEXT_WIDTH;
 
     /// Writes `v` as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase.
     pub fn put(&self, w: &mut KeyWriter<'_>, v: &Uuid) -> Result<(), EncodeError> {

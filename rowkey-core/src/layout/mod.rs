@@ -8,6 +8,7 @@ mod explain;
 #[cfg(feature = "json")]
 mod json;
 pub(crate) mod lengths;
+pub mod rules;
 mod value_kind;
 
 #[cfg(feature = "json")]

@@ -43,6 +43,27 @@ use crate::{DecodeError, EncodeError, KeyReader, KeyWriter};
 
 /// The most buckets a salt may have (two binary bytes).
 pub const MAX_BUCKETS: u32 = 65536;
+/// The most buckets of a Phoenix salt, which Phoenix stores in one byte.
+pub const PHOENIX_MAX_BUCKETS: u32 = 256;
+
+/// Bytes (binary) or digits (text) of the bucket of a salt with `buckets`
+/// buckets: one byte up to 256 buckets, then two; the digits of `N - 1`.
+#[inline]
+pub const fn bucket_width(buckets: u32, binary: bool) -> usize {
+    if binary {
+        if buckets > 256 {
+            2
+        } else {
+            1
+        }
+    } else {
+        // The digits of `N - 1` in one step (no loop per call).
+        match buckets.saturating_sub(1).checked_ilog10() {
+            Some(log) => log as usize + 1,
+            None => 1,
+        }
+    }
+}
 
 /// The name errors and layouts give the salt bucket, which is not a field.
 pub const SALT_FIELD: &str = "<salt>";
@@ -138,15 +159,7 @@ impl SaltPlan {
     /// Bytes of the bucket itself.
     #[inline]
     pub const fn width(&self) -> usize {
-        match self.format {
-            BucketFormat::Binary if self.buckets > 256 => 2,
-            BucketFormat::Binary => 1,
-            // The digits of `N - 1` in one step (no loop per call).
-            BucketFormat::Text => match self.buckets.saturating_sub(1).checked_ilog10() {
-                Some(log) => log as usize + 1,
-                None => 1,
-            },
-        }
+        bucket_width(self.buckets, matches!(self.format, BucketFormat::Binary))
     }
 
     /// Bytes before the first field: the bucket and its separator.

@@ -3,8 +3,7 @@
 
 use super::{Row, StoreError};
 
-/// Bigtable's limit on a row key's length: 4 KiB.
-pub const BIGTABLE_MAX_KEY_LEN: usize = 4096;
+pub use crate::BIGTABLE_MAX_KEY_LEN;
 
 /// A store's row key limit, and whose it is (for messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

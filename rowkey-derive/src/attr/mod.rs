@@ -64,8 +64,8 @@ impl Target {
     /// The store's limit on a key's length, and its name for messages.
     pub fn limit(self) -> (usize, &'static str) {
         match self {
-            Target::Bigtable => (4096, "Bigtable"),
-            Target::Hbase => (crate::check::HBASE_MAX_KEY_LEN, "HBase"),
+            Target::Bigtable => (rowkey_core::BIGTABLE_MAX_KEY_LEN, "Bigtable"),
+            Target::Hbase => (rowkey_core::HBASE_MAX_KEY_LEN, "HBase"),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::field::FieldCheck;
 use crate::attr::Spanned;
-use crate::model::{Codec, FieldModel};
+use crate::model::{FieldCodec, FieldModel};
 use crate::ty::TypeKind;
 use syn::spanned::Spanned as _;
 
@@ -22,7 +22,7 @@ impl FieldCheck<'_> {
         );
     }
 
-    pub(super) fn check_separator(&self, codec: &Codec, sep: &Spanned<u8>) {
+    pub(super) fn check_separator(&self, codec: &FieldCodec, sep: &Spanned<u8>) {
         let name = &self.name;
         let s = sep.value as char;
         if let Some(d) = self.attrs.desc {
@@ -33,9 +33,10 @@ impl FieldCheck<'_> {
                      separator-joined keys cannot hold descending fields"
                 ),
             );
+            return;
         }
         match codec {
-            Codec::Part => self.cx.error_spanned_by(
+            FieldCodec::Binary => self.cx.error_spanned_by(
                 self.ty,
                 match self.kind {
                     TypeKind::Int { .. } => format!(
@@ -48,55 +49,27 @@ impl FieldCheck<'_> {
                     ),
                 },
             ),
-            Codec::Text { .. } if sep.value.is_ascii_digit() => self.cx.error_at(
-                sep.span,
-                format!(
-                    "the separator '{s}' is a digit, which field `{name}` (#[text]) writes; \
-                     choose a separator that is not a digit, such as \"_\""
-                ),
-            ),
-            Codec::DescTs { text: false } => self.cx.error_at(
+            FieldCodec::DescTimestamp { text: false } => self.cx.error_at(
                 self.attrs.desc_ts.unwrap_or_else(|| self.ty.span()),
                 format!(
                     "field `{name}` is an 8-byte binary timestamp, whose bytes can include the \
                      separator '{s}'; add #[text] to write it as 19 digits"
                 ),
             ),
-            Codec::DescTs { text: true } if sep.value.is_ascii_digit() => self.cx.error_at(
+            // Core's rule of the bytes each codec writes: digits, a UUID's
+            // hex and hyphens, a decimal's point, a date format's literals.
+            _ if codec.can_write(sep.value, false) => self.cx.error_at(
                 sep.span,
                 format!(
-                    "the separator '{s}' is a digit, which field `{name}` (#[desc_ts] #[text]) \
-                     writes; choose a separator that is not a digit, such as \"_\""
+                    "the separator '{s}' is {} field `{name}`'s text can hold; choose one it \
+                     never writes, such as \"_\" or \"|\"",
+                    if s.is_ascii_digit() {
+                        "a digit, which"
+                    } else {
+                        "a character"
+                    }
                 ),
             ),
-            Codec::TextDate { .. } | Codec::TextUuid | Codec::TextDecimal { .. } => {
-                let b = sep.value;
-                let writes = match codec {
-                    Codec::TextUuid => {
-                        b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-'
-                    }
-                    Codec::TextDecimal { .. } => b.is_ascii_digit() || b == b'.',
-                    _ => {
-                        let literals = self
-                            .attrs
-                            .text
-                            .as_ref()
-                            .and_then(|t| t.value.format.as_ref())
-                            .and_then(|f| super::date_format::check(&f.value).ok())
-                            .map_or(Vec::new(), |i| i.literals);
-                        b.is_ascii_digit() || literals.contains(&b)
-                    }
-                };
-                if writes {
-                    self.cx.error_at(
-                        sep.span,
-                        format!(
-                            "the separator '{s}' is a character field `{name}`'s text can \
-                             hold; choose one it never writes, such as \"_\" or \"|\""
-                        ),
-                    );
-                }
-            }
             _ => {}
         }
     }

@@ -1,16 +1,15 @@
 //! The codec of one field: which attribute picks it, and whether the
 //! attributes agree with each other and with the field's type.
 
-use super::HBASE_MAX_KEY_LEN;
 use crate::attr::{self, FieldAttrs, Spanned, StructAttrs};
 use crate::ctxt::Ctxt;
-use crate::model::{Codec, Framing, Reverse, DESC_TS_DIGITS};
+use crate::model::{FieldCodec, Framing, Reverse, Side};
 use crate::ty::TypeKind;
 use proc_macro2::Span;
+use rowkey_core::codec::desc::DESC_TS_DIGITS;
+use rowkey_core::layout::rules::MAX_TEXT_DIGITS;
+use rowkey_core::HBASE_MAX_KEY_LEN;
 use syn::Type;
-
-/// Digits of `u128::MAX`, the widest integer `#[text]` can write.
-const MAX_TEXT_DIGITS: usize = 39;
 
 /// The checks of one field, with what they need to word their errors.
 pub(super) struct FieldCheck<'c> {
@@ -27,7 +26,7 @@ pub(super) struct FieldCheck<'c> {
 impl FieldCheck<'_> {
     /// Picks the codec from the attributes and the type; errors on
     /// attributes that contradict each other or the type.
-    pub(super) fn codec(&self, last: bool, st: &StructAttrs) -> Option<Codec> {
+    pub(super) fn codec(&self, last: bool, st: &StructAttrs) -> Option<FieldCodec> {
         let a = self.attrs;
         let name = &self.name;
         if self.kind == TypeKind::PlatformInt {
@@ -83,7 +82,7 @@ impl FieldCheck<'_> {
                 ),
             );
         }
-        Some(Codec::Part)
+        Some(FieldCodec::Binary)
     }
 
     /// `#[other_name]`, when present, contradicts `#[what]`: an error at it.
@@ -99,7 +98,7 @@ impl FieldCheck<'_> {
         }
     }
 
-    fn desc_ts_codec(&self, ts: Span) -> Option<Codec> {
+    fn desc_ts_codec(&self, ts: Span) -> Option<FieldCodec> {
         let a = self.attrs;
         let ok_type = matches!(self.kind, TypeKind::Int { bits: 64, .. } | TypeKind::Other);
         if !ok_type {
@@ -151,10 +150,10 @@ impl FieldCheck<'_> {
                 }
             }
         }
-        ok_type.then_some(Codec::DescTs { text })
+        ok_type.then_some(FieldCodec::DescTimestamp { text })
     }
 
-    fn text_codec(&self, text: &Spanned<attr::TextAttr>) -> Option<Codec> {
+    fn text_codec(&self, text: &Spanned<attr::TextAttr>) -> Option<FieldCodec> {
         if let Some(codec) = self.text_form_codec(text, self.value_ty) {
             return codec;
         }
@@ -240,7 +239,7 @@ impl FieldCheck<'_> {
             Some(_) => true,
             None => false,
         };
-        Some(Codec::Text { width, reverse })
+        Some(FieldCodec::Text { width, reverse })
     }
 
     fn reverse(&self) -> Reverse {
@@ -276,7 +275,7 @@ impl FieldCheck<'_> {
         true
     }
 
-    fn pad_codec(&self, pad: &Spanned<attr::PadAttr>, st: &StructAttrs) -> Option<Codec> {
+    fn pad_codec(&self, pad: &Spanned<attr::PadAttr>, st: &StructAttrs) -> Option<FieldCodec> {
         if !self.require_bytes(pad.span, "pad") {
             return None;
         }
@@ -311,11 +310,12 @@ impl FieldCheck<'_> {
                 );
             }
         }
-        Some(Codec::Bytes {
+        let left = pad.value.left.is_some_and(|l| l.value);
+        Some(FieldCodec::Bytes {
             framing: Framing::Padded {
                 width: width.value,
                 fill,
-                left: pad.value.left.is_some_and(|l| l.value),
+                side: if left { Side::Left } else { Side::Right },
             },
             max_len: width.value,
             reverse: self.reverse(),
@@ -327,7 +327,7 @@ impl FieldCheck<'_> {
         max: &Spanned<Spanned<usize>>,
         last: bool,
         st: &StructAttrs,
-    ) -> Option<Codec> {
+    ) -> Option<FieldCodec> {
         if !self.require_bytes(max.span, "max_len") {
             return None;
         }
@@ -355,7 +355,7 @@ impl FieldCheck<'_> {
         } else {
             Framing::Escaped
         };
-        Some(Codec::Bytes {
+        Some(FieldCodec::Bytes {
             framing,
             max_len: n.value,
             reverse: self.reverse(),

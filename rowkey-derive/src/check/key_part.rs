@@ -71,7 +71,7 @@ fn unit_enum<'a>(cx: &Ctxt, input: &DeriveInput, e: &'a syn::DataEnum) -> Option
             "an enum with no variants has no value to store",
         );
     }
-    if e.variants.len() > 256 {
+    if e.variants.len() > rowkey_core::layout::rules::MAX_ENUM_VARIANTS {
         cx.error_spanned_by(
             &input.ident,
             "a KeyPart enum has at most 256 variants (it is stored in one byte)",

@@ -3,7 +3,6 @@
 //! all problems of a struct, not just the first.
 
 mod combine;
-mod date_format;
 mod field;
 pub mod key_part;
 mod prefix;
@@ -16,8 +15,7 @@ use crate::ty;
 use field::FieldCheck;
 use syn::{Data, DeriveInput, Field, Fields, GenericParam};
 
-/// HBase's row key limit.
-pub(crate) const HBASE_MAX_KEY_LEN: usize = 32767;
+use rowkey_core::HBASE_MAX_KEY_LEN;
 
 /// Checks a `#[derive(RowKey)]` input; `None` when it has errors (all of
 /// them reported to `cx`).
@@ -217,11 +215,6 @@ fn field_model<'a>(
         kind,
         codec,
         desc,
-        format: attrs
-            .text
-            .as_ref()
-            .and_then(|t| t.value.format.as_ref())
-            .map(|f| f.value.clone()),
     };
     f.check_borrow(&model);
     Some(model)

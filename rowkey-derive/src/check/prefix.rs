@@ -7,10 +7,7 @@ use crate::model::{GroupKind, GroupModel, HashPrefixModel, PrefixModel, SaltMode
 use crate::ty::{self, TypeKind};
 use syn::Field;
 
-/// The most salt buckets (two binary bytes).
-const MAX_BUCKETS: usize = 65536;
-/// Phoenix stores its salt in one byte.
-const PHOENIX_MAX_BUCKETS: usize = 256;
+use rowkey_core::salt::{PrefixHash, MAX_BUCKETS, PHOENIX_MAX_BUCKETS};
 
 /// The key's prefix, from the fields' attributes; errors go to `cx`.
 pub fn prefix_model(
@@ -141,12 +138,12 @@ fn check_buckets(cx: &Ctxt, buckets: Spanned<usize>, phoenix: bool) -> Option<()
     let n = buckets.value;
     let problem = if n == 0 {
         Some("buckets must be at least 1 (keys go to buckets 0..N)".to_string())
-    } else if n > MAX_BUCKETS {
+    } else if n > MAX_BUCKETS as usize {
         Some(format!(
             "buckets = {n} is more than {MAX_BUCKETS} (two bytes); a salt needs about one \
              bucket per region"
         ))
-    } else if phoenix && n > PHOENIX_MAX_BUCKETS {
+    } else if phoenix && n > PHOENIX_MAX_BUCKETS as usize {
         Some(format!(
             "Phoenix stores its salt in one byte: SALT_BUCKETS is at most \
              {PHOENIX_MAX_BUCKETS}, not {n}"
@@ -300,9 +297,10 @@ fn hash_prefix_model(
     let len = hp.len?;
     let algo = hp.algo.map_or(PrefixAlgo::Md5, |a| a.value);
     let digest = match algo {
-        PrefixAlgo::Md5 => 16,
-        PrefixAlgo::Default => 4,
-    };
+        PrefixAlgo::Md5 => PrefixHash::Md5,
+        PrefixAlgo::Default => PrefixHash::Default,
+    }
+    .digest_len();
     let binary = hp.binary.is_some();
     let max = if binary { digest } else { 2 * digest };
     let unit = if binary { "bytes" } else { "hex characters" };

@@ -2,17 +2,13 @@
 //! times with `format = ".."`, `Decimal` with `width` and `scale`, and
 //! `Uuid` (36 characters).
 
-use super::date_format;
 use super::field::FieldCheck;
 use crate::attr::{Spanned, TextAttr};
-use crate::model::{Codec, UUID_TEXT_WIDTH};
+use crate::model::FieldCodec;
 use crate::ty::{self, TypeKind};
+use rowkey_core::codec::DateFormat;
+use rowkey_core::layout::rules::{MAX_DECIMAL_DIGITS, MAX_DECIMAL_SCALE, UUID_TEXT_WIDTH};
 use syn::Type;
-
-/// The most decimals a `rust_decimal::Decimal` holds.
-const MAX_DECIMAL_SCALE: usize = 28;
-/// The most digits a `#[text(width, scale)]` decimal holds.
-const MAX_DECIMAL_DIGITS: usize = 38;
 
 /// Date types (no time of day) by their name as written.
 fn is_date_type(ty: &Type) -> bool {
@@ -26,7 +22,7 @@ impl FieldCheck<'_> {
         &self,
         text: &Spanned<TextAttr>,
         value_ty: &Type,
-    ) -> Option<Option<Codec>> {
+    ) -> Option<Option<FieldCodec>> {
         let t = &text.value;
         let name = &self.name;
         if let Some(format) = &t.format {
@@ -52,20 +48,32 @@ impl FieldCheck<'_> {
                 );
                 return Some(None);
             }
-            let info = match date_format::check(&format.value) {
-                Ok(info) => info,
+            // Core's parser: the one the layout and the interpreter use.
+            let parsed = match DateFormat::parse(&format.value) {
+                Ok(parsed) => parsed,
                 Err(why) => {
+                    // Name the specifier at fault, as written.
+                    let at = format.value.get(why.offset..).unwrap_or_default();
+                    let item: String = match at.strip_prefix('%') {
+                        Some(rest) => std::iter::once('%').chain(rest.chars().take(1)).collect(),
+                        None => at.chars().take(1).collect(),
+                    };
+                    let item = if item.is_empty() {
+                        String::new()
+                    } else {
+                        format!("`{item}`: ")
+                    };
                     self.cx.error_at(
                         format.span,
                         format!(
-                            "#[text(format = {:?})] on field `{name}`: {why}",
-                            format.value
+                            "#[text(format = {:?})] on field `{name}`: {item}{}",
+                            format.value, why.reason
                         ),
                     );
                     return Some(None);
                 }
             };
-            if info.time_of_day && is_date_type(value_ty) {
+            if parsed.has_time_of_day() && is_date_type(value_ty) {
                 self.cx.error_at(
                     format.span,
                     format!(
@@ -76,7 +84,7 @@ impl FieldCheck<'_> {
                 return Some(None);
             }
             self.refuse_reverse_and_desc(text, "a date format");
-            return Some(Some(Codec::TextDate { width: info.width }));
+            return Some(Some(FieldCodec::DateText { format: parsed }));
         }
         if let Some(scale) = t.scale {
             let Some(width) = t.width else {
@@ -90,7 +98,7 @@ impl FieldCheck<'_> {
                 );
                 return Some(None);
             };
-            if scale.value > MAX_DECIMAL_SCALE {
+            if scale.value > MAX_DECIMAL_SCALE as usize {
                 self.cx.error_at(
                     scale.span,
                     format!(
@@ -137,7 +145,7 @@ impl FieldCheck<'_> {
                 return Some(None);
             }
             self.refuse_reverse_and_desc(text, "a decimal's text");
-            return Some(Some(Codec::TextDecimal {
+            return Some(Some(FieldCodec::DecimalText {
                 width: width.value,
                 scale: scale.value as u32,
             }));
@@ -154,7 +162,7 @@ impl FieldCheck<'_> {
                 return Some(None);
             }
             self.refuse_reverse_and_desc(text, "a UUID's text");
-            return Some(Some(Codec::TextUuid));
+            return Some(Some(FieldCodec::UuidText));
         }
         None
     }

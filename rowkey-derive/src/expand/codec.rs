@@ -1,7 +1,7 @@
 //! Per-field snippets shared by encode, decode and layout: the codec
 //! constants each field's calls use.
 
-use crate::model::{Codec, FieldModel, Framing, Reverse};
+use crate::model::{FieldCodec, FieldModel, Framing, Reverse, Side};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -26,11 +26,10 @@ pub fn framing_tokens(f: Framing) -> TokenStream {
         Framing::Escaped => quote!(__rk::Framing::Escaped),
         Framing::Raw => quote!(__rk::Framing::Raw),
         Framing::Delimited => quote!(__rk::Framing::Delimited),
-        Framing::Padded { width, fill, left } => {
-            let side = if left {
-                quote!(__rk::Side::Left)
-            } else {
-                quote!(__rk::Side::Right)
+        Framing::Padded { width, fill, side } => {
+            let side = match side {
+                Side::Left => quote!(__rk::Side::Left),
+                Side::Right => quote!(__rk::Side::Right),
             };
             quote!(__rk::Framing::Padded { width: #width, fill: #fill, side: #side })
         }
@@ -48,7 +47,7 @@ pub fn bytes_codec_name(f: &FieldModel) -> syn::Ident {
 pub fn bytes_codec_consts(fields: &[FieldModel], sep: Option<u8>) -> TokenStream {
     fields
         .iter()
-        .filter(|f| matches!(f.codec, Codec::Bytes { .. }))
+        .filter(|f| matches!(f.codec, FieldCodec::Bytes { .. }))
         .map(|f| {
             let name = bytes_codec_name(f);
             let c = bytes_codec(f, sep);
@@ -59,7 +58,7 @@ pub fn bytes_codec_consts(fields: &[FieldModel], sep: Option<u8>) -> TokenStream
 
 /// The `BytesCodec` constant of a text/bytes field.
 pub fn bytes_codec(f: &FieldModel, sep: Option<u8>) -> TokenStream {
-    let Codec::Bytes {
+    let FieldCodec::Bytes {
         framing,
         max_len,
         reverse,
@@ -83,23 +82,52 @@ pub fn bytes_codec(f: &FieldModel, sep: Option<u8>) -> TokenStream {
 }
 
 /// The codec value of a text-form field (`#[text(format)]`, a UUID's or a
-/// decimal's `#[text]`), with a const check that the derive and
-/// `DateFormat::parse` agree on a format's width.
+/// decimal's `#[text]`): a date format is core's, parsed again from its
+/// text in a constant.
 pub fn text_form(f: &FieldModel) -> TokenStream {
     match f.codec {
-        Codec::TextDate { width } => {
-            let format = f.format.as_deref().unwrap_or_default();
+        FieldCodec::DateText { format } => {
+            let format = format.to_string();
             quote!({
                 const __F: __rk::DateFormat = __rk::DateFormat::parse_const(#format);
-                const _: () = ::core::assert!(__F.width() == #width);
                 __F
             })
         }
-        Codec::TextUuid => quote!(__rk::UuidText),
-        Codec::TextDecimal { width, scale } => {
+        FieldCodec::UuidText => quote!(__rk::UuidText),
+        FieldCodec::DecimalText { width, scale } => {
             quote!(__rk::DecimalText { width: #width, scale: #scale })
         }
         _ => quote!(),
+    }
+}
+
+/// The `FieldCodec` value of a field, as the layout carries it.
+pub fn field_codec(f: &FieldModel) -> TokenStream {
+    match f.codec {
+        FieldCodec::Binary => quote!(__rk::FieldCodec::Binary),
+        FieldCodec::Text { width, reverse } => {
+            quote!(__rk::FieldCodec::Text { width: #width, reverse: #reverse })
+        }
+        FieldCodec::Bytes {
+            framing,
+            max_len,
+            reverse,
+        } => {
+            let framing = framing_tokens(framing);
+            let reverse = reverse_tokens(reverse);
+            quote!(__rk::FieldCodec::Bytes { framing: #framing, max_len: #max_len, reverse: #reverse })
+        }
+        FieldCodec::DescTimestamp { text } => {
+            quote!(__rk::FieldCodec::DescTimestamp { text: #text })
+        }
+        FieldCodec::DateText { .. } => {
+            let c = text_form(f);
+            quote!(__rk::FieldCodec::DateText { format: #c })
+        }
+        FieldCodec::UuidText => quote!(__rk::FieldCodec::UuidText),
+        FieldCodec::DecimalText { width, scale } => {
+            quote!(__rk::FieldCodec::DecimalText { width: #width, scale: #scale })
+        }
     }
 }
 

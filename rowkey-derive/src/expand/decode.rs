@@ -1,7 +1,7 @@
 //! `impl DecodeKey` and the inherent `decode`.
 
 use super::{codec, prefix};
-use crate::model::{Codec, FieldModel, KeyModel};
+use crate::model::{FieldCodec, FieldModel, KeyModel};
 use crate::ty;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -141,7 +141,7 @@ fn take_value(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
     let r = quote!(__r);
     let de = quote!('__rowkey_de);
     match f.codec {
-        Codec::Part if f.desc => {
+        FieldCodec::Binary if f.desc => {
             let static_ty = ty::with_static_lifetimes(ty);
             quote_spanned! {ty.span()=>
                 __rk::desc::take_inverted_part::<#ty, {
@@ -149,16 +149,16 @@ fn take_value(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
                 }>(#r)#on_err?
             }
         }
-        Codec::Part => quote_spanned! {ty.span()=>
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
             <#ty as __rk::DecodePart<#de>>::decode(#r)#on_err?
         },
-        Codec::Text { width, reverse } => {
+        FieldCodec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, f.desc);
             quote_spanned! {ty.span()=>
                 #digits.take::<#ty>(#r)#on_err?
             }
         }
-        Codec::Bytes { .. } => {
+        FieldCodec::Bytes { .. } => {
             let c = codec::bytes_codec_name(f);
             if f.borrowable() {
                 quote_spanned!(ty.span()=> #c.take_borrowed::<#ty>(#r)#on_err?)
@@ -166,16 +166,16 @@ fn take_value(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
                 quote_spanned!(ty.span()=> #c.take_owned::<#ty>(#r)#on_err?)
             }
         }
-        Codec::DescTs { text } => quote_spanned! {ty.span()=>
+        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
             __rk::DescTs { text: #text }.take::<#ty>(#r)#on_err?
         },
-        Codec::TextDate { .. } => {
+        FieldCodec::DateText { .. } => {
             let c = codec::text_form(f);
             quote_spanned! {ty.span()=>
                 #c.take::<#ty>(#r)#on_err?
             }
         }
-        Codec::TextUuid | Codec::TextDecimal { .. } => {
+        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
             let c = codec::text_form(f);
             quote_spanned! {ty.span()=>
                 #c.take(#r)#on_err?

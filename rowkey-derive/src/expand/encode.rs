@@ -2,7 +2,7 @@
 //! `to_key` write), the consts and `layout`.
 
 use super::{codec, prefix};
-use crate::model::{Codec, FieldModel, KeyModel};
+use crate::model::{FieldCodec, FieldModel, KeyModel};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -41,8 +41,8 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
             return None;
         }
         match f.codec {
-            Codec::Part | Codec::Bytes { .. } => None,
-            _ => f.codec.static_max_len(f.kind),
+            FieldCodec::Binary | FieldCodec::Bytes { .. } => None,
+            _ => f.codec.width(),
         }
     };
     let fixed: usize = seps + model.fields.iter().filter_map(known).sum::<usize>();
@@ -145,34 +145,34 @@ fn put_value_or(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenSt
         // A trait call, not a bounded helper, where nothing is inverted:
         // a type without `KeyPart` is then one error at the field, not a
         // second one pointing into rowkey-core.
-        Codec::Part if !desc => quote_spanned! {ty.span()=>
+        FieldCodec::Binary if !desc => quote_spanned! {ty.span()=>
             <#ty as __rk::KeyPart>::encode(#v, #w)#on_err?;
         },
-        Codec::Part => quote_spanned! {ty.span()=>
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
             __rk::desc::put_part::<#ty>(#w, #v, #desc)#on_err?;
         },
-        Codec::Text { width, reverse } => {
+        FieldCodec::Text { width, reverse } => {
             let digits = codec::digits(width, reverse, desc);
             quote_spanned! {ty.span()=>
                 #digits.put::<#ty>(#w, *#v)#on_err?;
             }
         }
-        Codec::Bytes { .. } => {
+        FieldCodec::Bytes { .. } => {
             let c = codec::bytes_codec_name(f);
             quote_spanned! {ty.span()=>
                 #c.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
             }
         }
-        Codec::DescTs { text } => quote_spanned! {ty.span()=>
+        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
             __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)#on_err?;
         },
-        Codec::TextDate { .. } => {
+        FieldCodec::DateText { .. } => {
             let c = codec::text_form(f);
             quote_spanned! {ty.span()=>
                 #c.put::<#ty>(#w, #v)#on_err?;
             }
         }
-        Codec::TextUuid | Codec::TextDecimal { .. } => {
+        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
             let c = codec::text_form(f);
             quote_spanned! {ty.span()=>
                 #c.put(#w, #v)#on_err?;
@@ -185,21 +185,21 @@ fn put_value_or(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenSt
 fn value_len(f: &FieldModel, v: TokenStream) -> TokenStream {
     let ty = f.value_ty;
     match f.codec {
-        Codec::Part => quote_spanned! {ty.span()=>
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
             <#ty as __rk::KeyPart>::encoded_len(#v)
         },
-        Codec::Bytes { .. } => {
+        FieldCodec::Bytes { .. } => {
             let c = codec::bytes_codec_name(f);
             quote_spanned! {ty.span()=>
                 #c.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
             }
         }
-        Codec::Text { .. }
-        | Codec::DescTs { .. }
-        | Codec::TextDate { .. }
-        | Codec::TextUuid
-        | Codec::TextDecimal { .. } => {
-            let n = f.codec.static_max_len(f.kind).unwrap_or(0);
+        FieldCodec::Text { .. }
+        | FieldCodec::DescTimestamp { .. }
+        | FieldCodec::DateText { .. }
+        | FieldCodec::UuidText
+        | FieldCodec::DecimalText { .. } => {
+            let n = f.codec.width().unwrap_or(0);
             quote!({ let _ = #v; #n })
         }
     }

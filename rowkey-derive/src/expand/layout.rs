@@ -1,9 +1,10 @@
-//! The layout constants: the fields' `FieldLayout`s (offsets and totals
-//! computed by `rowkey_core`'s const functions), the const assertions on
-//! the key's `MAX_LEN`, and the `Layout`.
+//! The layout constants: the fields' `FieldLayout`s (lengths, orders,
+//! offsets and totals computed by `rowkey_core`'s const functions from
+//! each field's codec), the const assertions on the key's `MAX_LEN`, and
+//! the `Layout`.
 
 use super::codec;
-use crate::model::{Codec, FieldModel, Framing, KeyModel, Reverse};
+use crate::model::{FieldCodec, FieldModel, KeyModel};
 use crate::ty;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
@@ -12,13 +13,9 @@ use syn::spanned::Spanned;
 pub fn consts(model: &KeyModel) -> TokenStream {
     let sep_len = usize::from(model.separator.is_some());
     let n = model.fields.len();
-    // Each field's most and fixed bytes; its offset and the key's totals
-    // are computed from them by core's const functions.
-    let field_layouts: Vec<_> = model
-        .fields
-        .iter()
-        .map(|f| field_layout(f, &max_len(f), &fixed_len(f)))
-        .collect();
+    // Each field's lengths and order, its offset and the key's totals are
+    // computed by core's const functions from its codec.
+    let field_layouts: Vec<_> = model.fields.iter().map(field_layout).collect();
     let seps = sep_len * n.saturating_sub(1);
     let name = model.ident.to_string();
     let separator = match model.separator {
@@ -81,126 +78,20 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     }
 }
 
-fn max_len(f: &FieldModel) -> TokenStream {
-    let tag = usize::from(f.optional);
-    match (f.codec, f.codec.static_max_len(f.kind)) {
-        (Codec::Part, _) => {
-            let ty = ty::with_static_lifetimes(f.value_ty);
-            quote_spanned!(f.value_ty.span()=> <#ty as __rk::KeyPart>::MAX_LEN.saturating_add(#tag))
-        }
-        (_, Some(n)) => {
-            let n = n + tag;
-            quote!(#n)
-        }
-        (_, None) => quote!(#tag),
-    }
-}
-
-fn fixed_len(f: &FieldModel) -> TokenStream {
-    if f.optional {
-        return quote!(::core::option::Option::None);
-    }
-    match f.codec {
-        Codec::Part => {
-            let ty = ty::with_static_lifetimes(f.value_ty);
-            quote_spanned!(f.value_ty.span()=> <#ty as __rk::KeyPart>::FIXED_LEN)
-        }
-        Codec::Bytes {
-            framing: Framing::Padded { width, .. },
-            ..
-        } => quote!(::core::option::Option::Some(#width)),
-        Codec::Bytes { .. } => quote!(::core::option::Option::None),
-        Codec::Text { width, .. }
-        | Codec::TextDate { width }
-        | Codec::TextDecimal { width, .. } => quote!(::core::option::Option::Some(#width)),
-        Codec::TextUuid => {
-            let n = crate::model::UUID_TEXT_WIDTH;
-            quote!(::core::option::Option::Some(#n))
-        }
-        Codec::DescTs { .. } => {
-            let n = f.codec.static_max_len(f.kind).unwrap_or(8);
-            quote!(::core::option::Option::Some(#n))
-        }
-    }
-}
-
-/// How the field's bytes sort, as `__rk::Order`.
-fn order(f: &FieldModel) -> TokenStream {
-    let kept = if f.desc {
-        quote!(__rk::Order::Descending)
-    } else {
-        quote!(__rk::Order::Ascending)
-    };
-    let none = quote!(__rk::Order::Unordered);
-    match f.codec {
-        Codec::Part => {
-            let ty = ty::with_static_lifetimes(f.value_ty);
-            quote!(if <#ty as __rk::KeyPart>::ORDERED { #kept } else { #none })
-        }
-        Codec::Text { reverse: true, .. } => none,
-        Codec::Text { .. }
-        | Codec::TextDate { .. }
-        | Codec::TextUuid
-        | Codec::TextDecimal { .. } => kept,
-        Codec::DescTs { .. } => quote!(__rk::Order::Descending),
-        Codec::Bytes {
-            framing, reverse, ..
-        } => {
-            let ordered = reverse == Reverse::No
-                && match framing {
-                    Framing::Escaped | Framing::Raw => true,
-                    // Right padding keeps order only when the fill is the
-                    // smallest byte; left padding sorts by length first.
-                    Framing::Padded { fill, left, .. } => !left && fill == 0,
-                    Framing::Delimited => false,
-                };
-            if ordered {
-                kept
-            } else {
-                none
-            }
-        }
-    }
-}
-
-fn field_codec(f: &FieldModel) -> TokenStream {
-    match f.codec {
-        Codec::Part => quote!(__rk::FieldCodec::Binary),
-        Codec::Text { width, reverse } => {
-            quote!(__rk::FieldCodec::Text { width: #width, reverse: #reverse })
-        }
-        Codec::Bytes {
-            framing,
-            max_len,
-            reverse,
-        } => {
-            let framing = codec::framing_tokens(framing);
-            let reverse = codec::reverse_tokens(reverse);
-            quote!(__rk::FieldCodec::Bytes { framing: #framing, max_len: #max_len, reverse: #reverse })
-        }
-        Codec::DescTs { text } => quote!(__rk::FieldCodec::DescTimestamp { text: #text }),
-        Codec::TextDate { .. } => {
-            let c = codec::text_form(f);
-            quote!(__rk::FieldCodec::DateText { format: #c })
-        }
-        Codec::TextUuid => quote!(__rk::FieldCodec::UuidText),
-        Codec::TextDecimal { width, scale } => {
-            quote!(__rk::FieldCodec::DecimalText { width: #width, scale: #scale })
-        }
-    }
-}
-
 /// What the field's values are: the type's own `KeyPart::VALUE`, or text
 /// or bytes; a text form's codec fixes its type.
 fn value_kind(f: &FieldModel) -> TokenStream {
     let ty = ty::with_static_lifetimes(f.value_ty);
     match f.codec {
-        Codec::Bytes { .. } => quote_spanned! {f.value_ty.span()=>
+        FieldCodec::Bytes { .. } => quote_spanned! {f.value_ty.span()=>
             __rk::ValueKind::of_bytes(<#ty as __rk::KeyBytes>::IS_TEXT)
         },
-        Codec::TextUuid => quote!(__rk::ValueKind::Uuid),
-        Codec::TextDecimal { .. } => quote!(__rk::ValueKind::Decimal),
-        Codec::Part | Codec::Text { .. } | Codec::DescTs { .. } | Codec::TextDate { .. } => {
+        FieldCodec::UuidText => quote!(__rk::ValueKind::Uuid),
+        FieldCodec::DecimalText { .. } => quote!(__rk::ValueKind::Decimal),
+        FieldCodec::Binary
+        | FieldCodec::Text { .. }
+        | FieldCodec::DescTimestamp { .. }
+        | FieldCodec::DateText { .. } => {
             quote_spanned! {f.value_ty.span()=>
                 <#ty as __rk::KeyPart>::VALUE
             }
@@ -208,27 +99,24 @@ fn value_kind(f: &FieldModel) -> TokenStream {
     }
 }
 
-fn field_layout(f: &FieldModel, max: &TokenStream, fixed: &TokenStream) -> TokenStream {
+fn field_layout(f: &FieldModel) -> TokenStream {
     let name = f.name();
     let rust_type = type_string(f.ty);
     let value = value_kind(f);
-    let codec = field_codec(f);
-    let order = order(f);
+    let codec = codec::field_codec(f);
     let optional = f.optional;
     let desc = f.desc;
-    quote! {
-        __rk::FieldLayout {
-            name: #name,
-            rust_type: #rust_type,
-            value: #value,
-            codec: #codec,
-            offset: ::core::option::Option::None,
-            max_len: #max,
-            fixed_len: #fixed,
-            order: #order,
-            optional: #optional,
-            desc: #desc,
+    // The binary codec takes its lengths and order from the type's own
+    // `KeyPart`; every other codec fixes them itself.
+    let part = match f.codec {
+        FieldCodec::Binary => {
+            let ty = ty::with_static_lifetimes(f.value_ty);
+            quote_spanned!(f.value_ty.span()=> __rk::layout::PartFacts::of::<#ty>())
         }
+        _ => quote!(__rk::layout::PartFacts::NOT_BINARY),
+    };
+    quote! {
+        __rk::FieldLayout::of(#name, #rust_type, #value, #codec, #optional, #desc, #part)
     }
 }
 

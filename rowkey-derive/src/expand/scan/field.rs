@@ -5,22 +5,23 @@
 //! for the fields a salt or hash prefix is computed from, what it learns
 //! from their values. The finishers and the codecs live in `rowkey-core`.
 
-use super::rules;
 use super::{bucket_depth, hashes_inputs, marks, state, state_in, step_type};
 use crate::expand::prefix;
-use crate::model::{Codec, FieldModel, KeyModel, PrefixModel, SaltModel};
+use crate::model::{FieldCodec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
+use rowkey_core::layout::rules::{set_exactly, ScanRefusal};
 
 fn hashed(model: &KeyModel, depth: usize) -> bool {
     matches!(&model.prefix, Some(PrefixModel::HashPrefix(h)) if h.field == depth)
 }
 
-fn rule(r: Result<(), &str>) -> TokenStream {
+/// `Yes`, or the `rowkey::scan` reason type core's rule names.
+fn rule<T>(r: Result<T, ScanRefusal>) -> TokenStream {
     match r {
-        Ok(()) => quote!(__rk::scan::Yes),
-        Err(reason) => {
-            let reason = format_ident!("{}", reason);
+        Ok(_) => quote!(__rk::scan::Yes),
+        Err(refusal) => {
+            let reason = format_ident!("{}", refusal.reason_type());
             quote!(__rk::scan::#reason)
         }
     }
@@ -38,7 +39,7 @@ fn is_group_field(model: &KeyModel, depth: usize) -> bool {
 /// a value of the field's type. A group field takes its own type: the
 /// group function reads it.
 fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
-    matches!(f.codec, Codec::Bytes { .. }) && !f.optional && !is_group_field(model, depth)
+    matches!(f.codec, FieldCodec::Bytes { .. }) && !f.optional && !is_group_field(model, depth)
 }
 
 /// `impl ScanField for State<depth>`: field `depth` described by types
@@ -68,19 +69,11 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let is_hashed = hashed(model, depth);
     let codec = codec_type(model, depth, f);
 
-    let prefix_rule = rule(rules::prefix_scan(f, is_hashed).map(|_| ()));
-    let range_rule = rule(rules::range_scan(f, is_hashed).map(|_| ()));
-    // Leaving the field free needs its width: fixed by the codec, or the
-    // part's own `FIXED_LEN` (checked when the plan is built).
-    let free_rule = rule(match f.codec {
-        _ if f.optional => Err("VariableWidthFieldsCannotBeLeftFree"),
-        Codec::Bytes {
-            framing: crate::model::Framing::Padded { .. },
-            ..
-        } => Ok(()),
-        Codec::Bytes { .. } => Err("VariableWidthFieldsCannotBeLeftFree"),
-        _ => Ok(()),
-    });
+    // Core's rules: which scans the field's encoding answers.
+    let exact = set_exactly(f.optional, is_hashed);
+    let prefix_rule = rule(exact.and(f.codec.prefix_scan(f.desc)));
+    let range_rule = rule(exact.and(f.codec.range_scan()));
+    let free_rule = rule(f.codec.leaves_free(f.optional));
     // The learning impl names the value's type only where it reads the
     // value (a `group_by` field, which steps take as its own type), so a
     // field type without the codec's trait is one error, at the encoder.
@@ -130,16 +123,16 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
 fn codec_type(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     let ty = f.value_ty;
     let owned = match f.codec {
-        Codec::Part => quote!(__rk::scan::codec::Part<#ty>),
-        Codec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
-        Codec::Bytes { .. } if takes_borrowed(model, depth, f) => {
+        FieldCodec::Binary => quote!(__rk::scan::codec::Part<#ty>),
+        FieldCodec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
+        FieldCodec::Bytes { .. } if takes_borrowed(model, depth, f) => {
             return quote!(__rk::scan::codec::BorrowedBytes<#ty>)
         }
-        Codec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
-        Codec::DescTs { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
-        Codec::TextDate { .. } => quote!(__rk::scan::codec::DateText<#ty>),
-        Codec::TextUuid => quote!(__rk::scan::codec::UuidText),
-        Codec::TextDecimal { .. } => quote!(__rk::scan::codec::DecimalText),
+        FieldCodec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
+        FieldCodec::DescTimestamp { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
+        FieldCodec::DateText { .. } => quote!(__rk::scan::codec::DateText<#ty>),
+        FieldCodec::UuidText => quote!(__rk::scan::codec::UuidText),
+        FieldCodec::DecimalText { .. } => quote!(__rk::scan::codec::DecimalText),
     };
     if f.optional {
         quote!(__rk::scan::codec::Optional<#owned>)

@@ -13,7 +13,6 @@
 //! (types only, no bodies) per field (`field.rs`).
 
 mod field;
-mod rules;
 
 use crate::attr::HashChoice;
 use crate::model::{FieldModel, KeyModel, PrefixModel, SaltModel};
