@@ -1,9 +1,13 @@
-//! Per-field snippets shared by encode, decode and layout: the codec
-//! constants each field's calls use.
+//! Every per-codec choice of the expansion, in one place: the codec
+//! constants each field's calls use, the call that writes a value, the
+//! call that reads it, its length, and what the layout says its values
+//! are. The byte rules behind each call are `rowkey-core`'s.
 
 use crate::model::{FieldCodec, FieldModel, Framing, Reverse, Side};
+use crate::ty;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 /// `Option<u8>` tokens for the struct's separator.
 pub fn separator_tokens(sep: Option<u8>) -> TokenStream {
@@ -134,4 +138,173 @@ pub fn field_codec(f: &FieldModel) -> TokenStream {
 /// The `Digits` constant of a `#[text]` field.
 pub fn digits(width: usize, reverse: bool, desc: bool) -> TokenStream {
     quote!(__rk::Digits { width: #width, reverse: #reverse, desc: #desc })
+}
+
+/// The call that writes one value (`v: &T`), its `?` after `on_err`.
+pub fn put(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenStream {
+    let ty = f.value_ty;
+    // Locals are interpolated with call-site spans: a span taken from the
+    // type may carry a `macro_rules!` hygiene context that cannot see them.
+    let w = quote!(__w);
+    let desc = f.desc;
+    // Spanned at the field's type, so a missing trait points there.
+    match f.codec {
+        // A trait call, not a bounded helper, where nothing is inverted:
+        // a type without `KeyPart` is then one error at the field, not a
+        // second one pointing into rowkey-core.
+        FieldCodec::Binary if !desc => quote_spanned! {ty.span()=>
+            <#ty as __rk::KeyPart>::encode(#v, #w)#on_err?;
+        },
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
+            __rk::desc::put_part::<#ty>(#w, #v, #desc)#on_err?;
+        },
+        FieldCodec::Text { width, reverse } => {
+            let digits = digits(width, reverse, desc);
+            quote_spanned! {ty.span()=>
+                #digits.put::<#ty>(#w, *#v)#on_err?;
+            }
+        }
+        FieldCodec::Bytes { .. } => {
+            let c = bytes_codec_name(f);
+            quote_spanned! {ty.span()=>
+                #c.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
+            }
+        }
+        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
+            __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)#on_err?;
+        },
+        FieldCodec::DateText { .. } => {
+            let c = text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.put::<#ty>(#w, #v)#on_err?;
+            }
+        }
+        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            let c = text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.put(#w, #v)#on_err?;
+            }
+        }
+    }
+}
+
+/// The expression for the bytes one value takes (`v: &T`).
+pub fn encoded_len(f: &FieldModel, v: TokenStream) -> TokenStream {
+    let ty = f.value_ty;
+    match f.codec {
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
+            <#ty as __rk::KeyPart>::encoded_len(#v)
+        },
+        FieldCodec::Bytes { .. } => {
+            let c = bytes_codec_name(f);
+            quote_spanned! {ty.span()=>
+                #c.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
+            }
+        }
+        FieldCodec::Text { .. }
+        | FieldCodec::DescTimestamp { .. }
+        | FieldCodec::DateText { .. }
+        | FieldCodec::UuidText
+        | FieldCodec::DecimalText { .. } => {
+            let n = f.codec.width().unwrap_or(0);
+            quote!({ let _ = #v; #n })
+        }
+    }
+}
+
+/// The expression that reads one value.
+pub fn take(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
+    let ty = f.value_ty;
+    // Locals and the impl's lifetime are interpolated with call-site spans:
+    // a span taken from the type may carry a `macro_rules!` hygiene context
+    // that cannot see them.
+    let r = quote!(__r);
+    let de = quote!('__rowkey_de);
+    match f.codec {
+        FieldCodec::Binary if f.desc => {
+            let static_ty = ty::with_static_lifetimes(ty);
+            quote_spanned! {ty.span()=>
+                __rk::desc::take_inverted_part::<#ty, {
+                    __rk::desc::fixed_width_for_desc(<#static_ty as __rk::KeyPart>::FIXED_LEN)
+                }>(#r)#on_err?
+            }
+        }
+        FieldCodec::Binary => quote_spanned! {ty.span()=>
+            <#ty as __rk::DecodePart<#de>>::decode(#r)#on_err?
+        },
+        FieldCodec::Text { width, reverse } => {
+            let digits = digits(width, reverse, f.desc);
+            quote_spanned! {ty.span()=>
+                #digits.take::<#ty>(#r)#on_err?
+            }
+        }
+        FieldCodec::Bytes { .. } => {
+            let c = bytes_codec_name(f);
+            if f.borrowable() {
+                quote_spanned!(ty.span()=> #c.take_borrowed::<#ty>(#r)#on_err?)
+            } else {
+                quote_spanned!(ty.span()=> #c.take_owned::<#ty>(#r)#on_err?)
+            }
+        }
+        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
+            __rk::DescTs { text: #text }.take::<#ty>(#r)#on_err?
+        },
+        FieldCodec::DateText { .. } => {
+            let c = text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.take::<#ty>(#r)#on_err?
+            }
+        }
+        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+            let c = text_form(f);
+            quote_spanned! {ty.span()=>
+                #c.take(#r)#on_err?
+            }
+        }
+    }
+}
+
+/// What the field's values are: the type's own `KeyPart::VALUE`, or text
+/// or bytes; a text form's codec fixes its type.
+pub fn value_kind(f: &FieldModel) -> TokenStream {
+    let ty = ty::with_static_lifetimes(f.value_ty);
+    match f.codec {
+        FieldCodec::Bytes { .. } => quote_spanned! {f.value_ty.span()=>
+            __rk::ValueKind::of_bytes(<#ty as __rk::KeyBytes>::IS_TEXT)
+        },
+        FieldCodec::UuidText => quote!(__rk::ValueKind::Uuid),
+        FieldCodec::DecimalText { .. } => quote!(__rk::ValueKind::Decimal),
+        FieldCodec::Binary
+        | FieldCodec::Text { .. }
+        | FieldCodec::DescTimestamp { .. }
+        | FieldCodec::DateText { .. } => {
+            quote_spanned! {f.value_ty.span()=>
+                <#ty as __rk::KeyPart>::VALUE
+            }
+        }
+    }
+}
+
+/// The `rowkey::scan::codec` type that writes the field: it fixes what
+/// the field's steps take (`borrowed`: a text or bytes field's `eq` takes
+/// `&str` / `&[u8]`).
+pub fn scan_codec(f: &FieldModel, borrowed: bool) -> TokenStream {
+    let ty = f.value_ty;
+    let owned = match f.codec {
+        FieldCodec::Binary => quote!(__rk::scan::codec::Part<#ty>),
+        FieldCodec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
+        FieldCodec::Bytes { .. } if borrowed => {
+            return quote!(__rk::scan::codec::BorrowedBytes<#ty>)
+        }
+        FieldCodec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
+        FieldCodec::DescTimestamp { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
+        FieldCodec::DateText { .. } => quote!(__rk::scan::codec::DateText<#ty>),
+        FieldCodec::UuidText => quote!(__rk::scan::codec::UuidText),
+        FieldCodec::DecimalText { .. } => quote!(__rk::scan::codec::DecimalText),
+    };
+    if f.optional {
+        quote!(__rk::scan::codec::Optional<#owned>)
+    } else {
+        owned
+    }
 }

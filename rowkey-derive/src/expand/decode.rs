@@ -1,11 +1,10 @@
 //! `impl DecodeKey` and the inherent `decode`.
 
 use super::{codec, prefix};
-use crate::model::{FieldCodec, FieldModel, KeyModel};
+use crate::model::{FieldModel, KeyModel};
 use crate::ty;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 
 pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     let ident = model.ident;
@@ -51,7 +50,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
                 _ => quote!(),
             };
             let ty = f.ty;
-            let take = with_option(f, &on_err, take_value(f, &on_err));
+            let take = with_option(f, &on_err, codec::take(f, &on_err));
             let start = prefix::decode_field_start(model, i);
             let end = prefix::decode_field_end(model, i);
             quote! {
@@ -128,58 +127,6 @@ fn with_option(f: &FieldModel, on_err: &TokenStream, take: TokenStream) -> Token
             ::core::option::Option::Some(#take)
         } else {
             ::core::option::Option::None
-        }
-    }
-}
-
-/// The expression that reads one value.
-fn take_value(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
-    let ty = f.value_ty;
-    // Locals and the impl's lifetime are interpolated with call-site spans:
-    // a span taken from the type may carry a `macro_rules!` hygiene context
-    // that cannot see them.
-    let r = quote!(__r);
-    let de = quote!('__rowkey_de);
-    match f.codec {
-        FieldCodec::Binary if f.desc => {
-            let static_ty = ty::with_static_lifetimes(ty);
-            quote_spanned! {ty.span()=>
-                __rk::desc::take_inverted_part::<#ty, {
-                    __rk::desc::fixed_width_for_desc(<#static_ty as __rk::KeyPart>::FIXED_LEN)
-                }>(#r)#on_err?
-            }
-        }
-        FieldCodec::Binary => quote_spanned! {ty.span()=>
-            <#ty as __rk::DecodePart<#de>>::decode(#r)#on_err?
-        },
-        FieldCodec::Text { width, reverse } => {
-            let digits = codec::digits(width, reverse, f.desc);
-            quote_spanned! {ty.span()=>
-                #digits.take::<#ty>(#r)#on_err?
-            }
-        }
-        FieldCodec::Bytes { .. } => {
-            let c = codec::bytes_codec_name(f);
-            if f.borrowable() {
-                quote_spanned!(ty.span()=> #c.take_borrowed::<#ty>(#r)#on_err?)
-            } else {
-                quote_spanned!(ty.span()=> #c.take_owned::<#ty>(#r)#on_err?)
-            }
-        }
-        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.take::<#ty>(#r)#on_err?
-        },
-        FieldCodec::DateText { .. } => {
-            let c = codec::text_form(f);
-            quote_spanned! {ty.span()=>
-                #c.take::<#ty>(#r)#on_err?
-            }
-        }
-        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
-            let c = codec::text_form(f);
-            quote_spanned! {ty.span()=>
-                #c.take(#r)#on_err?
-            }
         }
     }
 }

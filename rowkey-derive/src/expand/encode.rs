@@ -4,8 +4,7 @@
 use super::{codec, prefix};
 use crate::model::{FieldCodec, FieldModel, KeyModel};
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
 pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let ident = model.ident;
@@ -20,7 +19,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
         // The field's name goes into an error only on the error path: the
         // writer does not carry it through every write.
         let on_err = quote!(.__in_field(#field_name));
-        let put = with_value(f, &on_err, |v| put_value_or(f, v, &on_err));
+        let put = with_value(f, &on_err, |v| codec::put(f, v, &on_err));
         let start = prefix::encode_field_start(model, i);
         let end = prefix::encode_field_end(model, i);
         quote! {
@@ -47,7 +46,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     };
     let fixed: usize = seps + model.fields.iter().filter_map(known).sum::<usize>();
     let lens = model.fields.iter().filter(|f| known(f).is_none()).map(|f| {
-        let len = with_value_len(f, |v| value_len(f, v));
+        let len = with_value_len(f, |v| codec::encoded_len(f, v));
         quote!(+ #len)
     });
     let begin = prefix::encode_begin(model);
@@ -130,77 +129,5 @@ fn with_value_len(f: &FieldModel, body: impl Fn(TokenStream) -> TokenStream) -> 
             ::core::option::Option::None => 0,
             ::core::option::Option::Some(__v) => #some,
         })
-    }
-}
-
-/// The call that writes one value (`v: &T`), its `?` after `on_err`.
-fn put_value_or(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenStream {
-    let ty = f.value_ty;
-    // Locals are interpolated with call-site spans: a span taken from the
-    // type may carry a `macro_rules!` hygiene context that cannot see them.
-    let w = quote!(__w);
-    let desc = f.desc;
-    // Spanned at the field's type, so a missing trait points there.
-    match f.codec {
-        // A trait call, not a bounded helper, where nothing is inverted:
-        // a type without `KeyPart` is then one error at the field, not a
-        // second one pointing into rowkey-core.
-        FieldCodec::Binary if !desc => quote_spanned! {ty.span()=>
-            <#ty as __rk::KeyPart>::encode(#v, #w)#on_err?;
-        },
-        FieldCodec::Binary => quote_spanned! {ty.span()=>
-            __rk::desc::put_part::<#ty>(#w, #v, #desc)#on_err?;
-        },
-        FieldCodec::Text { width, reverse } => {
-            let digits = codec::digits(width, reverse, desc);
-            quote_spanned! {ty.span()=>
-                #digits.put::<#ty>(#w, *#v)#on_err?;
-            }
-        }
-        FieldCodec::Bytes { .. } => {
-            let c = codec::bytes_codec_name(f);
-            quote_spanned! {ty.span()=>
-                #c.put(#w, <#ty as __rk::KeyBytes>::key_bytes(#v), <#ty as __rk::KeyBytes>::IS_TEXT)#on_err?;
-            }
-        }
-        FieldCodec::DescTimestamp { text } => quote_spanned! {ty.span()=>
-            __rk::DescTs { text: #text }.put::<#ty>(#w, *#v)#on_err?;
-        },
-        FieldCodec::DateText { .. } => {
-            let c = codec::text_form(f);
-            quote_spanned! {ty.span()=>
-                #c.put::<#ty>(#w, #v)#on_err?;
-            }
-        }
-        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
-            let c = codec::text_form(f);
-            quote_spanned! {ty.span()=>
-                #c.put(#w, #v)#on_err?;
-            }
-        }
-    }
-}
-
-/// The expression for the bytes one value takes (`v: &T`).
-fn value_len(f: &FieldModel, v: TokenStream) -> TokenStream {
-    let ty = f.value_ty;
-    match f.codec {
-        FieldCodec::Binary => quote_spanned! {ty.span()=>
-            <#ty as __rk::KeyPart>::encoded_len(#v)
-        },
-        FieldCodec::Bytes { .. } => {
-            let c = codec::bytes_codec_name(f);
-            quote_spanned! {ty.span()=>
-                #c.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
-            }
-        }
-        FieldCodec::Text { .. }
-        | FieldCodec::DescTimestamp { .. }
-        | FieldCodec::DateText { .. }
-        | FieldCodec::UuidText
-        | FieldCodec::DecimalText { .. } => {
-            let n = f.codec.width().unwrap_or(0);
-            quote!({ let _ = #v; #n })
-        }
     }
 }

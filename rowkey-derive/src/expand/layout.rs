@@ -78,31 +78,10 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     }
 }
 
-/// What the field's values are: the type's own `KeyPart::VALUE`, or text
-/// or bytes; a text form's codec fixes its type.
-fn value_kind(f: &FieldModel) -> TokenStream {
-    let ty = ty::with_static_lifetimes(f.value_ty);
-    match f.codec {
-        FieldCodec::Bytes { .. } => quote_spanned! {f.value_ty.span()=>
-            __rk::ValueKind::of_bytes(<#ty as __rk::KeyBytes>::IS_TEXT)
-        },
-        FieldCodec::UuidText => quote!(__rk::ValueKind::Uuid),
-        FieldCodec::DecimalText { .. } => quote!(__rk::ValueKind::Decimal),
-        FieldCodec::Binary
-        | FieldCodec::Text { .. }
-        | FieldCodec::DescTimestamp { .. }
-        | FieldCodec::DateText { .. } => {
-            quote_spanned! {f.value_ty.span()=>
-                <#ty as __rk::KeyPart>::VALUE
-            }
-        }
-    }
-}
-
 fn field_layout(f: &FieldModel) -> TokenStream {
     let name = f.name();
     let rust_type = type_string(f.ty);
-    let value = value_kind(f);
+    let value = codec::value_kind(f);
     let codec = codec::field_codec(f);
     let optional = f.optional;
     let desc = f.desc;

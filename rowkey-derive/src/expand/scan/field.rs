@@ -118,27 +118,9 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     }
 }
 
-/// The `rowkey::scan::codec` type that writes the field: it fixes what
-/// the field's steps take.
+/// The `rowkey::scan::codec` type that writes the field.
 fn codec_type(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
-    let ty = f.value_ty;
-    let owned = match f.codec {
-        FieldCodec::Binary => quote!(__rk::scan::codec::Part<#ty>),
-        FieldCodec::Text { .. } => quote!(__rk::scan::codec::Digits<#ty>),
-        FieldCodec::Bytes { .. } if takes_borrowed(model, depth, f) => {
-            return quote!(__rk::scan::codec::BorrowedBytes<#ty>)
-        }
-        FieldCodec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
-        FieldCodec::DescTimestamp { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
-        FieldCodec::DateText { .. } => quote!(__rk::scan::codec::DateText<#ty>),
-        FieldCodec::UuidText => quote!(__rk::scan::codec::UuidText),
-        FieldCodec::DecimalText { .. } => quote!(__rk::scan::codec::DecimalText),
-    };
-    if f.optional {
-        quote!(__rk::scan::codec::Optional<#owned>)
-    } else {
-        owned
-    }
+    crate::expand::codec::scan_codec(f, takes_borrowed(model, depth, f))
 }
 
 /// `learn`: what the salt or hash prefix takes from the field's value
