@@ -82,31 +82,17 @@ pub struct HashPrefixModel {
     pub algo: PrefixAlgo,
 }
 
-impl SaltModel {
-    /// Digits (text) or bytes (binary) of the bucket.
-    pub fn width(&self) -> usize {
-        rowkey_core::salt::bucket_width(self.buckets, self.binary)
-    }
-}
-
 impl PrefixModel {
     /// Bytes before the first field: the prefix, and the separator after
     /// a text prefix of a separator-joined key.
     pub fn len(&self, separated: bool) -> usize {
         let sep = usize::from(separated);
         match self {
-            PrefixModel::Salt(s) => s.width() + if s.binary { 0 } else { sep },
+            PrefixModel::Salt(s) => {
+                rowkey_core::salt::bucket_prefix_len(s.buckets, s.binary, separated)
+            }
             PrefixModel::HashPrefix(h) => h.len + sep,
         }
-    }
-}
-
-impl KeyModel<'_> {
-    /// Bytes before the first field.
-    pub fn prefix_len(&self) -> usize {
-        self.prefix
-            .as_ref()
-            .map_or(0, |p| p.len(self.separator.is_some()))
     }
 }
 

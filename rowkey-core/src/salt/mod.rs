@@ -46,6 +46,14 @@ pub const MAX_BUCKETS: u32 = 65536;
 /// The most buckets of a Phoenix salt, which Phoenix stores in one byte.
 pub const PHOENIX_MAX_BUCKETS: u32 = 256;
 
+/// Bytes before a salted key's first field: the bucket, and after a text
+/// bucket the separator of a separator-joined key (a binary bucket is not
+/// text, so nothing separates it).
+#[inline]
+pub const fn bucket_prefix_len(buckets: u32, binary: bool, separated: bool) -> usize {
+    bucket_width(buckets, binary) + (!binary && separated) as usize
+}
+
 /// Bytes (binary) or digits (text) of the bucket of a salt with `buckets`
 /// buckets: one byte up to 256 buckets, then two; the digits of `N - 1`.
 #[inline]
@@ -165,15 +173,11 @@ impl SaltPlan {
     /// Bytes before the first field: the bucket and its separator.
     #[inline]
     pub const fn prefix_len(&self) -> usize {
-        self.width() + self.separator_len()
-    }
-
-    #[inline]
-    const fn separator_len(&self) -> usize {
-        match (self.format, self.separator) {
-            (BucketFormat::Text, Some(_)) => 1,
-            _ => 0,
-        }
+        bucket_prefix_len(
+            self.buckets,
+            matches!(self.format, BucketFormat::Binary),
+            self.separator.is_some(),
+        )
     }
 
     /// The bucket's bytes: digits or big-endian binary, `width()` long.

@@ -9,7 +9,12 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 
 /// `const __PREFIX_LEN` and the plan constant (`__SALT` / `__HASH_PREFIX`).
 pub fn consts(model: &KeyModel) -> TokenStream {
-    let len = model.prefix_len();
+    // Core's rule of the prefix's length, read from the plan constant.
+    let len = match &model.prefix {
+        None => quote!(0),
+        Some(PrefixModel::Salt(_)) => quote!(__SALT.prefix_len()),
+        Some(PrefixModel::HashPrefix(_)) => quote!(__HASH_PREFIX.prefix_len()),
+    };
     let sep = match model.separator {
         Some(b) => quote!(::core::option::Option::Some(#b)),
         None => quote!(::core::option::Option::None),
