@@ -59,6 +59,7 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
         const _: () = {
             use #krate::__private as __rk;
 
+            #[automatically_derived]
             impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
                 const MAX_LEN: usize = 0;
                 const FIXED_LEN: __rk::Option<usize> = __rk::None;
@@ -74,6 +75,7 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 }
             }
 
+            #[automatically_derived]
             impl #de_impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #where_clause {
                 fn decode(_: &'__rowkey_de [u8]) -> __rk::Result<Self, __rk::DecodeError> {
                     ::core::unimplemented!()
@@ -121,6 +123,7 @@ pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
         const _: () = {
             use #krate::__private as __rk;
 
+            #[automatically_derived]
             impl #impl_generics __rk::KeyPart for #ident #ty_generics #where_clause {
                 const MAX_LEN: usize = 0;
                 const FIXED_LEN: __rk::Option<usize> = __rk::None;
@@ -132,6 +135,7 @@ pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 }
             }
 
+            #[automatically_derived]
             impl #de_impl_generics __rk::DecodePart<'__rowkey_de> for #ident #ty_generics #where_clause {
                 fn decode(_: &mut __rk::KeyReader<'__rowkey_de>) -> __rk::Result<Self, __rk::DecodeError> {
                     ::core::unimplemented!()

@@ -71,6 +71,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
     let verify = prefix::decode_verify(model);
     let _ = where_clause;
     quote! {
+        #[automatically_derived]
         impl #impl_generics __rk::DecodeKey<'__rowkey_de> for #ident #ty_generics #de_where {
             // Always inlined (optimised builds), as `to_key` is, at every
             // field count: the caller sees the fast path's single length

@@ -52,6 +52,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let begin = prefix::encode_begin(model);
     let end = prefix::encode_end(model);
     quote! {
+        #[automatically_derived]
         impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
             const MAX_LEN: usize = __MAX_LEN;
             const FIXED_LEN: ::core::option::Option<usize> = __FIXED_LEN;

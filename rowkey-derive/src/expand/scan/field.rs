@@ -85,6 +85,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
                 (quote!(__V: ?Sized,), quote!(__V))
             };
             let learn_impl = quote! {
+                #[automatically_derived]
                 impl<#(#lts,)* #value_param __Mo, const __N: usize> __rk::scan::ScanLearn<#value, __N, #m> for #this {
                     fn learn(__b: &mut __rk::ScanBuilder<__N, #m>, __s: usize, __value: &#value) {
                         #body
@@ -100,6 +101,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     quote! {
         // SAFETY: the state struct is `#[repr(transparent)]` with one
         // field, of type `StepField` (the same tokens: `step_type`).
+        #[automatically_derived]
         unsafe impl<#(#lts,)* __Mo, const __N: usize> __rk::ScanField<__N, #m> for #this {
             type StepField = #step_field;
             type Key = #ident #ty_generics;

@@ -189,6 +189,7 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics __rk::scan::ScanKey for #ident #ty_generics #where_clause {
             type BucketRule = #bucket_rule;
             type WholeKeyRule = #whole_key_rule;
