@@ -87,7 +87,7 @@ struct Delimited {
     b: String,
 }
 
-// The seed layouts (rowkey-techniques.md, section 6), salt given by hand.
+// The seed layouts (fixtures/src/layouts), salt given by hand.
 
 #[derive(RowKey, Debug, PartialEq)]
 #[rowkey(separator = "_")]

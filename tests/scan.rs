@@ -4,7 +4,7 @@
 use rowkey::RowKey;
 use rowkey_fixtures::SaltedCall;
 
-/// The spending ledger of rowkey-techniques.md section 5: the bucket is
+/// The spending ledger (bucket groups by month): the bucket is
 /// `(month - 1) * 10 + hash(user + month) % 10`, so one month lives in
 /// ten known buckets.
 #[derive(RowKey, Debug, Clone, PartialEq)]

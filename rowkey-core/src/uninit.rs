@@ -1,5 +1,7 @@
-//! One of the crate's two `unsafe` modules (the other is
-//! `scan/state_cast.rs`): viewing bytes of a key buffer that are
+//! The `unsafe` of the key buffers: this module and its two callers,
+//! `buf.rs` and `writer.rs`, which hold the invariant below (the crate's
+//! other `unsafe`, the scan-state casts, is `scan/state_cast.rs` with
+//! the `ScanField` trait of `scan/step.rs`). Viewing bytes of a key buffer that are
 //! known to be written as `[u8]`, so [`KeyBuf`](crate::KeyBuf) and
 //! [`KeyWriter`](crate::KeyWriter) need not zero a buffer before writing
 //! a key into it.

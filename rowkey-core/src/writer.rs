@@ -60,14 +60,6 @@ impl<'b> KeyWriter<'b> {
         }
     }
 
-    /// A writer that continues at byte `pos` of `out` (bytes before it are
-    /// already written): scan builders append one field at a time, and
-    /// error offsets stay offsets in the whole key.
-    pub fn resume(out: &'b mut [u8], key: &'static str, pos: usize) -> Self {
-        // SAFETY: as in `new`.
-        unsafe { KeyWriter::over_uninit(uninit::as_uninit_mut(out), key, pos) }
-    }
-
     /// Names the field whose bytes come next (for errors).
     #[inline]
     pub fn field(&mut self, name: &'static str) {

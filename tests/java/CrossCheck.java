@@ -2,7 +2,7 @@
 // Rust salts must reproduce, run on the JVM itself. Reads tab-separated
 // cases on stdin, prints one answer line per case.
 //
-//   C <tel> <time>        call-record bucket and key (rowkey-techniques.md 3.2)
+//   C <tel> <time>        call-record bucket and key (the Java call-record salt)
 //   P <n> <hex bytes>     Phoenix SaltingUtil salt byte, current and pre-4.x
 //   J <n> <text>          String.hashCode and Math.abs(hashCode) % n
 import java.io.BufferedReader;

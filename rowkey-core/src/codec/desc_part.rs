@@ -1,5 +1,6 @@
 //! `#[desc]` on a whole key part: its bytes inverted, so the field sorts
-//! in reverse. Only generated code calls these (through `__private`).
+//! in reverse. Generated code (through `__private`), the scan codecs and
+//! the layout interpreter call these.
 
 use crate::{DecodeError, DecodePart, EncodeError, KeyPart, KeyReader, KeyWriter};
 

@@ -1,6 +1,7 @@
 //! `Option<T>` fields: a tag byte, `0x00` for `None` and `0x01` for
 //! `Some`, then the value. Every `None` sorts before every `Some`.
-//! Only generated code calls these (through `__private`).
+//! Generated code (through `__private`) and the layout interpreter call
+//! these.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::KeyReader;

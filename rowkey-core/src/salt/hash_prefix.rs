@@ -163,7 +163,8 @@ mod tests {
 
     #[test]
     fn seed_prefixes() {
-        // rowkey-techniques.md 3.1: first 6 hex chars of md5 of the row.
+        // The common Java hash prefix: the first 6 hex characters of the
+        // md5 of the row.
         for (row, prefix) in [
             ("foo0001", "95f18c"),
             ("foo0002", "6ccc20"),

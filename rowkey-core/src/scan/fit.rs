@@ -1,7 +1,6 @@
 //! Range bounds on text and bytes fields cut to the field's length, keeping
-//! exactly the same values. Only generated code calls these (through
-//! `__private`), and the bounds that resume a read after a key of any
-//! length.
+//! exactly the same values (the scan builder's ranges), and the bounds
+//! that resume a read after a key of any length (pages, ordered merges).
 
 use crate::buf::KeyBuf;
 
