@@ -35,8 +35,25 @@ impl<const N: usize> KeyBuf<N> {
     pub const fn new() -> Self {
         KeyBuf {
             len: 0,
-            bytes: [MaybeUninit::uninit(); N],
+            // Debug builds poison the buffer (`writer::POISON`): a byte
+            // read before it is written shows in tests. Release builds
+            // leave it unwritten: zeroing it cost every encode.
+            bytes: if cfg!(debug_assertions) {
+                [MaybeUninit::new(crate::writer::POISON); N]
+            } else {
+                [MaybeUninit::uninit(); N]
+            },
         }
+    }
+
+    /// Every byte of the buffer, written or not: only a debug build's
+    /// poisoned buffer has them all written.
+    #[cfg(all(test, debug_assertions))]
+    pub(crate) fn raw_for_test(&self) -> [u8; N] {
+        self.bytes.map(|b| {
+            // SAFETY: debug builds write every byte in `new`.
+            unsafe { b.assume_init() }
+        })
     }
 
     /// A copy of `bytes`, or `None` when they do not fit in `N`.

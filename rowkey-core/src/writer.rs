@@ -119,7 +119,14 @@ impl<'b> KeyWriter<'b> {
         // An `end` that wrapped below `start` fails this too.
         if start <= end && end <= self.out.len() {
             self.pos = end;
-            Ok(&mut self.out[start..end])
+            let run = &mut self.out[start..end];
+            // Debug builds poison the run: a caller that leaves a byte of
+            // it unwritten shows `POISON` in tests, not a stale or zero
+            // byte that could pass for a right one.
+            if cfg!(debug_assertions) {
+                uninit::fill(run, POISON);
+            }
+            Ok(run)
         } else {
             Err(self.error(EncodeErrorKind::BufferTooSmall {
                 needed: start.saturating_add(n),
@@ -192,10 +199,30 @@ fn encode_error(
     EncodeError::new(key, field, offset, kind)
 }
 
+/// What debug builds fill bytes handed out to be written with (and a
+/// fresh [`KeyBuf`](crate::KeyBuf)), so one never written shows in tests.
+pub(crate) const POISON: u8 = 0xA5;
+
 #[cfg(test)]
 mod tests {
-    use super::KeyWriter;
+    use super::{KeyWriter, POISON};
     use crate::EncodeErrorKind;
+
+    /// A write path that skips a byte of its run leaves the poison there
+    /// in debug builds (this test's own build), visible to every test.
+    #[test]
+    #[cfg(debug_assertions)]
+    fn a_byte_never_written_shows_as_poison() {
+        let mut out = [0u8; 8];
+        let mut w = KeyWriter::new(&mut out, "K");
+        let run = w.reserve_uninit(4).unwrap();
+        for b in &mut run[..3] {
+            b.write(7);
+        }
+        assert_eq!(w.written_since(0), [7, 7, 7, POISON]);
+        let buf = crate::KeyBuf::<4>::new();
+        assert!(buf.raw_for_test().iter().all(|&b| b == POISON));
+    }
 
     #[test]
     fn reserved_bytes_are_zeroed_with_or_without_room_for_a_wide_store() {
