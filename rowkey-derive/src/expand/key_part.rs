@@ -17,7 +17,7 @@ pub fn key_part(model: &KeyPartModel) -> TokenStream {
 }
 
 fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
-    let krate = &model.krate;
+    let private = super::facade_item(&model.krate, "__private");
     let ident = model.ident;
     let name = ident.to_string();
     let indices: Vec<u8> = (0..variants.len()).map(|i| i as u8).collect();
@@ -26,7 +26,7 @@ fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
     let variant_names = variants.iter().map(|v| v.to_string());
     quote! {
         const _: () = {
-            use #krate::__private as __rk;
+            use #private as __rk;
             #[automatically_derived]
             impl __rk::KeyPart for #ident {
                 const MAX_LEN: usize = 1;
@@ -67,12 +67,12 @@ fn unit_enum(model: &KeyPartModel, variants: &[&syn::Ident]) -> TokenStream {
 /// A newtype is stored exactly as its inner value, so it inherits the
 /// inner type's bounds and whether its bytes keep order (`ORDERED`).
 fn newtype(model: &KeyPartModel, inner: &syn::Type) -> TokenStream {
-    let krate = &model.krate;
+    let private = super::facade_item(&model.krate, "__private");
     let ident = model.ident;
     let name = ident.to_string();
     quote! {
         const _: () = {
-            use #krate::__private as __rk;
+            use #private as __rk;
             #[automatically_derived]
             impl __rk::KeyPart for #ident {
                 const MAX_LEN: usize = <#inner as __rk::KeyPart>::MAX_LEN;

@@ -15,9 +15,17 @@ use crate::model::KeyModel;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// `krate::name`, the appended name spanned at the crate path: a
+/// `#[rowkey(crate = "..")]` that names another crate is an error at the
+/// attribute's string, not at the derive.
+pub fn facade_item(krate: &syn::Path, name: &str) -> TokenStream {
+    let ident = syn::Ident::new(name, syn::spanned::Spanned::span(krate));
+    quote!(#krate::#ident)
+}
+
 /// The whole expansion of `#[derive(RowKey)]`.
 pub fn row_key(model: &KeyModel) -> TokenStream {
-    let krate = &model.krate;
+    let private = facade_item(&model.krate, "__private");
     let consts = layout::consts(model);
     let encode = encode::impl_row_key(model);
     let decode = decode::impl_decode_key(model);
@@ -29,7 +37,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
         const _: () = {
-            use #krate::__private as __rk;
+            use #private as __rk;
             use __rk::InField as _;
             #consts
             #encode

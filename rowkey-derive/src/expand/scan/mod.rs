@@ -52,7 +52,8 @@ fn step_type(model: &KeyModel, depth: usize) -> TokenStream {
     let (_, ty_generics, _) = model.generics.split_for_impl();
     let this = state(model, depth);
     let m = marks(model);
-    quote!(#krate::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
+    let scan = crate::expand::facade_item(krate, "scan");
+    quote!(#scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -130,11 +131,12 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             "Key field `{field_name}`: fix it (`eq`, `is_in`), leave it free (`any`), or finish \
              the query on it (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
         );
+        let scan = crate::expand::facade_item(krate, "scan");
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
             #[repr(transparent)]
-            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #krate::scan::Yes> {
+            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #scan::Yes> {
                 #[doc = #field_doc]
                 pub #field: #step,
             }
