@@ -104,13 +104,19 @@ macro_rules! matrix {
     )+};
 }
 
-/// Cases per combination: `PROPTEST_CASES` when set, else 64.
+/// Cases per combination: `PROPTEST_CASES` when set, else 64. Failures
+/// persist beside each family's file (`text.proptest-regressions`).
 pub fn config() -> proptest::test_runner::Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(64);
-    proptest::test_runner::Config::with_cases(cases)
+    proptest::test_runner::Config {
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        ..proptest::test_runner::Config::with_cases(cases)
+    }
 }
 
 /// The layout as a tool gets it: through its JSON (once per type).

@@ -24,3 +24,4 @@ mod values;
 mod ints;
 mod scalars;
 mod text;
+mod dates;

@@ -160,17 +160,20 @@ mod chrono_types {
             date(self.year(), self.month() as u8, self.day() as u8)
         }
     }
+    /// A leap second is written as the 60th second (`23:59:60`), which no
+    /// key holds.
     impl Person for NaiveDateTime {
         fn person(&self) -> String {
             let (d, t) = (self.date(), self.time());
+            let leap = t.nanosecond() >= 1_000_000_000;
             date_time(
                 d.year(),
                 d.month() as u8,
                 d.day() as u8,
                 t.hour() as u8,
                 t.minute() as u8,
-                t.second() as u8,
-                t.nanosecond(),
+                t.second() as u8 + u8::from(leap),
+                t.nanosecond() % 1_000_000_000,
             )
         }
     }
