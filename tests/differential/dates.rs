@@ -38,7 +38,7 @@ fn day_nanos(leap: bool) -> BoxedStrategy<i64> {
     .boxed()
 }
 
-fn chrono_date() -> BoxedStrategy<NaiveDate> {
+pub fn chrono_date() -> BoxedStrategy<NaiveDate> {
     let days = NaiveDate::MIN.signed_duration_since(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap());
     let max = NaiveDate::MAX.signed_duration_since(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap());
     epoch_days(days.num_days()..=max.num_days())
@@ -59,7 +59,7 @@ fn chrono_date_time() -> BoxedStrategy<NaiveDateTime> {
     prop_oneof![any_i64, by_parts].boxed()
 }
 
-fn chrono_utc() -> BoxedStrategy<DateTime<Utc>> {
+pub fn chrono_utc() -> BoxedStrategy<DateTime<Utc>> {
     chrono_date_time().prop_map(|t| t.and_utc()).boxed()
 }
 
@@ -181,4 +181,28 @@ fn chrono_dates_end_where_chrono_does() {
         assert_eq!(layout.decode_key(&key).is_ok(), holds, "day {days}");
         crate::harness::same_refusals::<chrono_date_binary::Last>(layout, &key);
     }
+}
+
+/// The regression of the fourth disagreement the matrix found: a date
+/// `#[desc_ts]` cannot hold is named in the user's terms by the derived
+/// code, where the interpreter said only that a timestamp was out of
+/// range.
+#[test]
+fn a_date_desc_ts_cannot_hold_is_named_alike() {
+    use rowkey::RowKey;
+    let layout = crate::harness::layout_of::<chrono_utc_desc_ts::Last>();
+    let values = layout
+        .parse_assignments(&["head=1", "v=1969-12-31T23:59:59Z"])
+        .unwrap();
+    let ours = layout.encode_key(&values, None).unwrap_err();
+    let v = DateTime::from_timestamp(-1, 0).unwrap();
+    let derived = chrono_utc_desc_ts::Last { head: 1, v }
+        .to_vec()
+        .unwrap_err();
+    assert_eq!(ours.to_string(), derived.to_string());
+    assert!(
+        ours.to_string()
+            .contains("1969-12-31 23:59:59 UTC is outside what #[desc_ts] holds"),
+        "{ours}"
+    );
 }

@@ -25,3 +25,6 @@ mod ints;
 mod scalars;
 mod text;
 mod dates;
+mod separated;
+mod prefixes;
+mod fixture_layouts;

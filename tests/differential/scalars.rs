@@ -93,7 +93,7 @@ impl Person for Even {
     }
 }
 
-fn tri() -> impl Strategy<Value = Tri> {
+pub fn tri() -> impl Strategy<Value = Tri> {
     select(vec![Tri::Low, Tri::Mid, Tri::High])
 }
 
@@ -107,7 +107,7 @@ fn arrays<const N: usize>() -> BoxedStrategy<[u8; N]> {
     .boxed()
 }
 
-fn uuids() -> BoxedStrategy<Uuid> {
+pub fn uuids() -> BoxedStrategy<Uuid> {
     edges(vec![0u128, u128::MAX, 0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8])
         .prop_map(Uuid::from_u128)
         .boxed()
@@ -129,7 +129,7 @@ pub fn decimals() -> BoxedStrategy<Decimal> {
 
 /// Decimals near a `#[text(width = 8, scale = 2)]`'s bounds: negative,
 /// too many digits, more decimals than the scale.
-fn priced() -> BoxedStrategy<Decimal> {
+pub fn priced() -> BoxedStrategy<Decimal> {
     prop_oneof![
         select(vec![
             Decimal::new(0, 0),
