@@ -1,4 +1,4 @@
-//! Exports a seed layout as the JSON `rowkey --layout` reads:
+//! Exports a seed layout (or an IoT one: `ReadingKey`, `Invoice`) as the JSON `rowkey --layout` reads:
 //! `serde_json::to_string_pretty(&Key::layout())` (rowkey's `serde`
 //! feature). In your own crate it is the same one line on your key type.
 //!
@@ -9,7 +9,8 @@ use rowkey_fixtures::layouts::*;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let layouts = seed_layouts();
+    let mut layouts = seed_layouts();
+    layouts.extend(iot_layouts());
     match args.as_slice() {
         [flag, dir] if flag == "--all" => {
             for l in layouts {

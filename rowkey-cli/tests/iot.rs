@@ -1,48 +1,24 @@
 //! The new user's IoT table, end to end through the binary: a salted
 //! (binary bucket) padded device, a `#[derive(KeyPart)]` enum metric and a
 //! `#[desc_ts] DateTime<Utc>`; and a text date, a decimal and a UUID.
-//! Layouts are exported with `serde_json::to_string(&Key::layout())`, as
-//! the README says; every value is shown and typed as a person writes it.
+//! The layouts are rowkey-fixtures' (`layouts::iot`), exported with
+//! `serde_json::to_string_pretty(&Key::layout())` as the README says (the
+//! files in `tests/layouts`); every value is shown and typed as a person
+//! writes it.
 
 mod run;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rowkey::{KeyDisplay, KeyPart, RowKey};
-use run::{fails, hex, ok, rowkey, tmp};
+use rowkey::{KeyDisplay, RowKey};
+use rowkey_fixtures::layouts::{Invoice, Metric, ReadingKey};
+use run::{fails, hex, layout, ok, rowkey, tmp};
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
-#[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
-enum Metric {
-    Temp,
-    Humidity,
-    Pressure,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct ReadingKey {
-    #[salt(buckets = 16, binary)]
-    #[pad(width = 32)]
-    device: String,
-    metric: Metric,
-    #[desc_ts]
-    at: DateTime<Utc>,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Invoice {
-    #[text(format = "%Y-%m-%d")]
-    day: NaiveDate,
-    #[text(width = 10, scale = 2)]
-    amount: Decimal,
-    #[text]
-    id: Uuid,
-}
-
-fn export<T: RowKey>(name: &str) -> String {
-    let path = tmp(name);
-    std::fs::write(&path, serde_json::to_string(T::layout()).unwrap()).unwrap();
-    path.to_str().unwrap().to_string()
+/// The checked-in layout file of the fixture layout `name`, exported by
+/// `export_layout` (`seed_agree.rs` keeps it current).
+fn layout_path(name: &str) -> String {
+    layout(name).to_str().unwrap().to_string()
 }
 
 fn reading() -> ReadingKey {
@@ -53,9 +29,32 @@ fn reading() -> ReadingKey {
     }
 }
 
+/// Moving the layouts into rowkey-fixtures changed no byte: the key the
+/// README shows, and its layout file's fields.
+#[test]
+fn the_fixture_layouts_write_the_keys_they_wrote() {
+    let key = reading().to_vec().unwrap();
+    assert_eq!(
+        KeyDisplay(&key).to_string(),
+        format!(
+            r"\x0Ddev-7{}\x01g\x1C$\xB3\x16\xCDO\xFF",
+            r"\x00".repeat(27)
+        )
+    );
+    let invoice = Invoice {
+        day: NaiveDate::from_ymd_opt(2026, 11, 1).unwrap(),
+        amount: Decimal::new(1250, 2),
+        id: Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8),
+    };
+    assert_eq!(
+        invoice.to_vec().unwrap(),
+        b"2026-11-010000012.5067e55044-10b1-426f-9247-bb680e5fe0c8"
+    );
+}
+
 #[test]
 fn decode_shows_each_value_as_a_person_writes_it() {
-    let l = export::<ReadingKey>("ReadingKey.json");
+    let l = layout_path("ReadingKey");
     let key = reading().to_vec().unwrap();
     let out = ok(&["decode", "--layout", &l, "--hex", &hex(&key)]);
     assert!(out.contains("salt bucket "), "{out}");
@@ -73,7 +72,7 @@ fn decode_shows_each_value_as_a_person_writes_it() {
 
 #[test]
 fn encode_takes_typed_values_and_writes_the_derived_bytes() {
-    let l = export::<ReadingKey>("ReadingKey-enc.json");
+    let l = layout_path("ReadingKey");
     let out = ok(&[
         "encode",
         "--layout",
@@ -116,7 +115,7 @@ fn encode_takes_typed_values_and_writes_the_derived_bytes() {
 
 #[test]
 fn text_dates_decimals_and_uuids() {
-    let l = export::<Invoice>("Invoice.json");
+    let l = layout_path("Invoice");
     let row = Invoice {
         day: NaiveDate::from_ymd_opt(2026, 11, 1).unwrap(),
         amount: Decimal::new(1250, 2),
@@ -146,7 +145,7 @@ fn text_dates_decimals_and_uuids() {
 
 #[test]
 fn hotspot_draws_desc_ts_dates_on_a_time_axis() {
-    let l = export::<ReadingKey>("ReadingKey-hot.json");
+    let l = layout_path("ReadingKey");
     let start: DateTime<Utc> = "2026-11-01T00:00:00Z".parse().unwrap();
     let keys: Vec<Vec<u8>> = (0..200)
         .map(|i| {
@@ -186,7 +185,7 @@ fn hotspot_draws_desc_ts_dates_on_a_time_axis() {
 
 #[test]
 fn cbt_read_output_is_read_as_raw_keys() {
-    let l = export::<ReadingKey>("ReadingKey-cbt.json");
+    let l = layout_path("ReadingKey");
     let key = reading().to_vec().unwrap();
     // What `cbt read` prints: the key's raw bytes (a NUL-padded device and
     // a binary bucket), then its cells.

@@ -1,5 +1,5 @@
-//! The layout-driven decoder and encoder on every seed layout
-//! (rowkey-fixtures), fed by the seed generators: they agree with the
+//! The layout-driven decoder and encoder on every seed layout and the IoT
+//! layouts (rowkey-fixtures), fed by their generators: they agree with the
 //! derived code on every key and on every key's neighbours.
 
 mod support;
@@ -37,11 +37,13 @@ fn seed_layouts_agree_with_derived_code() {
     run(&SitePage::rows(N));
     run(&CallRecord::rows(N));
     run(&Ledger::rows(N));
+    run(&ReadingKey::rows(N));
+    run(&Invoice::rows(N));
 }
 
 #[test]
 fn checked_in_layouts_are_the_current_ones() {
-    for layout in seed_layouts() {
+    for layout in seed_layouts().into_iter().chain(iot_layouts()) {
         let path = format!(
             "{}/tests/layouts/{}.json",
             env!("CARGO_MANIFEST_DIR"),

@@ -17,12 +17,17 @@ pub enum TimeCrate {
 
 impl TimeCrate {
     /// The days since 1970-01-01 a date type of this crate can hold:
-    /// chrono's `NaiveDate` spans years -262144..=262143, time's and
-    /// jiff's dates -9999..=9999.
+    /// chrono's `NaiveDate` spans -262143-01-01..=+262142-12-31
+    /// (`NaiveDate::MIN..=MAX` since chrono 0.4.35), time's and jiff's
+    /// dates -9999-01-01..=9999-12-31 (checked against the crates in the
+    /// tests, with their features).
     pub const fn date_days(self) -> core::ops::RangeInclusive<i64> {
+        use crate::codec::civil::days_from_civil;
         match self {
-            TimeCrate::Chrono => -96_465_658..=95_026_601,
-            TimeCrate::Time | TimeCrate::Jiff => -4_371_587..=2_932_896,
+            TimeCrate::Chrono => days_from_civil(-262_143, 1, 1)..=days_from_civil(262_142, 12, 31),
+            TimeCrate::Time | TimeCrate::Jiff => {
+                days_from_civil(-9999, 1, 1)..=days_from_civil(9999, 12, 31)
+            }
         }
     }
 }
@@ -189,21 +194,57 @@ mod tests {
 
     #[test]
     fn date_ranges_are_the_crates_years() {
-        // -9999-01-01 and 9999-12-31 (time, jiff), from the civil algorithm.
         let t = TimeCrate::Time.date_days();
-        assert_eq!(
-            crate::codec::civil::days_from_civil(-9999, 1, 1),
-            *t.start()
-        );
-        assert_eq!(crate::codec::civil::days_from_civil(9999, 12, 31), *t.end());
+        assert_eq!((*t.start(), *t.end()), (-4_371_587, 2_932_896));
+        assert_eq!(TimeCrate::Jiff.date_days(), t);
         let c = TimeCrate::Chrono.date_days();
-        assert_eq!(
-            crate::codec::civil::days_from_civil(-262144, 1, 1),
-            *c.start()
-        );
-        assert_eq!(
-            crate::codec::civil::days_from_civil(262143, 12, 31),
-            *c.end()
-        );
+        assert_eq!((*c.start(), *c.end()), (-96_465_292, 95_026_236));
+    }
+
+    /// The days from 1970-01-01 to `MIN` and `MAX` of a crate's date type.
+    #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
+    fn ends(days: impl Fn(bool) -> i64) -> core::ops::RangeInclusive<i64> {
+        days(false)..=days(true)
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn chrono_dates_span_what_chrono_holds() {
+        use chrono::NaiveDate;
+        let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap();
+        let days = |max| {
+            let d = if max { NaiveDate::MAX } else { NaiveDate::MIN };
+            d.signed_duration_since(epoch).num_days()
+        };
+        assert_eq!(TimeCrate::Chrono.date_days(), ends(days));
+    }
+
+    #[cfg(feature = "time")]
+    #[test]
+    fn time_dates_span_what_time_holds() {
+        let days = |max| {
+            let d = if max {
+                time::Date::MAX
+            } else {
+                time::Date::MIN
+            };
+            i64::from(d.to_julian_day()) - 2_440_588
+        };
+        assert_eq!(TimeCrate::Time.date_days(), ends(days));
+    }
+
+    #[cfg(feature = "jiff")]
+    #[test]
+    fn jiff_dates_span_what_jiff_holds() {
+        let epoch = jiff::civil::date(1970, 1, 1);
+        let days = |max| {
+            let d = if max {
+                jiff::civil::Date::MAX
+            } else {
+                jiff::civil::Date::MIN
+            };
+            i64::from(epoch.until((jiff::Unit::Day, d)).unwrap().get_days())
+        };
+        assert_eq!(TimeCrate::Jiff.date_days(), ends(days));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::decode::part_width;
 use super::neutral::{CivilValue, EpochDays, EpochNanos};
-use super::salt::{choose_bucket, salted_parts};
+use super::salt::{choose_bucket, group_of, salted_parts};
 use super::{EncodeValuesError, Value};
 use crate::codec::{CivilTime, DescTs};
 use crate::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, ValueKind};
@@ -38,6 +38,7 @@ pub(super) fn encode(
         }
         w.field(f.name);
         let start = w.position();
+        check_group(&w, layout, f, v)?;
         put_field(&mut w, f, v, sep)?;
         spans.push(start..w.position());
     }
@@ -58,6 +59,23 @@ pub(super) fn encode(
     let n = w.finish();
     out.truncate(n);
     Ok(out)
+}
+
+/// The salt's group field picks a group, checked where the derived
+/// `encode_into` checks it: at the start of the field, before its bytes
+/// (so a value out of the groups is the error named, whatever follows).
+fn check_group(
+    w: &KeyWriter<'_>,
+    layout: &Layout,
+    f: &FieldLayout,
+    v: &Value,
+) -> Result<(), EncodeError> {
+    match layout.salt().and_then(|s| s.groups) {
+        Some(g) if g.field == f.name => group_of(&g, v)
+            .map(|_| ())
+            .map_err(|_| w.error(EncodeErrorKind::GroupOutOfRange)),
+        _ => Ok(()),
+    }
 }
 
 /// A value that is not of the field's kind.

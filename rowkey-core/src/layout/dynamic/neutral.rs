@@ -6,6 +6,7 @@ use crate::codec::desc::Timestamp;
 use crate::codec::epoch::{days_part, nanos_part};
 use crate::codec::{CivilTime, TextDate};
 use crate::layout::{TimeCrate, ValueKind};
+use crate::EncodeErrorKind;
 
 /// A date as days since 1970-01-01, as the date types store it.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +43,13 @@ impl Timestamp for EpochNanos {
     }
     fn from_ts(ts: i64) -> Option<Self> {
         Some(EpochNanos(ts.into()))
+    }
+    /// As the date types say it: the instant in the user's terms.
+    fn out_of_range(self) -> EncodeErrorKind {
+        match CivilTime::from_epoch_nanos(self.0) {
+            Some(value) => EncodeErrorKind::DescTsOutOfRange { value },
+            None => EncodeErrorKind::TimestampOutOfRange,
+        }
     }
 }
 

@@ -139,12 +139,18 @@ fn int(bytes: u8, signed: bool, text: &str) -> Result<Value, String> {
     }
 }
 
+/// Whether `text` is bytes written as `0x` hex (`0x00ff`): `0x` and hex
+/// digits, which [`bytes`] reads as hex rather than as `toStringBinary`
+/// (so [`Value`]'s display writes bytes that would look so otherwise).
+pub(super) fn reads_as_hex(text: &str) -> bool {
+    text.strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// Bytes as `0x` hex, or as `toStringBinary` (`a\x00b`).
 fn bytes(text: &str) -> Result<Vec<u8>, String> {
-    if let Some(h) = text.strip_prefix("0x") {
-        if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return parse_hex(text).map_err(|e| e.to_string());
-        }
+    if reads_as_hex(text) {
+        return parse_hex(text).map_err(|e| e.to_string());
     }
     parse_binary(text).map_err(|e| format!("bytes are written as toStringBinary shows them ({e})"))
 }

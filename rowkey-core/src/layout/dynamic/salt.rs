@@ -6,7 +6,7 @@ use super::decode::DecodedKey;
 use super::{EncodeValuesError, Value};
 use crate::layout::Layout;
 use crate::salt::groups::group_in_range;
-use crate::salt::{GroupRule, SaltHash, SaltPlan};
+use crate::salt::{BucketGroups, GroupRule, SaltHash, SaltPlan};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use core::fmt;
 use core::ops::Range;
@@ -63,7 +63,7 @@ enum Computed {
 
 /// The group field's value picks no group.
 #[derive(Clone, Copy)]
-struct GroupOutOfRange(&'static str);
+pub(super) struct GroupOutOfRange(&'static str);
 
 /// The bucket of a key whose values are `values` (in field order) and
 /// whose salted fields' bytes are `parts`.
@@ -81,19 +81,7 @@ fn compute(
                 .iter()
                 .position(|f| f.name == g.field)
                 .and_then(|i| values.get(i));
-            let out = GroupOutOfRange(g.field);
-            match (g.rule, value) {
-                (GroupRule::Range { lo, hi }, Some(v)) => {
-                    let v = v.as_i128().ok_or(out)?;
-                    Some(Some(group_in_range(v, lo, hi).ok_or(out)?))
-                }
-                // A derived KeyPart enum's group is its variant's position.
-                (GroupRule::Enum, Some(Value::Enum { index, .. })) => {
-                    let g = crate::salt::groups::checked_group(u32::from(*index), g.groups);
-                    Some(Some(g.ok_or(out)?))
-                }
-                _ => None,
-            }
+            value.map_or(Ok(None), |v| group_of(g, v))?.map(Some)
         }
     };
     if let SaltHash::Custom(hash_fn) = s.hash {
@@ -110,6 +98,24 @@ fn compute(
         },
         (group, _) => Computed::Bucket(s.bucket(parts, group.flatten())),
     })
+}
+
+/// The group the group field's value `v` picks by the layout's rule;
+/// `None` where a user function picks it (the layout only names it).
+pub(super) fn group_of(g: &BucketGroups, v: &Value) -> Result<Option<u32>, GroupOutOfRange> {
+    let out = GroupOutOfRange(g.field);
+    match (g.rule, v) {
+        (GroupRule::Range { lo, hi }, v) => {
+            let v = v.as_i128().ok_or(out)?;
+            Ok(Some(group_in_range(v, lo, hi).ok_or(out)?))
+        }
+        // A derived KeyPart enum's group is its variant's position.
+        (GroupRule::Enum, Value::Enum { index, .. }) => {
+            let g = crate::salt::groups::checked_group(u32::from(*index), g.groups);
+            Ok(Some(g.ok_or(out)?))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The salted fields' bytes in `key` (fields at `spans`), as derived code

@@ -11,7 +11,8 @@ use core::fmt;
 /// Its [`Display`](fmt::Display) is the form [`Layout::parse_value`]
 /// reads back: `42`, `1.5`, `Temp`, `2026-11-01`,
 /// `2026-11-01T07:30:00.250Z`, `12.50`, a UUID hyphenated, text as it is,
-/// bytes as HBase's `toStringBinary`.
+/// bytes as HBase's `toStringBinary` (the `0` of bytes that would read as
+/// `0x` hex written `\x30`).
 ///
 /// [`Layout::parse_value`]: crate::Layout::parse_value
 #[derive(Debug, Clone, PartialEq)]
@@ -174,7 +175,13 @@ impl fmt::Display for Value {
             // unquoted); plain text is shown as typed.
             Value::Text(s) if needs_quotes(s) => write!(f, "{s:?}"),
             Value::Text(s) => f.write_str(s),
-            Value::Bytes(b) => write!(f, "{}", KeyDisplay(b)),
+            // Bytes whose `toStringBinary` would read back as `0x` hex
+            // (the text `0x12`, not the byte 0x12) start with their `0`
+            // escaped: `\x30x12`.
+            Value::Bytes(b) => match KeyDisplay(b).to_string() {
+                s if super::parse::reads_as_hex(&s) => write!(f, "\\x30{}", &s[1..]),
+                s => f.write_str(&s),
+            },
             Value::Uuid(b) => f.write_str(&uuid_text(b)),
             Value::Date(c) => write_date(f, c),
             Value::DateTime(c) => {
@@ -236,6 +243,9 @@ mod tests {
             assert_eq!(back, text);
         }
         assert_eq!(Value::Bytes(vec![b'a', 0]).to_string(), "a\\x00");
+        // Not `0x12`, which reads back as the one byte 0x12.
+        assert_eq!(Value::Bytes(b"0x12".to_vec()).to_string(), "\\x30x12");
+        assert_eq!(Value::Bytes(b"0xg".to_vec()).to_string(), "0xg");
         assert_eq!(
             Value::Uuid(*b"\x67\xe5\x50\x44\x10\xb1\x42\x6f\x92\x47\xbb\x68\x0e\x5f\xe0\xc8")
                 .to_string(),
