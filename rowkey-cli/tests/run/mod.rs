@@ -30,6 +30,7 @@ pub fn ok(args: &[&str]) -> String {
 }
 
 /// Runs and expects a clean failure; stderr.
+#[allow(dead_code)] // not every test binary needs it
 pub fn fails(args: &[&str]) -> String {
     let out = rowkey(args);
     let stderr = String::from_utf8(out.stderr).unwrap();
