@@ -15,11 +15,13 @@ const NANOS_A_DAY: i64 = 86_400_000_000_000;
 fn epoch_days(days: std::ops::RangeInclusive<i64>) -> BoxedStrategy<i64> {
     let lo = *days.start();
     let hi = *days.end();
-    let special: Vec<i64> = [-1, 0, 1, -106_752, 106_751, -719_528, -719_529, 2_932_896, 2_932_897]
-        .into_iter()
-        .chain([lo, hi])
-        .filter(|d| days.contains(d))
-        .collect();
+    let special: Vec<i64> = [
+        -1, 0, 1, -106_752, 106_751, -719_528, -719_529, 2_932_896, 2_932_897,
+    ]
+    .into_iter()
+    .chain([lo, hi])
+    .filter(|d| days.contains(d))
+    .collect();
     prop_oneof![select(special), lo..=hi, -110_000i64..110_000].boxed()
 }
 
@@ -28,7 +30,13 @@ fn epoch_days(days: std::ops::RangeInclusive<i64>) -> BoxedStrategy<i64> {
 /// `leap`.
 fn day_nanos(leap: bool) -> BoxedStrategy<i64> {
     let last = NANOS_A_DAY - 1;
-    let mut special = vec![0, last, 1, 999_999_999, 12 * 3_600_000_000_000 + 250_000_000];
+    let mut special = vec![
+        0,
+        last,
+        1,
+        999_999_999,
+        12 * 3_600_000_000_000 + 250_000_000,
+    ];
     special.push(if leap { NANOS_A_DAY } else { 0 });
     prop_oneof![
         select(special),
@@ -64,7 +72,10 @@ pub fn chrono_utc() -> BoxedStrategy<DateTime<Utc>> {
 }
 
 fn time_date() -> BoxedStrategy<time::Date> {
-    let (lo, hi) = (time::Date::MIN.to_julian_day(), time::Date::MAX.to_julian_day());
+    let (lo, hi) = (
+        time::Date::MIN.to_julian_day(),
+        time::Date::MAX.to_julian_day(),
+    );
     let unix = 2_440_588;
     epoch_days(i64::from(lo - unix)..=i64::from(hi - unix))
         .prop_map(move |d| time::Date::from_julian_day(d as i32 + unix).unwrap())
@@ -115,7 +126,9 @@ fn jiff_date_time() -> BoxedStrategy<jiff::civil::DateTime> {
 fn jiff_instant() -> BoxedStrategy<jiff::Timestamp> {
     jiff_date_time()
         .prop_filter_map("a timestamp", |t| {
-            t.to_zoned(jiff::tz::TimeZone::UTC).ok().map(|z| z.timestamp())
+            t.to_zoned(jiff::tz::TimeZone::UTC)
+                .ok()
+                .map(|z| z.timestamp())
         })
         .boxed()
 }
@@ -143,10 +156,12 @@ matrix! {
     time_date_text: time::Date [#[text(format = "%F")]] = time_date();
     time_date_time_binary: time::PrimitiveDateTime = time_date_time();
     time_date_time_desc_ts: time::PrimitiveDateTime [#[desc_ts]] = time_date_time();
+    time_date_time_desc_ts_text: time::PrimitiveDateTime [#[desc_ts] #[text]] = time_date_time();
     time_date_time_text: time::PrimitiveDateTime [#[text(format = "%Y-%m-%d %H:%M:%S.%6f")]] =
         time_date_time();
     time_instant_binary: time::OffsetDateTime = time_instant();
     time_instant_desc: time::OffsetDateTime [#[desc]] = time_instant();
+    time_instant_desc_ts: time::OffsetDateTime [#[desc_ts]] = time_instant();
     time_instant_desc_ts_text: time::OffsetDateTime [#[desc_ts] #[text]] = time_instant();
     time_instant_text: time::OffsetDateTime [#[text(format = "%Y%m%d%H%M%S")]] = time_instant();
     jiff_date_binary: jiff::civil::Date = jiff_date();
@@ -154,6 +169,7 @@ matrix! {
     jiff_date_text: jiff::civil::Date [#[text(format = "%Y%m%d")]] = jiff_date();
     jiff_date_time_binary: jiff::civil::DateTime = jiff_date_time();
     jiff_date_time_desc_ts: jiff::civil::DateTime [#[desc_ts]] = jiff_date_time();
+    jiff_date_time_desc_ts_text: jiff::civil::DateTime [#[desc_ts] #[text]] = jiff_date_time();
     jiff_date_time_text: jiff::civil::DateTime [#[text(format = "%F %H:%M")]] = jiff_date_time();
     jiff_instant_binary: jiff::Timestamp = jiff_instant();
     jiff_instant_desc: jiff::Timestamp [#[desc]] = jiff_instant();

@@ -93,8 +93,14 @@ fn seed_rows() {
     all(&OrderStatus::rows(N), &quiet);
     all(&HotEvent::rows(N), &quiet);
     let trades = Trade::rows(N);
-    all(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>(), &quiet);
-    all(&trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>(), &quiet);
+    all(
+        &trades.iter().map(Trade::seller_key).collect::<Vec<_>>(),
+        &quiet,
+    );
+    all(
+        &trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>(),
+        &quiet,
+    );
     all(&RiskProfile::rows(N), &quiet);
     all(&IdCardProfile::rows(N), &quiet);
     all(&PhoneProfile::rows(N), &quiet);
@@ -120,7 +126,10 @@ fn a_value_outside_the_groups_is_named_before_later_fields() {
         tail: vec![],
     };
     let e = v.to_vec().unwrap_err();
-    assert_eq!((e.field(), e.kind()), ("month", rowkey::EncodeErrorKind::GroupOutOfRange));
+    assert_eq!(
+        (e.field(), e.kind()),
+        ("month", rowkey::EncodeErrorKind::GroupOutOfRange)
+    );
     let noise = Noise {
         edits: vec![],
         bytes: vec![],

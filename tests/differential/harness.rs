@@ -124,12 +124,14 @@ pub fn layout_of<T: RowKey>() -> &'static Layout {
     static CACHE: OnceLock<Mutex<HashMap<usize, &'static Layout>>> = OnceLock::new();
     let derived = T::layout();
     let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
-    cache.entry(derived as *const Layout as usize).or_insert_with(|| {
-        let json = serde_json::to_string(derived).unwrap();
-        let loaded = Layout::from_json(&json).unwrap();
-        assert_eq!(loaded, derived, "the JSON round trip keeps the layout");
-        loaded
-    })
+    cache
+        .entry(derived as *const Layout as usize)
+        .or_insert_with(|| {
+            let json = serde_json::to_string(derived).unwrap();
+            let loaded = Layout::from_json(&json).unwrap();
+            assert_eq!(loaded, derived, "the JSON round trip keeps the layout");
+            loaded
+        })
 }
 
 /// `field=value` arguments, as `rowkey encode` takes them.
@@ -171,9 +173,9 @@ fn given_bucket(layout: &Layout, derived: &[u8]) -> Option<u32> {
 
 /// Whether `field` is a hand-written `KeyPart` the layout cannot see into.
 fn opaque(layout: &Layout, field: &str) -> bool {
-    layout.field(field).is_some_and(|f| {
-        f.codec == FieldCodec::Binary && f.value.unwrapped() == &ValueKind::Opaque
-    })
+    layout
+        .field(field)
+        .is_some_and(|f| f.codec == FieldCodec::Binary && f.value.unwrapped() == &ValueKind::Opaque)
 }
 
 fn about_salt(e: &DecodeError) -> bool {
@@ -194,12 +196,10 @@ pub fn check<T: Case>(v: &T, noise: &Noise) {
         .parse_assignments(&args)
         .map_err(|e| (None, e))
         .and_then(|values| {
-            layout
-                .encode_key(&values, bucket)
-                .map_err(|e| match e {
-                    rowkey::layout::dynamic::EncodeValuesError::Key(k) => (Some(k), k.to_string()),
-                    e => (None, e.to_string()),
-                })
+            layout.encode_key(&values, bucket).map_err(|e| match e {
+                rowkey::layout::dynamic::EncodeValuesError::Key(k) => (Some(k), k.to_string()),
+                e => (None, e.to_string()),
+            })
         });
     // A group a user function picks is checked by the derived code before
     // the fields; the interpreter cannot run the function, and names the
@@ -274,7 +274,11 @@ pub fn same_refusals<T: Case>(layout: &Layout, bytes: &[u8]) {
     let shown_key = rowkey::KeyDisplay(bytes);
     match (T::derived(bytes), layout.decode_key(bytes)) {
         (Ok(a), Ok(b)) => {
-            assert_eq!(a.again.as_deref(), Ok(bytes), "derived rewrite of {shown_key}");
+            assert_eq!(
+                a.again.as_deref(),
+                Ok(bytes),
+                "derived rewrite of {shown_key}"
+            );
             assert_eq!(
                 layout.encode_key(&b.values(), bucket_of(&b)).as_deref(),
                 Ok(bytes),

@@ -21,10 +21,10 @@ mod harness;
 mod person;
 mod values;
 
-mod ints;
-mod scalars;
-mod text;
 mod dates;
-mod separated;
-mod prefixes;
 mod fixture_layouts;
+mod ints;
+mod prefixes;
+mod scalars;
+mod separated;
+mod text;

@@ -23,7 +23,21 @@ macro_rules! displayed {
         }
     )*};
 }
-displayed!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, bool, char, rust_decimal::Decimal);
+displayed!(
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    bool,
+    char,
+    rust_decimal::Decimal
+);
 
 impl Person for f32 {
     fn person(&self) -> String {
@@ -55,9 +69,9 @@ fn text(s: &str) -> String {
 /// text `0x12`) start `\x30`, their `0` escaped.
 fn bytes(b: &[u8]) -> String {
     let s = KeyDisplay(b).to_string();
-    let hex = s.strip_prefix("0x").is_some_and(|h| {
-        !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit())
-    });
+    let hex = s
+        .strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()));
     if hex {
         format!("\\x30{}", &s[1..])
     } else {

@@ -108,9 +108,13 @@ fn arrays<const N: usize>() -> BoxedStrategy<[u8; N]> {
 }
 
 pub fn uuids() -> BoxedStrategy<Uuid> {
-    edges(vec![0u128, u128::MAX, 0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8])
-        .prop_map(Uuid::from_u128)
-        .boxed()
+    edges(vec![
+        0u128,
+        u128::MAX,
+        0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8,
+    ])
+    .prop_map(Uuid::from_u128)
+    .boxed()
 }
 
 /// Decimals of every scale, with the largest mantissa and values that

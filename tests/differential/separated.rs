@@ -1,7 +1,7 @@
 //! Separator-joined keys (`#[rowkey(separator = ..)]`): every text form
 //! that may stand between separators, with values holding the separator
 //! (refused alike) and separators in the neighbours of every key; and the
-//! struct options that change no byte (`max_len`, `target`).
+//! struct options that change no byte (`max_len`, `target`, `crate`).
 
 use crate::dates::{chrono_date, chrono_utc};
 use crate::scalars::{priced, uuids};
@@ -99,9 +99,10 @@ pub mod hash {
     }
 }
 
-/// Struct options that bound the key and change none of its bytes.
+/// Struct options that bound the key or name the crate, and change none
+/// of its bytes.
 #[derive(rowkey::RowKey, Debug, Clone, PartialEq)]
-#[rowkey(max_len = 40, target = "bigtable")]
+#[rowkey(max_len = 40, target = "bigtable", crate = "::rowkey")]
 pub struct Bounded {
     #[max_len(12)]
     pub name: String,

@@ -78,7 +78,16 @@ pub fn f32s() -> BoxedStrategy<f32> {
 
 pub fn chars() -> BoxedStrategy<char> {
     edges(vec![
-        '\0', '\u{1}', '\n', '"', '\\', '\u{7f}', '\u{ff}', '\u{d7ff}', '\u{e000}', '\u{10ffff}',
+        '\0',
+        '\u{1}',
+        '\n',
+        '"',
+        '\\',
+        '\u{7f}',
+        '\u{ff}',
+        '\u{d7ff}',
+        '\u{e000}',
+        '\u{10ffff}',
     ])
 }
 
@@ -99,7 +108,16 @@ pub fn text(max_chars: usize) -> BoxedStrategy<String> {
         2 => select(NASTY),
     ];
     let special = [
-        "", "None", "Some(x)", "Some(None", "\"q\"", "0x12", "x", "\0", "\u{1}", "ab\0",
+        "",
+        "None",
+        "Some(x)",
+        "Some(None",
+        "\"q\"",
+        "0x12",
+        "x",
+        "\0",
+        "\u{1}",
+        "ab\0",
     ];
     let special: Vec<String> = special
         .iter()
@@ -148,7 +166,10 @@ pub struct Noise {
 }
 
 pub fn noise() -> BoxedStrategy<Noise> {
-    let byte = prop_oneof![select(vec![0u8, 1, 0xFE, 0xFF, b'_', b'|', b'0', b'9']), any::<u8>()];
+    let byte = prop_oneof![
+        select(vec![0u8, 1, 0xFE, 0xFF, b'_', b'|', b'0', b'9']),
+        any::<u8>()
+    ];
     let edits = proptest::collection::vec((0u8..3, any::<Index>(), byte.clone()), 1..4);
     let bytes = proptest::collection::vec(byte, 0..48);
     (proptest::collection::vec(edits, 1..4), bytes)

@@ -4,7 +4,8 @@
 //!
 //! The interpreter calls the codec functions the derived code calls, with
 //! the parameters the layout records, so both accept the same keys and
-//! write the same bytes (a differential property test holds them to it).
+//! write the same bytes (`tests/differential`, a property test over a
+//! generated matrix of every codec and attribute, holds them to it).
 //! Values come and go as [`Value`]s, which read and print the way a person
 //! writes them.
 //!
