@@ -73,8 +73,8 @@
 pub use rowkey_core::*;
 pub use rowkey_derive::{KeyPart, RowKey};
 
-pub mod blocking;
-pub mod store;
+/// Stores that hold keyed rows: the `rowkey-store` crate.
+pub use rowkey_store as store;
 
 /// Cloud Bigtable: the `rowkey-bigtable` crate (feature `bigtable`).
 #[cfg(feature = "bigtable")]

@@ -429,7 +429,7 @@ fn mem_store_deletes_rows() {
 /// key-built and record-built indexes, iterators with their stats.
 #[test]
 fn blocking_indexed_store() {
-    use rowkey::blocking::IndexedMemStore;
+    use rowkey::store::blocking::IndexedMemStore;
     let store = IndexedMemStore::new(IndexedStore::new(MemStore::new(), MemStore::new()));
     let docs: Vec<Doc> = (0..5)
         .map(|id| Doc {

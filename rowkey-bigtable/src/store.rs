@@ -4,7 +4,7 @@
 use crate::read::{read, Target};
 use crate::write::{delete, write, WriteOptions};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
-use rowkey_core::store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
+use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
 use std::future::Future;
 use std::sync::Arc;
 

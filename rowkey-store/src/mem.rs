@@ -1,6 +1,6 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
-use super::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
@@ -175,9 +175,8 @@ impl MemRows {
             // A fuzzy key keeps only its rows; the limit counts those. The
             // rows it skips are scanned under the lock.
             let fuzzy = self.request.fuzzy();
-            let wanted =
-                |(key, _): &(&Vec<u8>, &Vec<super::Cell>)| fuzzy.is_none_or(|f| f.matches(key));
-            let copy = |(key, cells): (&Vec<u8>, &Vec<super::Cell>)| Row {
+            let wanted = |(key, _): &(&Vec<u8>, &Vec<Cell>)| fuzzy.is_none_or(|f| f.matches(key));
+            let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| Row {
                 key: key.clone(),
                 cells: cells.clone(),
             };

@@ -1,7 +1,7 @@
 //! What every store refuses before anything is sent: empty keys, keys
 //! over the store's limit, rows without cells.
 
-use super::{Row, StoreError};
+use crate::{Row, StoreError};
 
 /// Bigtable's limit on a row key's length: 4 KiB.
 pub const BIGTABLE_MAX_KEY_LEN: usize = 4096;
@@ -23,7 +23,7 @@ impl KeyLimit {
     };
     /// HBase's 32767 bytes.
     pub const HBASE: KeyLimit = KeyLimit {
-        max: crate::HBASE_MAX_KEY_LEN,
+        max: rowkey_core::HBASE_MAX_KEY_LEN,
         store: "HBase",
     };
 

@@ -3,13 +3,13 @@
 //! thread by an executor the backend provides; streams become iterators
 //! that pull one row at a time (memory stays bounded).
 //!
-//! `rowkey::blocking::MemStore` and `rowkey_bigtable::blocking::BigtableStore`
+//! `rowkey::store::blocking::MemStore` and `rowkey_bigtable::blocking::BigtableStore`
 //! are this type with their executors. Bigtable's refuses to run on a
 //! thread that drives an async runtime, with
 //! [`StoreError::InsideAsyncRuntime`] instead of a panic.
 //!
 //! ```
-//! use rowkey::blocking::MemStore;
+//! use rowkey::store::blocking::MemStore;
 //! use rowkey::store::Cell;
 //! use rowkey::RowKey;
 //!
@@ -25,11 +25,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use super::blocking_index::{BlockingIndexedStore, IndexRows, RecordRows};
+mod index;
+mod parking;
 
-use super::{QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
-use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
-use crate::RowKey;
+pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
+pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
+
+use crate::{Cell, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
+use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};
+use rowkey_core::RowKey;
 use std::future::Future;
 
 /// Runs a future to completion on the calling thread.
@@ -159,8 +163,6 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         }
     }
 }
-
-use super::Cell;
 
 /// The rows of a read, pulled one at a time; ends after the first error.
 pub struct Rows<'a, E> {

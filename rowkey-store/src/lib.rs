@@ -35,13 +35,20 @@
 //! # }).unwrap();
 //! ```
 
+// Where rustdoc links this crate's items from other crates' pages when
+// its own docs are not built beside them: `cargo doc --no-deps` documents
+// the workspace's crates in no set order, and a link to a crate whose
+// docs are not there yet would be left as text. .ci/doc-links.sh checks
+// the version.
+#![doc(html_root_url = "https://docs.rs/rowkey-store/0.1.0")]
+#![warn(missing_docs)]
+
 pub mod blocking;
-mod blocking_index;
 mod error;
 mod index;
-mod index_join;
-mod index_record;
 mod limits;
+mod mem;
+mod merge;
 mod query;
 mod record;
 mod request;
@@ -49,19 +56,21 @@ mod retry;
 mod row;
 
 pub use error::{BoxError, StoreError};
-pub use index::{IndexedStore, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER};
-pub use index_join::{IndexJoin, IndexStats};
-pub use index_record::Records;
+pub use index::{
+    IndexJoin, IndexStats, IndexedStore, Records, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+};
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
+pub use mem::MemStore;
+pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
 pub use query::{QueryOptions, QueryStream};
 pub use record::Record;
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
 
-use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
-use crate::RowKey;
 use futures_core::Stream;
+use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};
+use rowkey_core::RowKey;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -192,17 +201,17 @@ pub trait Store: Clone + Send + Sync + 'static {
         resume: Option<&Cursor>,
         size: usize,
     ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
-        let resumed = crate::scan::page::Resume::new(plan, resume, size);
+        let resumed = rowkey_core::scan::Resume::new(plan, resume, size);
         // One row more than the page tells whether another page follows.
         let mut rows = match &resumed {
-            Ok(r) if r.want > 0 => {
-                Some(self.query(&r.plan.clone().with_limit(r.want.saturating_add(1))))
+            Ok(r) if r.want() > 0 => {
+                Some(self.query(&r.plan().clone().with_limit(r.want().saturating_add(1))))
             }
             _ => None,
         };
         async move {
             let resumed = resumed?;
-            let mut page = Vec::with_capacity(resumed.want.min(1024));
+            let mut page = Vec::with_capacity(resumed.want().min(1024));
             let mut more = false;
             if let Some(rows) = rows.as_mut() {
                 while let Some(row) =
@@ -210,7 +219,7 @@ pub trait Store: Clone + Send + Sync + 'static {
                 {
                     // The look-ahead row only tells that more follow: an
                     // error there is the next page's to report.
-                    if page.len() == resumed.want {
+                    if page.len() == resumed.want() {
                         more = true;
                         break;
                     }
