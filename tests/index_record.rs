@@ -10,7 +10,9 @@
 use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
-use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError};
+use rowkey::store::{
+    BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError, StoreExt,
+};
 use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::stores::FaultyStore;
 use std::collections::BTreeMap;

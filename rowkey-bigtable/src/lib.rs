@@ -27,7 +27,7 @@
 //!
 //! ```no_run
 //! use futures::TryStreamExt;
-//! use rowkey::store::{Cell, Store};
+//! use rowkey::store::{Cell, StoreExt};
 //! use rowkey::RowKey;
 //! use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 //!

@@ -113,7 +113,7 @@ struct Fetch {
     covers_limit: bool,
 }
 
-/// The rows of a plan in logical key order; made by [`Store::query`].
+/// The rows of a plan in logical key order; made by [`StoreExt::query`](crate::StoreExt::query).
 /// Ends after the first error, which it yields.
 ///
 /// Dropping it cancels every read in flight.

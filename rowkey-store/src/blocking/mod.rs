@@ -31,7 +31,7 @@ mod parking;
 pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
 pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
 
-use crate::{Cell, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Cell, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError, StoreExt};
 use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};
 use rowkey_core::RowKey;
 use std::future::Future;
@@ -93,7 +93,7 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
             .block_on("delete rows", self.store.delete_rows(keys))?
     }
 
-    /// The row with exactly this key; see [`Store::read_row`].
+    /// The row with exactly this key; see [`StoreExt::read_row`].
     pub fn read_row(&self, key: &[u8]) -> Result<Option<Row>, StoreError> {
         self.executor
             .block_on("read row", self.store.read_row(key))?
@@ -104,34 +104,34 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         self.rows(self.store.read_rows(request))
     }
 
-    /// Writes one row under a typed key; see [`Store::put`].
+    /// Writes one row under a typed key; see [`StoreExt::put`].
     pub fn put<K: RowKey>(&self, key: &K, cells: Vec<Cell>) -> Result<(), StoreError> {
         self.executor
             .block_on("write rows", self.store.put(key, cells))?
     }
 
-    /// Deletes the row of a typed key; see [`Store::delete`].
+    /// Deletes the row of a typed key; see [`StoreExt::delete`].
     pub fn delete<K: RowKey>(&self, key: &K) -> Result<(), StoreError> {
         self.executor
             .block_on("delete rows", self.store.delete(key))?
     }
 
-    /// The row of a typed key; see [`Store::get`].
+    /// The row of a typed key; see [`StoreExt::get`].
     pub fn get<K: RowKey>(&self, key: &K) -> Result<Option<Row>, StoreError> {
         self.executor.block_on("read row", self.store.get(key))?
     }
 
-    /// The rows of one range; see [`Store::scan`].
+    /// The rows of one range; see [`StoreExt::scan`].
     pub fn scan<const N: usize>(&self, range: &ScanRange<N>) -> Rows<'_, E> {
         self.rows(self.store.scan(range))
     }
 
-    /// The rows of a plan in logical key order; see [`Store::query`].
+    /// The rows of a plan in logical key order; see [`StoreExt::query`].
     pub fn query<const N: usize>(&self, plan: &ScanPlan<N>) -> Rows<'_, E> {
         self.rows(Box::pin(self.store.query(plan)))
     }
 
-    /// [`query`](Self::query) with options; see [`Store::query_with`].
+    /// [`query`](Self::query) with options; see [`StoreExt::query_with`].
     pub fn query_with<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
@@ -140,12 +140,12 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         self.rows(Box::pin(self.store.query_with(plan, options)))
     }
 
-    /// The rows of a plan in stored key order; see [`Store::read_plan`].
+    /// The rows of a plan in stored key order; see [`StoreExt::read_plan`].
     pub fn read_plan<const N: usize>(&self, plan: &ScanPlan<N>) -> Rows<'_, E> {
         self.rows(self.store.read_plan(plan))
     }
 
-    /// One keyset page; see [`Store::page`].
+    /// One keyset page; see [`StoreExt::page`].
     pub fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,

@@ -3,7 +3,7 @@
 //! hits joined back to main rows in batched point reads ([`IndexJoin`]).
 //! The record-based operations are in `index_record.rs`.
 
-use crate::{Cell, Row, Store, StoreError};
+use crate::{Cell, Row, Store, StoreError, StoreExt};
 use rowkey_core::scan::ScanPlan;
 use rowkey_core::{IndexOf, RowKey};
 

@@ -3,7 +3,7 @@
 //! join that skips stale index rows.
 
 use super::{index_row, IndexJoin, IndexStats, IndexedStore};
-use crate::{Record, Row, Store, StoreError};
+use crate::{Record, Row, Store, StoreError, StoreExt};
 use futures_core::Stream;
 use rowkey_core::scan::ScanPlan;
 use rowkey_core::{EncodeError, IndexOf, RowKey};
