@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo run --example buyer_trades`
 use layouts::{BuyerTrade, Trade};
-use rowkey::blocking::IndexedMemStore;
+use rowkey::store::blocking::IndexedMemStore;
 use rowkey::store::{IndexedStore, MemStore};
 use rowkey::IndexOf;
 use rowkey_fixtures::layouts;

@@ -6,7 +6,7 @@
 //! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
 //! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
 
-use rowkey::blocking::{BlockOn, BlockingStore};
+use rowkey::store::blocking::{BlockOn, BlockingStore};
 use rowkey::store::{Cell, Row, Store};
 use rowkey::{KeyDisplay, RowKey};
 use std::time::Instant;
@@ -136,7 +136,7 @@ fn ledger(bigtable: bool) -> Result<(), Box<dyn std::error::Error>> {
         return bigtable_ledger();
     }
     println!("== Spending ledger in a MemStore (--bigtable for the emulator) ==");
-    ledger_queries(&rowkey::blocking::MemStore::default())
+    ledger_queries(&rowkey::store::blocking::MemStore::default())
 }
 
 #[cfg(not(feature = "bigtable"))]

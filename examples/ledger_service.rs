@@ -18,7 +18,7 @@
 
 use futures::StreamExt;
 use rowkey::bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey::store::{Cell, Row, Store};
+use rowkey::store::{Cell, Row, Store, StoreExt};
 use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::Ledger;
 use std::error::Error;

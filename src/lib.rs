@@ -56,10 +56,12 @@
 //!
 //! # Stores
 //!
-//! [`store`] has the async [`Store`](store::Store) trait and
-//! [`MemStore`](store::MemStore); [`blocking`] the same for code that is
-//! not async; the `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable,
-//! the `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
+//! [`store`] has the async [`Store`](store::Store) trait, its typed
+//! operations ([`StoreExt`](store::StoreExt)), [`MemStore`](store::MemStore),
+//! [`DynStore`](store::DynStore) for a backend chosen at run time, and
+//! [`store::blocking`], the same for code that is not async; the
+//! `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable, the
+//! `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
 //! (hbase-thrift adapters, the `rowkey-hbase` crate).
 
 // Where rustdoc links this crate's items from other crates' pages when
@@ -70,11 +72,34 @@
 #![doc(html_root_url = "https://docs.rs/rowkey/0.1.0")]
 #![warn(missing_docs)]
 
-pub use rowkey_core::*;
+// Explicit re-exports, one path per item: an item of a module re-exported
+// here whole is not re-exported at the root as well.
+pub use rowkey_core::{codec, hotspot, key_text, salt, scan, split};
+pub use rowkey_core::{
+    DecodeError, DecodeErrorKind, DecodeKey, DecodeKeyOwned, DecodePart, EncodeError,
+    EncodeErrorKind, FieldCodec, FieldLayout, IndexOf, KeyBuf, KeyDisplay, KeyError, KeyLocation,
+    KeyPart, KeyPrefix, KeyReader, KeyStorage, KeyWriter, Layout, Order, RowKey, TimeCrate,
+    UnrenderableKey, ValueKind, HBASE_MAX_KEY_LEN,
+};
 pub use rowkey_derive::{KeyPart, RowKey};
 
-pub mod blocking;
-pub mod store;
+/// Layouts read by their description alone: the interpreter that reads
+/// and writes keys from a [`Layout`] ([`dynamic`]) and, with the `json`
+/// feature, layouts read back from JSON. [`Layout`] and its parts are at
+/// the crate root.
+pub mod layout {
+    pub use rowkey_core::layout::{dynamic, FORMAT_VERSION};
+    #[cfg(feature = "json")]
+    pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
+}
+
+/// Stores that hold keyed rows: the `rowkey-store` crate.
+pub use rowkey_store as store;
+
+/// What `#[derive(RowKey)]` and `#[derive(KeyPart)]` expand to calls; not
+/// a public API.
+#[doc(hidden)]
+pub use rowkey_core::__private;
 
 /// Cloud Bigtable: the `rowkey-bigtable` crate (feature `bigtable`).
 #[cfg(feature = "bigtable")]

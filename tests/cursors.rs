@@ -4,12 +4,12 @@
 //! taken from another plan: each is an `InvalidCursor` error, or (a token
 //! forged with a valid checksum) pages that hold only rows of the plan,
 //! each once, in order; never a panic. Through `scan::page` over a sorted
-//! map and `Store::page` over `MemStore`, forward and reversed.
+//! map and `StoreExt::page` over `MemStore`, forward and reversed.
 
 use futures::executor::block_on;
 use proptest::prelude::*;
 use rowkey::scan::{page, Cursor, InvalidCursor, ScanPlan};
-use rowkey::store::{MemStore, Store, StoreError};
+use rowkey::store::{MemStore, StoreError, StoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::brute::{read_range, Table};
 
@@ -64,7 +64,7 @@ fn scan_pages(
     panic!("paging does not advance")
 }
 
-/// The same through `Store::page`.
+/// The same through `StoreExt::page`.
 fn store_pages(
     store: &MemStore,
     plan: &ScanPlan<N>,

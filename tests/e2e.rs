@@ -7,7 +7,7 @@
 
 use futures::{StreamExt, TryStreamExt};
 use rowkey::split::SplitKeys;
-use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store};
+use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store, StoreExt};
 use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::layouts::*;
 use std::time::Instant;

@@ -1,7 +1,8 @@
 //! Bad input gets a precise error: which key, which field, which byte
 //! offset and why; never a panic, a truncation or a different value.
 
-use rowkey::{DecodeErrorKind, EncodeErrorKind, KeyPart, RowKey, Side};
+use rowkey::codec::framing::Side;
+use rowkey::{DecodeErrorKind, EncodeErrorKind, KeyPart, RowKey};
 use rowkey_fixtures::Spend;
 
 #[derive(RowKey, Debug, PartialEq)]

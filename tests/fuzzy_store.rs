@@ -6,7 +6,7 @@
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::{FuzzyKey, ScanPlan};
-use rowkey::store::{MemStore, QueryOptions, Store};
+use rowkey::store::{MemStore, QueryOptions, StoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::brute::fuzzy_plan_keys;
 use std::collections::BTreeMap;

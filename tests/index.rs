@@ -9,7 +9,7 @@
 use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
-use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store, StoreError};
+use rowkey::store::{Cell, IndexedStore, MemStore, Row, Store, StoreError, StoreExt};
 use rowkey::{IndexOf, RowKey};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

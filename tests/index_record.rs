@@ -10,7 +10,9 @@
 use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
-use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError};
+use rowkey::store::{
+    BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError, StoreExt,
+};
 use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::stores::FaultyStore;
 use std::collections::BTreeMap;
@@ -429,7 +431,7 @@ fn mem_store_deletes_rows() {
 /// key-built and record-built indexes, iterators with their stats.
 #[test]
 fn blocking_indexed_store() {
-    use rowkey::blocking::IndexedMemStore;
+    use rowkey::store::blocking::IndexedMemStore;
     let store = IndexedMemStore::new(IndexedStore::new(MemStore::new(), MemStore::new()));
     let docs: Vec<Doc> = (0..5)
         .map(|id| Doc {

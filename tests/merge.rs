@@ -1,5 +1,6 @@
 //! The k-way merge of per-bucket scans, over iterators and over async
-//! streams (feature `stream`), including sources that are not ready.
+//! streams (`rowkey::store::merge_sorted_stream`), including sources that
+//! are not ready.
 
 use proptest::prelude::*;
 use rowkey::scan::merge_sorted;
@@ -142,12 +143,11 @@ proptest! {
     }
 }
 
-#[cfg(feature = "stream")]
 mod stream {
     use super::*;
     use futures::executor::block_on;
     use futures::stream::{self, Stream, StreamExt};
-    use rowkey::scan::merge_sorted_stream;
+    use rowkey::store::merge_sorted_stream;
     use std::pin::Pin;
     use std::task::{Context, Poll};
 
@@ -189,7 +189,7 @@ mod stream {
         fn stream_merge_from_an_offset(sources in combination_sources(), back: bool) {
             let input = if back { backwards(&sources) } else { sources.clone() };
             let streams = input.into_iter().map(|s| Stutter { inner: stream::iter(s), ready: false });
-            let merge = rowkey::scan::merge_sorted_stream_by_offset(streams, 0, 2, None);
+            let merge = rowkey::store::merge_sorted_stream_by_offset(streams, 0, 2, None);
             let merge = if back { merge.reversed() } else { merge };
             let got: Vec<Vec<u8>> = block_on(merge.collect());
             prop_assert_eq!(got, expected_from(&sources, 2, back));

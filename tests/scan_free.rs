@@ -8,7 +8,7 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::ScanPlan;
-use rowkey::store::{MemStore, Store};
+use rowkey::store::{MemStore, StoreExt};
 use rowkey::RowKey;
 use std::collections::BTreeMap;
 

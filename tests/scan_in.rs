@@ -10,7 +10,7 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::ScanPlan;
-use rowkey::store::{MemStore, Row, Store};
+use rowkey::store::{MemStore, Row, StoreExt};
 use rowkey::{EncodeErrorKind, RowKey};
 use rowkey_fixtures::adversarial::GroupedSpend;
 use rowkey_fixtures::strategies::edge_bytes;

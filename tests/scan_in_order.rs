@@ -14,7 +14,7 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::{merge_sorted_by_offset, page, Cursor, ScanPlan, ScanRange};
-use rowkey::store::{MemStore, QueryOptions, Row, Store};
+use rowkey::store::{MemStore, QueryOptions, Row, StoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::adversarial::GroupedSpend;
 use rowkey_fixtures::brute::merged_keys;

@@ -7,6 +7,7 @@ use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::store::{
     Cell, KeyLimit, MemStore, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError,
+    StoreExt,
 };
 use rowkey::RowKey;
 

@@ -8,7 +8,7 @@
 use bigtable_rs::google::bigtable::v2::row_filter::Filter;
 use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowFilter};
 use futures::StreamExt;
-use rowkey::store::{QueryOptions, RowStream, Store};
+use rowkey::store::{QueryOptions, RowStream, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_bigtable::adapters::ToRowSet;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};

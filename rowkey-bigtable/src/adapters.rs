@@ -34,7 +34,7 @@ use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{RowFilter, RowRange, RowSet};
 use rowkey_core::scan::{FuzzyFilter, FuzzyKey, ScanPlan, ScanRange};
-use rowkey_core::store::{Cell, KeyLimit, KeyRange, ReadRequest, Row, StoreError};
+use rowkey_store::{Cell, KeyLimit, KeyRange, ReadRequest, Row, StoreError};
 
 /// A range as a bigtable_rs `RowRange`: start closed, end open (or
 /// unbounded), exactly the range's bounds.

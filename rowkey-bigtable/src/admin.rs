@@ -7,7 +7,7 @@ use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
     table::View, ColumnFamily, CreateTableRequest, DeleteTableRequest, GetTableRequest, Table,
 };
 use rowkey_core::split::SplitKeys;
-use rowkey_core::store::StoreError;
+use rowkey_store::StoreError;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;

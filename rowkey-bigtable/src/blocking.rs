@@ -18,14 +18,14 @@
 //! ```
 
 use crate::admin::{BigtableAdmin, TableSpec, TableStatus};
-use rowkey_core::store::blocking::{BlockOn, BlockingIndexedStore, BlockingStore};
-use rowkey_core::store::StoreError;
+use rowkey_store::blocking::{BlockOn, BlockingIndexedStore, BlockingStore};
+use rowkey_store::StoreError;
 use std::future::Future;
 
 /// The blocking store.
 pub type BigtableStore = BlockingStore<crate::BigtableStore, Runtime>;
 
-/// The blocking [`IndexedStore`](rowkey_core::store::IndexedStore) over a
+/// The blocking [`IndexedStore`](rowkey_store::IndexedStore) over a
 /// main table and an index table: connect both async stores on a
 /// [`Runtime`] with [`Runtime::block_on`](BlockOn::block_on), then
 /// [`BlockingIndexedStore::with_executor`] that runtime.

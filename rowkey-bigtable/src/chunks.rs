@@ -20,8 +20,8 @@
 use crate::store::MAX_MESSAGE_BYTES;
 use bigtable_rs::google::bigtable::v2::read_rows_response::cell_chunk::RowStatus;
 use bigtable_rs::google::bigtable::v2::read_rows_response::CellChunk;
-use rowkey_core::store::{Cell, Row};
 use rowkey_core::KeyDisplay;
+use rowkey_store::{Cell, Row};
 use std::collections::VecDeque;
 
 #[cfg(test)]

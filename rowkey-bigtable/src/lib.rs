@@ -1,5 +1,5 @@
 //! Cloud Bigtable for [`rowkey`](https://docs.rs/rowkey): an async,
-//! streaming, resumable [`Store`](rowkey_core::store::Store) over
+//! streaming, resumable [`Store`](rowkey_store::Store) over
 //! [bigtable_rs](https://docs.rs/bigtable_rs), table admin without the
 //! `cbt` binary, adapters for code that keeps its own bigtable_rs client,
 //! and a blocking facade.
@@ -7,7 +7,7 @@
 //! - [`BigtableStore`]: reads are streams; a transient failure (a cut
 //!   stream, UNAVAILABLE, DEADLINE_EXCEEDED, a stream silent past the idle
 //!   timeout) is retried with backoff, resuming strictly after the last
-//!   row delivered ([`RetryPolicy`](rowkey_core::store::RetryPolicy));
+//!   row delivered ([`RetryPolicy`](rowkey_store::RetryPolicy));
 //!   `query` reads a salted plan's buckets concurrently and merges them
 //!   in logical key order with bounded memory; writes go out in batches
 //!   with bounded requests in flight ([`WriteOptions`]); cells up to
@@ -16,7 +16,7 @@
 //! - [`BigtableAdmin`]: tables with families and split keys of any bytes,
 //!   created if missing ([`BigtableAdmin::create_table_if_missing`]).
 //! - [`adapters`]: `ScanRange` → `RowRange`, plans → one `RowSet`,
-//!   bigtable_rs rows → [`Row`](rowkey_core::store::Row).
+//!   bigtable_rs rows → [`Row`](rowkey_store::Row).
 //! - [`blocking`]: the same store for code that is not async.
 //!
 //! Everything here is tested against the Cloud Bigtable emulator
@@ -27,7 +27,7 @@
 //!
 //! ```no_run
 //! use futures::TryStreamExt;
-//! use rowkey::store::{Cell, Store};
+//! use rowkey::store::{Cell, StoreExt};
 //! use rowkey::RowKey;
 //! use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 //!

@@ -17,7 +17,7 @@ use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{
     ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
 };
-use rowkey_core::store::{ReadRequest, RetryPolicy, Row, RowStream, StoreError};
+use rowkey_store::{ReadRequest, RetryPolicy, Row, RowStream, StoreError};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::time::timeout;

@@ -1,6 +1,6 @@
 //! Which gRPC failures are worth retrying.
 
-use rowkey_core::store::StoreError;
+use rowkey_store::StoreError;
 use tonic::{Code, Status};
 
 /// Whether a failed call may succeed if sent again: the server or the

@@ -4,7 +4,7 @@
 use crate::read::{read, Target};
 use crate::write::{delete, write, WriteOptions};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
-use rowkey_core::store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
+use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 ///
 /// Reads stream: rows arrive as the server sends them, each read resumes
 /// after the last row it delivered when a stream is cut or stalls
-/// ([`RetryPolicy`]), and [`Store::query`] reads a salted plan's buckets
+/// ([`RetryPolicy`]), and [`StoreExt::query`](rowkey_store::StoreExt::query) reads a salted plan's buckets
 /// concurrently and merges them. Writes go out in batches with a bounded
 /// number in flight ([`WriteOptions`]). Keys are checked against
 /// Bigtable's 4 KiB limit before anything is sent.
@@ -27,7 +27,7 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 ///
 /// ```no_run
 /// use futures::TryStreamExt;
-/// use rowkey::store::Store;
+/// use rowkey::store::StoreExt;
 /// use rowkey_bigtable::BigtableStore;
 /// # #[derive(rowkey::RowKey)] struct Spend { #[text(width = 6)] month: u32, user: u64 }
 ///

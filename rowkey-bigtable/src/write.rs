@@ -8,8 +8,8 @@ use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{DeleteFromRow, Mutation as Op, SetCell};
 use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation};
 use futures_util::{StreamExt, TryStreamExt};
-use rowkey_core::store::{Row, StoreError};
 use rowkey_core::KeyDisplay;
+use rowkey_store::{Row, StoreError};
 
 /// The most mutations Cloud Bigtable takes in one `MutateRows` request
 /// (and so in one row: a row's cells go in one entry, applied together).
@@ -289,7 +289,7 @@ async fn send(target: &Target, entries: &[Entry]) -> Result<Vec<(usize, i32, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rowkey_core::store::Cell;
+    use rowkey_store::Cell;
 
     #[test]
     fn batches_by_rows_and_bytes() {

@@ -6,7 +6,7 @@
 
 use futures::{StreamExt, TryStreamExt};
 use rowkey::store::{
-    Cell, KeyRange, QueryOptions, ReadRequest, RetryPolicy, Row, Store, StoreError,
+    Cell, KeyRange, QueryOptions, ReadRequest, RetryPolicy, Row, Store, StoreError, StoreExt,
 };
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};

@@ -7,7 +7,7 @@
 
 use futures::TryStreamExt;
 use rowkey::scan::{FuzzyKey, ScanPlan};
-use rowkey::store::{Cell, QueryOptions, RetryPolicy, Row, Store};
+use rowkey::store::{Cell, QueryOptions, RetryPolicy, Row, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::emulator::Emulator;

@@ -8,7 +8,7 @@
 
 use futures::TryStreamExt;
 use rowkey::scan::{Cursor, ScanPlan};
-use rowkey::store::{Cell, QueryOptions, Row, Store};
+use rowkey::store::{Cell, QueryOptions, Row, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::brute::merged_keys;

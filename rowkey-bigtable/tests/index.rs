@@ -8,7 +8,7 @@
 use futures::TryStreamExt;
 use rowkey::scan::ScanPlan;
 use rowkey::split::SplitKeys;
-use rowkey::store::{Cell, IndexedStore, RetryPolicy, Row, Store};
+use rowkey::store::{Cell, IndexedStore, RetryPolicy, Row, Store, StoreExt};
 use rowkey::{IndexOf, RowKey};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::emulator::Emulator;

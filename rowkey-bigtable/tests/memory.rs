@@ -5,7 +5,7 @@
 //! bound set by the budget, not by the rows.
 
 use futures::StreamExt;
-use rowkey::store::{MemStore, QueryOptions, Store};
+use rowkey::store::{MemStore, QueryOptions, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::alloc::{live_bytes, peak_bytes, reset_peak, Counting};

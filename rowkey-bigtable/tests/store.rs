@@ -4,7 +4,7 @@
 
 use futures::TryStreamExt;
 use rowkey::split::SplitKeys;
-use rowkey::store::{Cell, KeyRange, MemStore, ReadRequest, Row, Store, StoreError};
+use rowkey::store::{Cell, KeyRange, MemStore, ReadRequest, Row, Store, StoreError, StoreExt};
 use rowkey_bigtable::{blocking, BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::emulator::Emulator;
 

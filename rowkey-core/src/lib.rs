@@ -33,8 +33,6 @@ mod render;
 pub mod salt;
 pub mod scan;
 pub mod split;
-#[cfg(feature = "store")]
-pub mod store;
 mod uninit;
 mod writer;
 

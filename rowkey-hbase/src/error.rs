@@ -5,15 +5,15 @@ use std::fmt;
 
 /// Why a Thrift struct does not convert to or from a [`Row`]. The
 /// conversions return it inside
-/// [`StoreError::Backend`](rowkey_core::store::StoreError::Backend) (not
+/// [`StoreError::Backend`](rowkey_store::StoreError::Backend) (not
 /// transient), whose `source` it is, for the operation `"read rows"` or
 /// `"write rows"`.
 ///
 /// Keys and column names are shown as HBase's `Bytes.toStringBinary`
-/// shows them (as [`StoreError`](rowkey_core::store::StoreError) shows
+/// shows them (as [`StoreError`](rowkey_store::StoreError) shows
 /// keys), cut after 64 bytes.
 ///
-/// [`Row`]: rowkey_core::store::Row
+/// [`Row`]: rowkey_store::Row
 ///
 /// ```
 /// use rowkey_hbase::ThriftDataError;
@@ -35,7 +35,7 @@ pub enum ThriftDataError {
         column: Vec<u8>,
     },
     /// A column whose family (the bytes before the first `:`) is not
-    /// UTF-8, which a [`Cell`](rowkey_core::store::Cell)'s `String`
+    /// UTF-8, which a [`Cell`](rowkey_store::Cell)'s `String`
     /// family cannot hold.
     FamilyNotUtf8 {
         /// The row's key.

@@ -8,7 +8,7 @@
 //! - [`plan_scans`], [`plan_scans_reversed`], [`request_scans`]: a plan's
 //!   (or a read request's) ranges, one scan each.
 //! - [`row_from_thrift`], [`rows_from_thrift`]: `TRowResult`s as
-//!   [`Row`](rowkey_core::store::Row)s.
+//!   [`Row`](rowkey_store::Row)s.
 //! - [`to_batch_mutation`], [`to_batch_mutations`]: rows as
 //!   `BatchMutation`s for `mutateRows`.
 //!

@@ -4,7 +4,7 @@ use crate::reversed::ReversedTScan;
 use crate::scan::ToTScan;
 use hbase_thrift::hbase::TScan;
 use rowkey_core::scan::ScanPlan;
-use rowkey_core::store::ReadRequest;
+use rowkey_store::ReadRequest;
 
 /// One forward `TScan` per range of `plan` (one per salt bucket it
 /// touches), in key order; an empty plan gives none. Open one scanner per

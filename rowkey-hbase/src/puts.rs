@@ -2,7 +2,7 @@
 
 use crate::error::ThriftDataError;
 use hbase_thrift::hbase::{BatchMutation, Mutation};
-use rowkey_core::store::{Cell, KeyLimit, Row, StoreError};
+use rowkey_store::{Cell, KeyLimit, Row, StoreError};
 
 /// A row as the `BatchMutation` that sets its cells, for
 /// `mutateRows(table, batches, attributes)`, after the checks every store

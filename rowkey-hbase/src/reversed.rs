@@ -4,7 +4,7 @@
 use crate::bounds::{below, Bounds};
 use crate::scan::tscan;
 use hbase_thrift::hbase::TScan;
-use rowkey_core::store::{KeyRange, Row};
+use rowkey_store::{KeyRange, Row};
 
 /// The rows of `[start, stop)` in descending key order: a reversed `TScan`
 /// and the [`step`](Self::step) to apply to each row it returns.

@@ -3,7 +3,7 @@
 
 use crate::error::ThriftDataError;
 use hbase_thrift::hbase::{TCell, TColumn, TRowResult};
-use rowkey_core::store::{Cell, KeyLimit, Row, StoreError};
+use rowkey_store::{Cell, KeyLimit, Row, StoreError};
 use std::collections::HashSet;
 
 const OP: &str = "read rows";

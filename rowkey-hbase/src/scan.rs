@@ -4,7 +4,7 @@ use crate::bounds::Bounds;
 use crate::reversed::ReversedTScan;
 use hbase_thrift::hbase::TScan;
 use rowkey_core::scan::ScanRange;
-use rowkey_core::store::KeyRange;
+use rowkey_store::KeyRange;
 
 /// A key range as hbase-thrift `TScan`s for `scannerOpenWithScan`.
 ///

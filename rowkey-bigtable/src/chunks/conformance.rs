@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use bigtable_rs::google::bigtable::v2::read_rows_response::cell_chunk::RowStatus;
 use bigtable_rs::google::bigtable::v2::read_rows_response::CellChunk;
-use rowkey_core::store::{Cell, Row};
+use rowkey_store::{Cell, Row};
 use serde::Deserialize;
 use std::collections::VecDeque;
 

@@ -16,6 +16,7 @@ pub(crate) const NANOS_OUT_OF_RANGE: &str =
 /// the epoch as the second after it, so its key would be that second's
 /// (and time and jiff, which cannot hold a leap second, would read it as
 /// that second).
+// Only chrono's types can hold a leap second.
 #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
 pub(crate) const LEAP_SECOND: &str =
     "a leap second (23:59:60) has no key of its own: its nanoseconds since the epoch \

@@ -36,7 +36,8 @@ pub enum Framing {
 ///
 /// ```
 /// use rowkey::codec::{BytesCodec, Framing};
-/// use rowkey::{KeyReader, KeyWriter, Side};
+/// use rowkey::codec::framing::Side;
+/// use rowkey::{KeyReader, KeyWriter};
 /// let pad = BytesCodec::new(Framing::Padded { width: 10, fill: 0x01, side: Side::Left }, 10);
 /// let mut out = [0u8; 10];
 /// let mut w = KeyWriter::new(&mut out, "Spend");
@@ -356,7 +357,7 @@ impl BytesCodec {
 /// Which side of a value a pad fills.
 ///
 /// ```
-/// assert_eq!(rowkey::Side::Left.to_string(), "left");
+/// assert_eq!(rowkey::codec::framing::Side::Left.to_string(), "left");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

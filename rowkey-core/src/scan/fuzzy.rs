@@ -182,9 +182,8 @@ impl<const N: usize> FuzzyKey<N> {
         regex(self.bytes(), self.mask())
     }
 
-    /// The same pattern, owned (as a [`ReadRequest`] carries it).
-    ///
-    /// [`ReadRequest`]: crate::store::ReadRequest
+    /// The same pattern, owned (as a store's read request carries it:
+    /// `rowkey::store::ReadRequest`).
     pub fn to_filter(&self) -> FuzzyFilter {
         FuzzyFilter {
             bytes: self.bytes().to_vec(),

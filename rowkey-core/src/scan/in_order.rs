@@ -62,8 +62,8 @@ impl<const N: usize> ScanPlan<N> {
     /// per combination and bucket, rendered by
     /// [`hbase_shell`](Self::hbase_shell) and [`cbt`](Self::cbt)) read the
     /// same rows as the plan in key order; HBase and Bigtable return each
-    /// range in key order, and only a merging reader (`Store::query`,
-    /// `Store::page`, [`page`](super::page),
+    /// range in key order, and only a merging reader (`StoreExt::query`,
+    /// `StoreExt::page`, [`page`](super::page),
     /// [`merge_sorted_by_offset`](super::merge_sorted_by_offset)) gives
     /// this order.
     ///

@@ -62,9 +62,7 @@ pub use cursor::{Cursor, InvalidCursor};
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
-#[cfg(feature = "stream")]
-pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
-pub use page::{offset_limit, page, Page};
+pub use page::{offset_limit, page, Page, Resume};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::{ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, Step, WholeKeyIn};
 pub use typed::{TypedScan, Whole};

@@ -17,14 +17,31 @@ pub struct Page<T> {
     pub next: Option<Cursor>,
 }
 
-/// A plan resumed after a cursor, checked: the rows still to read, how
-/// many this page takes, and what the next cursor is made of.
-pub(crate) struct Resume<const N: usize> {
+/// A page's read, worked out before anything is read: the plan resumed
+/// after a cursor (the cursor checked against it), how many rows the page
+/// takes, and what the next cursor is made of. [`page`] pages a plan over
+/// a synchronous read with it; an async store pages the same way: read up
+/// to [`want`](Self::want)` + 1` rows of [`plan`](Self::plan), then
+/// [`page`](Self::page) them.
+///
+/// ```
+/// use rowkey::scan::{ScanPlan, Resume};
+/// let plan = ScanPlan::<8>::from_bounds(b"a", Some(b"c")).unwrap();
+/// let first = Resume::new(&plan, None, 2)?;
+/// assert_eq!(first.want(), 2);
+/// // Three rows read: the third only says that more follow.
+/// let page = first.page(vec![b"a1".to_vec(), b"a2".to_vec()], true)?;
+/// let second = Resume::new(&plan, page.next.as_ref(), 2)?;
+/// assert!(!second.plan().contains(b"a2") && second.plan().contains(b"a3"));
+/// # Ok::<(), rowkey::scan::InvalidCursor>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Resume<const N: usize> {
     /// The plan after the cursor's key.
-    pub(crate) plan: ScanPlan<N>,
+    plan: ScanPlan<N>,
     /// Rows of this page: the size asked for (at least 1), within what the
     /// plan's limit leaves; 0 only for a plan limited to no rows.
-    pub(crate) want: usize,
+    want: usize,
     /// The limit leaves rows for a page after this one.
     more_allowed: bool,
     delivered: u64,
@@ -33,7 +50,12 @@ pub(crate) struct Resume<const N: usize> {
 
 impl<const N: usize> Resume<N> {
     /// `plan` after `resume` (checked against it), for a page of `size`.
-    pub(crate) fn new(
+    ///
+    /// # Errors
+    ///
+    /// A cursor this plan did not give out, or one changed on the way
+    /// back (see [`Cursor`]).
+    pub fn new(
         plan: &ScanPlan<N>,
         resume: Option<&Cursor>,
         size: usize,
@@ -68,13 +90,25 @@ impl<const N: usize> Resume<N> {
         })
     }
 
+    /// The rows still to read: the plan after the cursor's key.
+    pub fn plan(&self) -> &ScanPlan<N> {
+        &self.plan
+    }
+
+    /// How many rows this page takes: the size asked for (at least 1),
+    /// within what the plan's limit leaves; 0 only when the limit leaves
+    /// none.
+    pub fn want(&self) -> usize {
+        self.want
+    }
+
     /// The page of `rows`, with a cursor after the last when `more` rows
     /// follow and the limit allows them.
-    pub(crate) fn page<T: ScanRow>(
-        &self,
-        rows: Vec<T>,
-        more: bool,
-    ) -> Result<Page<T>, InvalidCursor> {
+    ///
+    /// # Errors
+    ///
+    /// A count that overflows the cursor's (never for rows read).
+    pub fn page<T: ScanRow>(&self, rows: Vec<T>, more: bool) -> Result<Page<T>, InvalidCursor> {
         let next = match rows.last() {
             Some(last) if more && self.more_allowed => Some(Cursor::following(
                 self.fingerprint,

@@ -356,7 +356,7 @@ where
     /// A query needs at most 10,000 ranges ([`DEFAULT_MAX_RANGES`]); more
     /// is a [`TooManyRanges`](crate::EncodeErrorKind::TooManyRanges) error,
     /// never a wider scan: `Key::scan().with_max_ranges(n)` raises the cap.
-    /// Rows come back in key order (`Store::query` merges the ranges), or
+    /// Rows come back in key order (`StoreExt::query` merges the ranges), or
     /// in the order of the fields after the list with
     /// [`ordered_after_in_lists`](ScanPlan::ordered_after_in_lists) (which
     /// [`latest(n)`](Step::latest) uses: the newest over every

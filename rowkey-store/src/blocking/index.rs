@@ -1,23 +1,23 @@
 //! [`BlockingIndexedStore`]: an [`IndexedStore`] with blocking methods, as
-//! [`BlockingStore`](super::blocking::BlockingStore) is for a store; index
+//! [`BlockingStore`](super::BlockingStore) is for a store; index
 //! joins become iterators.
 
-use super::blocking::BlockOn;
-use super::{Cell, IndexJoin, IndexStats, IndexedStore, Record, Records, Store, StoreError};
-use crate::scan::ScanPlan;
-use crate::{IndexOf, RowKey};
+use super::BlockOn;
+use crate::{Cell, IndexJoin, IndexStats, IndexedStore, Record, Records, Row, Store, StoreError};
 use futures_core::Stream;
+use rowkey_core::scan::ScanPlan;
+use rowkey_core::{IndexOf, RowKey};
 use std::pin::Pin;
 
 /// An [`IndexedStore`] whose operations block the calling thread.
 ///
-/// `rowkey::blocking::IndexedMemStore` is this type over two `MemStore`s;
+/// `rowkey::store::blocking::IndexedMemStore` is this type over two `MemStore`s;
 /// `rowkey_bigtable::blocking::IndexedBigtableStore` over two Bigtable
 /// tables. Write orders and what readers see are
 /// [`IndexedStore`]'s.
 ///
 /// ```
-/// use rowkey::blocking::IndexedMemStore;
+/// use rowkey::store::blocking::IndexedMemStore;
 /// use rowkey::store::{Cell, IndexedStore, MemStore};
 /// use rowkey::RowKey;
 ///
@@ -179,7 +179,7 @@ impl<S, I, E> IndexRows<'_, S, I, E> {
 }
 
 impl<S: Store, I: Store, E: BlockOn> Iterator for IndexRows<'_, S, I, E> {
-    type Item = Result<super::Row, StoreError>;
+    type Item = Result<Row, StoreError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         next_blocking(self.executor, &mut self.join, &mut self.stats, |j| {

@@ -3,9 +3,15 @@
 //! hits joined back to main rows in batched point reads ([`IndexJoin`]).
 //! The record-based operations are in `index_record.rs`.
 
-use super::{Cell, IndexJoin, Row, Store, StoreError};
-use crate::scan::ScanPlan;
-use crate::{IndexOf, RowKey};
+use crate::{Cell, Row, Store, StoreError, StoreExt};
+use rowkey_core::scan::ScanPlan;
+use rowkey_core::{IndexOf, RowKey};
+
+mod join;
+mod record;
+
+pub use join::{IndexJoin, IndexStats};
+pub use record::Records;
 
 /// The family of the index row's one cell.
 pub const INDEX_FAMILY: &str = "i";
@@ -29,10 +35,10 @@ pub const DEFAULT_JOIN_BATCH: usize = 100;
 /// idempotent). The index never points at a main row that was not
 /// written. A main row deleted by other means leaves an index hit
 /// without a main row, which [`query_index`](Self::query_index) skips and
-/// counts ([`IndexStats::missing`](super::IndexStats::missing)).
+/// counts ([`IndexStats::missing`](IndexStats::missing)).
 ///
 /// **Records.** An index key built from a main *key* never goes stale.
-/// One built from a whole [`Record`](super::Record) (an index by buyer of
+/// One built from a whole [`Record`](crate::Record) (an index by buyer of
 /// trades keyed by seller) does when the record changes:
 /// [`put_record`](Self::put_record), [`update_record`](Self::update_record),
 /// [`delete_record`](Self::delete_record) and
@@ -117,7 +123,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
 
     /// The main row, then (once it is written) the index row pointing at
     /// it; both keys checked before anything is written.
-    pub(super) async fn put_main_then_index(
+    pub(crate) async fn put_main_then_index(
         &self,
         main_key: Vec<u8>,
         index_key: Vec<u8>,
@@ -146,7 +152,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
 }
 
 /// The index row under `index_key` pointing at `main_key`.
-pub(super) fn index_row(index_key: Vec<u8>, main_key: &[u8]) -> Row {
+pub(crate) fn index_row(index_key: Vec<u8>, main_key: &[u8]) -> Row {
     Row::new(
         index_key,
         vec![Cell::new(INDEX_FAMILY, INDEX_QUALIFIER, main_key)],

@@ -1,8 +1,8 @@
 //! [`Record`]: a value stored as one row of a main table, which index
 //! keys can be built from.
 
-use super::{BoxError, Cell, Row};
-use crate::RowKey;
+use crate::{BoxError, Cell, Row};
+use rowkey_core::RowKey;
 
 /// A value stored as one main-table row: its key, its cells, and the way
 /// back from the row.
@@ -12,13 +12,13 @@ use crate::RowKey;
 /// built from the whole record rather than from the main key alone:
 /// `#[rowkey(index_of = Trade)]` on a key struct copies each of its fields
 /// from the record's field of the same name (or implement
-/// [`IndexOf<Trade>`](crate::IndexOf) by hand). Such an index row can go
+/// [`IndexOf<Trade>`](rowkey_core::IndexOf) by hand). Such an index row can go
 /// stale: when the buyer changes, the old index row still points at the
-/// trade. [`IndexedStore`](super::IndexedStore) therefore reads each
+/// trade. [`IndexedStore`](crate::IndexedStore) therefore reads each
 /// joined main row back as its record ([`from_row`](Self::from_row)) and
 /// skips a hit whose record no longer indexes to it
-/// ([`query_records`](super::IndexedStore::query_records)), and
-/// [`update_record`](super::IndexedStore::update_record) moves an index
+/// ([`query_records`](crate::IndexedStore::query_records)), and
+/// [`update_record`](crate::IndexedStore::update_record) moves an index
 /// row in an order readers tolerate.
 ///
 /// `from_row(&Row::new(key, cells))` must give back the record that
@@ -75,7 +75,7 @@ pub trait Record: Sized {
 
     /// The record a main row holds: the inverse of [`key`](Self::key) and
     /// [`cells`](Self::cells). An error here ends an index query with
-    /// [`StoreError::BadRecord`](super::StoreError::BadRecord) naming the
+    /// [`StoreError::BadRecord`](crate::StoreError::BadRecord) naming the
     /// row.
     fn from_row(row: &Row) -> Result<Self, BoxError>;
 }

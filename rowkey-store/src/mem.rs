@@ -1,6 +1,6 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
-use super::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
@@ -71,7 +71,7 @@ impl MemStore {
         self.table().keys().cloned().collect()
     }
 
-    fn write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
+    fn apply_write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
         self.limit.check_rows(&rows)?;
         let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
@@ -89,7 +89,7 @@ impl MemStore {
         Ok(())
     }
 
-    fn delete(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
+    fn apply_delete(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
         for key in &keys {
             self.limit.check("delete rows", key)?;
         }
@@ -110,14 +110,14 @@ impl Store for MemStore {
         &self,
         rows: Vec<Row>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        std::future::ready(self.write(rows))
+        std::future::ready(self.apply_write(rows))
     }
 
     fn delete_rows(
         &self,
         keys: Vec<Vec<u8>>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
-        std::future::ready(self.delete(keys))
+        std::future::ready(self.apply_delete(keys))
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
@@ -175,9 +175,8 @@ impl MemRows {
             // A fuzzy key keeps only its rows; the limit counts those. The
             // rows it skips are scanned under the lock.
             let fuzzy = self.request.fuzzy();
-            let wanted =
-                |(key, _): &(&Vec<u8>, &Vec<super::Cell>)| fuzzy.is_none_or(|f| f.matches(key));
-            let copy = |(key, cells): (&Vec<u8>, &Vec<super::Cell>)| Row {
+            let wanted = |(key, _): &(&Vec<u8>, &Vec<Cell>)| fuzzy.is_none_or(|f| f.matches(key));
+            let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| Row {
                 key: key.clone(),
                 cells: cells.clone(),
             };

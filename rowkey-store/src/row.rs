@@ -1,8 +1,8 @@
 //! [`Row`] and [`Cell`]: what stores write and read back.
 
-use crate::scan::ScanRow;
-use crate::{DecodeError, DecodeKey, KeyDisplay};
 use core::fmt;
+use rowkey_core::scan::ScanRow;
+use rowkey_core::{DecodeError, DecodeKey, KeyDisplay};
 
 /// One cell of a row: column family, qualifier and value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! [`StoreError`]: why a store operation failed, precisely.
 
-use crate::scan::InvalidCursor;
-use crate::{EncodeError, KeyDisplay};
 use core::fmt;
+use rowkey_core::scan::InvalidCursor;
+use rowkey_core::{EncodeError, KeyDisplay};
 
 /// A boxed error from a store's client.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -80,7 +80,7 @@ pub enum StoreError {
         key: Vec<u8>,
     },
     /// A main row that does not read back as its record
-    /// ([`Record::from_row`](super::Record::from_row) failed), or a record
+    /// ([`Record::from_row`](crate::Record::from_row) failed), or a record
     /// update that would move the record to another main row.
     BadRecord {
         /// What was being done: "join an index hit", "update a record".

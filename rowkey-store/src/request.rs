@@ -1,9 +1,9 @@
 //! [`ReadRequest`]: the key ranges of one read, normalised, and where a
 //! read resumes after the last row it delivered.
 
-use crate::scan::{FuzzyFilter, ScanPlan, ScanRange};
-use crate::KeyDisplay;
 use core::fmt;
+use rowkey_core::scan::{FuzzyFilter, ScanPlan, ScanRange};
+use rowkey_core::KeyDisplay;
 
 /// Keys from `start` (inclusive) to `stop` (exclusive; `None`: the end of
 /// the table). An owned [`ScanRange`], as a client request carries it.
@@ -164,7 +164,7 @@ impl ReadRequest {
     }
 
     /// The same request, returning only the rows whose keys match `fuzzy`
-    /// ([`FuzzyKey`](crate::scan::FuzzyKey) for how); the limit counts
+    /// ([`FuzzyKey`](rowkey_core::scan::FuzzyKey) for how); the limit counts
     /// those rows. Resumed reads ([`after`](Self::after)) keep it.
     ///
     /// ```

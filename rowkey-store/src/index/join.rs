@@ -1,8 +1,8 @@
 //! [`IndexJoin`]: index hits joined back to their main rows in batched
 //! point reads, in index order.
 
-use super::{KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
-use super::{INDEX_FAMILY, INDEX_QUALIFIER};
+use crate::{KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{INDEX_FAMILY, INDEX_QUALIFIER};
 use futures_core::Stream;
 use std::collections::{HashMap, VecDeque};
 use std::pin::Pin;
@@ -20,7 +20,7 @@ pub struct IndexStats {
     pub missing: u64,
     /// Index hits whose main row was found but no longer indexes to the
     /// hit (its record moved to another index key): skipped. Only
-    /// [`IndexedStore::query_records`](super::IndexedStore::query_records)
+    /// [`IndexedStore::query_records`](crate::IndexedStore::query_records)
     /// checks, so only it counts them.
     pub stale: u64,
     /// Point reads of the main table.
@@ -45,7 +45,7 @@ struct Fetch {
 }
 
 /// The main rows of an index query, in index order; made by
-/// [`IndexedStore::query_index`](super::IndexedStore::query_index). Ends after the first error, which it
+/// [`IndexedStore::query_index`](crate::IndexedStore::query_index). Ends after the first error, which it
 /// yields. [`stats`](Self::stats) counts hits, joins and skipped hits:
 /// collect through `&mut` to read them after the end.
 pub struct IndexJoin<S, I> {

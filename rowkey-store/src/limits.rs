@@ -1,9 +1,9 @@
 //! What every store refuses before anything is sent: empty keys, keys
 //! over the store's limit, rows without cells.
 
-use super::{Row, StoreError};
+use crate::{Row, StoreError};
 
-pub use crate::BIGTABLE_MAX_KEY_LEN;
+pub use rowkey_core::BIGTABLE_MAX_KEY_LEN;
 
 /// A store's row key limit, and whose it is (for messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,7 +22,7 @@ impl KeyLimit {
     };
     /// HBase's 32767 bytes.
     pub const HBASE: KeyLimit = KeyLimit {
-        max: crate::HBASE_MAX_KEY_LEN,
+        max: rowkey_core::HBASE_MAX_KEY_LEN,
         store: "HBase",
     };
 

@@ -3,13 +3,13 @@
 //! thread by an executor the backend provides; streams become iterators
 //! that pull one row at a time (memory stays bounded).
 //!
-//! `rowkey::blocking::MemStore` and `rowkey_bigtable::blocking::BigtableStore`
+//! `rowkey::store::blocking::MemStore` and `rowkey_bigtable::blocking::BigtableStore`
 //! are this type with their executors. Bigtable's refuses to run on a
 //! thread that drives an async runtime, with
 //! [`StoreError::InsideAsyncRuntime`] instead of a panic.
 //!
 //! ```
-//! use rowkey::blocking::MemStore;
+//! use rowkey::store::blocking::MemStore;
 //! use rowkey::store::Cell;
 //! use rowkey::RowKey;
 //!
@@ -25,11 +25,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use super::blocking_index::{BlockingIndexedStore, IndexRows, RecordRows};
+mod index;
+mod parking;
 
-use super::{QueryOptions, ReadRequest, Row, RowStream, Store, StoreError};
-use crate::scan::{Cursor, Page, ScanPlan, ScanRange};
-use crate::RowKey;
+pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
+pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
+
+use crate::{Cell, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError, StoreExt};
+use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};
+use rowkey_core::RowKey;
 use std::future::Future;
 
 /// Runs a future to completion on the calling thread.
@@ -89,7 +93,7 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
             .block_on("delete rows", self.store.delete_rows(keys))?
     }
 
-    /// The row with exactly this key; see [`Store::read_row`].
+    /// The row with exactly this key; see [`StoreExt::read_row`].
     pub fn read_row(&self, key: &[u8]) -> Result<Option<Row>, StoreError> {
         self.executor
             .block_on("read row", self.store.read_row(key))?
@@ -100,34 +104,34 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         self.rows(self.store.read_rows(request))
     }
 
-    /// Writes one row under a typed key; see [`Store::put`].
+    /// Writes one row under a typed key; see [`StoreExt::put`].
     pub fn put<K: RowKey>(&self, key: &K, cells: Vec<Cell>) -> Result<(), StoreError> {
         self.executor
             .block_on("write rows", self.store.put(key, cells))?
     }
 
-    /// Deletes the row of a typed key; see [`Store::delete`].
+    /// Deletes the row of a typed key; see [`StoreExt::delete`].
     pub fn delete<K: RowKey>(&self, key: &K) -> Result<(), StoreError> {
         self.executor
             .block_on("delete rows", self.store.delete(key))?
     }
 
-    /// The row of a typed key; see [`Store::get`].
+    /// The row of a typed key; see [`StoreExt::get`].
     pub fn get<K: RowKey>(&self, key: &K) -> Result<Option<Row>, StoreError> {
         self.executor.block_on("read row", self.store.get(key))?
     }
 
-    /// The rows of one range; see [`Store::scan`].
+    /// The rows of one range; see [`StoreExt::scan`].
     pub fn scan<const N: usize>(&self, range: &ScanRange<N>) -> Rows<'_, E> {
         self.rows(self.store.scan(range))
     }
 
-    /// The rows of a plan in logical key order; see [`Store::query`].
+    /// The rows of a plan in logical key order; see [`StoreExt::query`].
     pub fn query<const N: usize>(&self, plan: &ScanPlan<N>) -> Rows<'_, E> {
         self.rows(Box::pin(self.store.query(plan)))
     }
 
-    /// [`query`](Self::query) with options; see [`Store::query_with`].
+    /// [`query`](Self::query) with options; see [`StoreExt::query_with`].
     pub fn query_with<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
@@ -136,12 +140,12 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         self.rows(Box::pin(self.store.query_with(plan, options)))
     }
 
-    /// The rows of a plan in stored key order; see [`Store::read_plan`].
+    /// The rows of a plan in stored key order; see [`StoreExt::read_plan`].
     pub fn read_plan<const N: usize>(&self, plan: &ScanPlan<N>) -> Rows<'_, E> {
         self.rows(self.store.read_plan(plan))
     }
 
-    /// One keyset page; see [`Store::page`].
+    /// One keyset page; see [`StoreExt::page`].
     pub fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
@@ -159,8 +163,6 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
         }
     }
 }
-
-use super::Cell;
 
 /// The rows of a read, pulled one at a time; ends after the first error.
 pub struct Rows<'a, E> {

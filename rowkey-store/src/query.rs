@@ -2,10 +2,10 @@
 //! range, and merged back into logical key order (salt prefix ignored)
 //! with bounded memory and a bounded number of reads in flight.
 
-use super::{ReadRequest, Row, RowStream, Store, StoreError};
-use crate::scan::merge::Head;
-use crate::scan::ScanPlan;
+use crate::merge::Head;
+use crate::{ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
+use rowkey_core::scan::ScanPlan;
 use std::collections::{BinaryHeap, VecDeque};
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -113,7 +113,7 @@ struct Fetch {
     covers_limit: bool,
 }
 
-/// The rows of a plan in logical key order; made by [`Store::query`].
+/// The rows of a plan in logical key order; made by [`StoreExt::query`](crate::StoreExt::query).
 /// Ends after the first error, which it yields.
 ///
 /// Dropping it cancels every read in flight.

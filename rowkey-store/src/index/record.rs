@@ -2,11 +2,11 @@
 //! record operations of [`IndexedStore`], and [`Records`], the checked
 //! join that skips stale index rows.
 
-use super::index::index_row;
-use super::{IndexJoin, IndexStats, IndexedStore, Record, Store, StoreError};
-use crate::scan::ScanPlan;
-use crate::{EncodeError, IndexOf, RowKey};
+use super::{index_row, IndexJoin, IndexStats, IndexedStore};
+use crate::{Record, Row, Store, StoreError, StoreExt};
 use futures_core::Stream;
+use rowkey_core::scan::ScanPlan;
+use rowkey_core::{EncodeError, IndexOf, RowKey};
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -91,7 +91,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
                     .write_rows(vec![index_row(index_key, &main_key)])
                     .await?;
                 self.main()
-                    .write_rows(vec![super::Row::new(main_key, cells)])
+                    .write_rows(vec![Row::new(main_key, cells)])
                     .await?;
                 self.index().delete_rows(vec![old]).await
             }

@@ -1,0 +1,147 @@
+//! [`DynStore`]: any [`Store`] behind one type, for applications that
+//! pick their backend at run time.
+
+use crate::{KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use std::any::Any;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// A write or delete of a boxed store.
+type BoxedWrite = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send + 'static>>;
+
+/// [`Store`] with its futures boxed: object safe, so a [`DynStore`] can
+/// hold any store behind one pointer.
+trait ErasedStore: Send + Sync + 'static {
+    fn key_limit(&self) -> KeyLimit;
+    fn write_rows(&self, rows: Vec<Row>) -> BoxedWrite;
+    fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite;
+    fn read_rows(&self, request: ReadRequest) -> RowStream;
+    /// The store's type, for `Debug`.
+    fn type_name(&self) -> &'static str;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<S: Store> ErasedStore for S {
+    fn key_limit(&self) -> KeyLimit {
+        Store::key_limit(self)
+    }
+
+    fn write_rows(&self, rows: Vec<Row>) -> BoxedWrite {
+        // The future may borrow the store: it owns a clone of the handle.
+        let store = self.clone();
+        Box::pin(async move { Store::write_rows(&store, rows).await })
+    }
+
+    fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite {
+        let store = self.clone();
+        Box::pin(async move { Store::delete_rows(&store, keys).await })
+    }
+
+    fn read_rows(&self, request: ReadRequest) -> RowStream {
+        Store::read_rows(self, request)
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<S>()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Any [`Store`], chosen at run time: `Box<dyn Store>` for a trait that
+/// is not object safe.
+///
+/// [`Store`]'s futures are `impl Future` and it is `Clone`, so `dyn Store`
+/// does not exist; `DynStore` boxes each write's future instead (reads
+/// are boxed streams already) and is itself a [`Store`], so every typed
+/// operation of [`StoreExt`](crate::StoreExt), index tables and the
+/// blocking layer work on it unchanged. The cost is one allocation per
+/// write or delete call, none per row.
+///
+/// Clones share the store underneath, as the store's own clones do.
+///
+/// ```
+/// use futures::TryStreamExt;
+/// use rowkey::store::{Cell, DynStore, KeyLimit, MemStore, Store, StoreError, StoreExt};
+/// use rowkey::RowKey;
+///
+/// /// The backend named in the configuration. With the `bigtable`
+/// /// feature, `"bigtable"` would be
+/// /// `DynStore::new(BigtableStore::connect(project, instance, table).await?)`.
+/// fn open(backend: &str) -> Result<DynStore, StoreError> {
+///     match backend {
+///         "memory" => Ok(DynStore::new(MemStore::new())),
+///         "memory-hbase" => Ok(DynStore::new(MemStore::with_key_limit(KeyLimit::HBASE))),
+///         other => Err(StoreError::backend("open a store", format!("no backend {other:?}"))),
+///     }
+/// }
+///
+/// #[derive(RowKey)]
+/// struct Op { uid: u64, seq: u32 }
+///
+/// # futures::executor::block_on(async {
+/// let store = open("memory")?;
+/// store.put(&Op { uid: 1, seq: 1 }, vec![Cell::new("d", "v", "x")]).await?;
+/// let rows: Vec<_> = store.query(&Op::scan().uid.eq(1).plan()?).try_collect().await?;
+/// assert_eq!(rows.len(), 1);
+/// assert_eq!(open("memory-hbase")?.key_limit(), KeyLimit::HBASE);
+/// assert!(open("carrier pigeon").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct DynStore {
+    store: Arc<dyn ErasedStore>,
+}
+
+impl DynStore {
+    /// `store` behind a `DynStore`. A `DynStore` given here is returned as
+    /// it is, not boxed again.
+    pub fn new<S: Store>(store: S) -> Self {
+        if let Some(boxed) = (&store as &dyn Any).downcast_ref::<DynStore>() {
+            return boxed.clone();
+        }
+        DynStore {
+            store: Arc::new(store),
+        }
+    }
+
+    /// The store underneath, if it is an `S`.
+    pub fn downcast_ref<S: Store>(&self) -> Option<&S> {
+        self.store.as_any().downcast_ref()
+    }
+}
+
+impl Store for DynStore {
+    fn key_limit(&self) -> KeyLimit {
+        self.store.key_limit()
+    }
+
+    fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send {
+        self.store.write_rows(rows)
+    }
+
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        self.store.delete_rows(keys)
+    }
+
+    fn read_rows(&self, request: ReadRequest) -> RowStream {
+        self.store.read_rows(request)
+    }
+}
+
+/// The type of the store underneath.
+impl fmt::Debug for DynStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("DynStore")
+            .field(&format_args!("{}", self.store.type_name()))
+            .finish()
+    }
+}

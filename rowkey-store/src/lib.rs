@@ -1,0 +1,85 @@
+//! Stores that hold keyed rows, for [`rowkey`](https://docs.rs/rowkey)
+//! keys; the `rowkey` crate re-exports this crate as `rowkey::store`.
+//!
+//! - [`Store`]: what a backend provides (its key limit, writes, deletes,
+//!   reads of a [`ReadRequest`]); `rowkey-bigtable` implements it for
+//!   Cloud Bigtable, [`MemStore`] (a sorted map with Bigtable's rules) is
+//!   the embedded default.
+//! - [`StoreExt`]: the typed operations every store has, built on those
+//!   four: `put`, `get`, `delete`, `scan`, `query` (a plan's ranges read
+//!   concurrently and merged in logical key order: [`QueryStream`],
+//!   [`QueryOptions`]), `read_plan`, keyset `page`s.
+//! - [`DynStore`]: any store behind one type, for a backend picked at run
+//!   time.
+//! - [`IndexedStore`]: a main table and an index table keyed another way,
+//!   index hits joined back to main rows; [`Record`]s stored as rows.
+//! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
+//!   key order, for clients that read buckets themselves.
+//! - [`blocking`]: the same operations for code that is not async, as
+//!   `reqwest::blocking` is for reqwest.
+//! - What reads and writes carry and what can go wrong: [`Row`], [`Cell`],
+//!   [`KeyRange`], [`KeyLimit`], [`RetryPolicy`], [`StoreError`].
+//!
+//! ```
+//! use futures::TryStreamExt;
+//! use rowkey::store::{Cell, MemStore, StoreExt};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Op {
+//!     uid: u64,
+//!     #[desc_ts]
+//!     at: i64,
+//! }
+//!
+//! # futures::executor::block_on(async {
+//! let store = MemStore::new();
+//! for at in [10, 30, 20] {
+//!     store.put(&Op { uid: 7, at }, vec![Cell::new("d", "kind", "login")]).await?;
+//! }
+//! // The newest first, because #[desc_ts] reverses the order.
+//! let rows: Vec<_> = store.query(&Op::scan().uid.eq(7).plan()?).try_collect().await?;
+//! let ats: Vec<i64> = rows.iter().map(|r| r.key_as::<Op>().unwrap().at).collect();
+//! assert_eq!(ats, [30, 20, 10]);
+//! # Ok::<(), rowkey::store::StoreError>(())
+//! # }).unwrap();
+//! ```
+
+// Where rustdoc links this crate's items from other crates' pages when
+// its own docs are not built beside them: `cargo doc --no-deps` documents
+// the workspace's crates in no set order, and a link to a crate whose
+// docs are not there yet would be left as text. .ci/doc-links.sh checks
+// the version.
+#![doc(html_root_url = "https://docs.rs/rowkey-store/0.1.0")]
+#![warn(missing_docs)]
+
+pub mod blocking;
+mod dyn_store;
+mod error;
+mod ext;
+mod index;
+mod limits;
+mod mem;
+mod merge;
+mod query;
+mod record;
+mod request;
+mod retry;
+mod row;
+mod store;
+
+pub use dyn_store::DynStore;
+pub use error::{BoxError, StoreError};
+pub use ext::StoreExt;
+pub use index::{
+    IndexJoin, IndexStats, IndexedStore, Records, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+};
+pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
+pub use mem::MemStore;
+pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
+pub use query::{QueryOptions, QueryStream};
+pub use record::Record;
+pub use request::{KeyRange, ReadRequest};
+pub use retry::RetryPolicy;
+pub use row::{Cell, Row};
+pub use store::{RowStream, Store};

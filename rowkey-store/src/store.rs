@@ -1,0 +1,66 @@
+//! [`Store`]: what a backend provides, and nothing more; the typed
+//! operations built on it are [`StoreExt`](crate::StoreExt)'s.
+
+use crate::{KeyLimit, ReadRequest, Row, StoreError};
+use futures_core::Stream;
+use std::future::Future;
+use std::pin::Pin;
+
+/// The rows of a read, in key order, each a `Result`. A stream ends after
+/// its first error.
+pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send + 'static>>;
+
+/// A sorted table of rows, read by key ranges as HBase and Bigtable are:
+/// the four operations a backend implements.
+///
+/// Everything else (`put`, `get`, `delete`, `scan`, `query`, `read_plan`,
+/// `page`, index tables) is built on these four by
+/// [`StoreExt`](crate::StoreExt), which every store has through a blanket
+/// impl: a backend cannot override the typed operations, so they behave
+/// the same on every backend. `rowkey_fixtures::conformance::run`, in
+/// the repository's unpublished `fixtures` crate, checks a backend
+/// against the whole contract.
+///
+/// A store is a cheap handle (`Clone`, like a client): clones share the
+/// same table, and streams own what they need (`'static`), so they can be
+/// returned from functions and moved into tasks. Every future and stream
+/// is `Send`, for tokio's multi-thread runtime.
+///
+/// **Cancellation.** Dropping a read stream cancels the read: nothing
+/// more is fetched, and the store is usable as before. Dropping a write
+/// or delete future before it completes leaves the rows written (or
+/// deleted) as far as the backend got: each row is all or nothing, the
+/// batch is not.
+///
+/// **Checks.** `write_rows`, `delete_rows` and `read_rows` refuse empty
+/// keys and keys over [`key_limit`](Self::key_limit)
+/// ([`KeyLimit::check`], [`KeyLimit::check_rows`]) and rows without cells
+/// before sending anything.
+///
+/// `Store` is not object safe (its futures are `impl Future`, and it is
+/// `Clone`): to pick a backend at run time, hold a
+/// [`DynStore`](crate::DynStore).
+pub trait Store: Clone + Send + Sync + 'static {
+    /// The longest key the store accepts, and whose limit that is.
+    fn key_limit(&self) -> KeyLimit;
+
+    /// Writes rows: each row's cells are set, replacing cells with the
+    /// same family and qualifier.
+    fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Deletes the rows with these keys, every cell of each; a key with
+    /// no row is not an error (a delete is idempotent). Keys are checked
+    /// as writes check them (empty, over the limit) before anything is
+    /// sent.
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The rows of `request`, in key order (last key first for a
+    /// [reversed](ReadRequest::reversed) request), only those matching its
+    /// [fuzzy key](ReadRequest::with_fuzzy), at most its
+    /// [limit](ReadRequest::limit). A request with no ranges yields
+    /// nothing and sends nothing.
+    fn read_rows(&self, request: ReadRequest) -> RowStream;
+}
