@@ -84,11 +84,12 @@ pub use rowkey_core::{
 pub use rowkey_derive::{KeyPart, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
-/// and writes keys from a [`Layout`] ([`dynamic`]) and, with the `json`
-/// feature, layouts read back from JSON. [`Layout`] and its parts are at
-/// the crate root.
+/// and writes keys from a [`Layout`] ([`dynamic`]), the format rules of
+/// each field's codec ([`rules`]: widths, orders, which scans it answers,
+/// which the derive evaluates too) and, with the `json` feature, layouts
+/// read back from JSON. [`Layout`] and its parts are at the crate root.
 pub mod layout {
-    pub use rowkey_core::layout::{dynamic, FORMAT_VERSION};
+    pub use rowkey_core::layout::{dynamic, rules, FORMAT_VERSION};
     #[cfg(feature = "json")]
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 }
