@@ -342,8 +342,8 @@ impl FieldCodec {
 
 impl FieldLayout {
     /// A field's layout, its lengths and order computed by the rules
-    /// above (its offset is filled in with the key's, by
-    /// [`with_offsets`](super::lengths::with_offsets)). `part` is
+    /// above (its offset is filled in with the key's other fields, by the
+    /// derive's constants). `part` is
     /// [`PartFacts::of`] the type for the binary codec, else
     /// [`PartFacts::NOT_BINARY`].
     #[allow(clippy::too_many_arguments)]
