@@ -84,8 +84,8 @@ pub use rowkey_core::{
 pub use rowkey_derive::{KeyPart, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
-/// and writes keys from a [`Layout`] ([`dynamic`]), the format rules of
-/// each field's codec ([`rules`]: widths, orders, which scans it answers,
+/// and writes keys from a [`Layout`] ([`dynamic`](layout::dynamic)), the format rules of
+/// each field's codec ([`rules`](layout::rules): widths, orders, which scans it answers,
 /// which the derive evaluates too) and, with the `json` feature, layouts
 /// read back from JSON. [`Layout`] and its parts are at the crate root.
 pub mod layout {
