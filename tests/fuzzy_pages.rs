@@ -2,7 +2,8 @@
 //! (`.field.any()`): the pager keeps only the rows that match, reading a
 //! range again after a batch of non-matching rows, so pages hold exactly
 //! the rows brute force selects, whatever the page size, forward and
-//! reversed, with a reader that honours its row limit.
+//! reversed, with a reader that honours its row limit; and how such a plan
+//! renders for `cbt`.
 
 use proptest::prelude::*;
 use rowkey::scan::{offset_limit, page, Cursor, ScanPlan};
@@ -99,4 +100,18 @@ proptest! {
         let end = want.len().min(offset + size);
         prop_assert_eq!(&by_offset[..], &want[offset.min(end)..end]);
     }
+}
+
+/// A fuzzy plan with no range but the whole table renders as one `cbt`
+/// read with its row-key regex: `?\n` is any byte, then a newline.
+#[test]
+fn a_whole_table_fuzzy_plan_renders_as_a_cbt_regex_read() {
+    let mut fuzzy = rowkey::scan::FuzzyKey::<16>::new();
+    fuzzy.push_free(1).unwrap();
+    fuzzy.push_fixed(b"\n").unwrap();
+    let plan = ScanPlan::all().with_fuzzy(fuzzy);
+    assert_eq!(
+        plan.cbt("t").unwrap(),
+        r"cbt read t $'start=' $'regex=(?s)^\\C\\x0A\\C*'".to_owned() + "\n"
+    );
 }

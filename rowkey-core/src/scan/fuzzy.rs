@@ -54,8 +54,9 @@ const FREE: u8 = 1;
 ///   used; `(?s)` stays so that no `.` a user appends misses `\n`. The
 ///   emulator matches the whole key (`^(?:pattern)$`), hence the `\C*`
 ///   tail; `^` anchors the pattern at the first byte for an engine that
-///   searches. `rowkey-bigtable/tests/fuzzy.rs` checks on the emulator that
-///   the filter selects exactly the keys [`FuzzyKey::matches`] selects.
+///   searches. The Store conformance suite (`fixtures/src/conformance/fuzzy.rs`)
+///   checks on the emulator that the filter selects exactly the keys
+///   [`FuzzyKey::matches`] selects.
 /// - **HBase Thrift1 filter strings**: none is given. The filter language
 ///   has no `FuzzyRowFilter`, and its `RowFilter(=, 'regexstring:..')`
 ///   builds a `RegexStringComparator` that decodes rows as **UTF-8** (its

@@ -1,20 +1,18 @@
 //! IN-list plans ordered after their lists
-//! (`ScanPlan::ordered_after_in_lists`, `Step::latest(n)`): through
-//! `MemStore`'s `query` and `page`, `scan::page` and
-//! `merge_sorted_by_offset`, every plan returns exactly a brute-force
-//! answer over a sorted map, sorted by the test's own reading of the
-//! fields after the last listed one (ties by the logical key): forwards
-//! and reversed, with limits, in pages of 1 to 7 rows resumed through
-//! cursors, with tiny query buffers. Layouts: a binary salt fixed by the
-//! list, a grouped text salt the list does not fix, `#[desc_ts]`, `#[desc]`
-//! text with `\n` and regex metacharacters, keys with 0x00/0xFF tails,
-//! equal later fields across combinations (ties).
+//! (`ScanPlan::ordered_after_in_lists`, `Step::latest(n)`) without a
+//! store: the plan's shape (its merge offset, its sources, what it
+//! contains, how it renders), and `scan::page` and
+//! `merge_sorted_by_offset` over a sorted map return exactly a
+//! brute-force answer sorted by the test's own reading of the fields after
+//! the last listed one (ties by the logical key), in pages of 1 to 7 rows
+//! resumed through cursors. Layouts: a binary salt fixed by the list, a
+//! grouped text salt the list does not fix, `#[desc_ts]`, `#[desc]` text
+//! with `\n` and regex metacharacters, keys with 0x00/0xFF tails, equal
+//! later fields across combinations (ties). The same plans through every
+//! store are in the conformance suite (`rowkey_fixtures::conformance`).
 
-use futures::executor::block_on;
-use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::scan::{merge_sorted_by_offset, page, Cursor, ScanPlan, ScanRange};
-use rowkey::store::{MemStore, QueryOptions, Row, StoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::adversarial::GroupedSpend;
 use rowkey_fixtures::brute::merged_keys;
@@ -25,37 +23,9 @@ use std::collections::BTreeSet;
 
 type Keys = BTreeSet<Vec<u8>>;
 
-fn query_keys<const N: usize>(
-    store: &MemStore,
-    plan: &ScanPlan<N>,
-    options: QueryOptions,
-) -> Vec<Vec<u8>> {
-    block_on(store.query_with(plan, options).try_collect::<Vec<Row>>())
-        .unwrap()
-        .into_iter()
-        .map(|r| r.key)
-        .collect()
-}
-
 /// Pages that come back more often than there are rows: a resume that
 /// does not advance.
 const MAX_PAGES: usize = 200;
-
-/// Every page of `plan` (`size` rows each) through `Store::page`, each
-/// resumed from the previous cursor sent through its bytes.
-fn store_pages<const N: usize>(store: &MemStore, plan: &ScanPlan<N>, size: usize) -> Vec<Vec<u8>> {
-    let (mut out, mut resume): (Vec<Vec<u8>>, Option<Cursor>) = (Vec::new(), None);
-    for _ in 0..MAX_PAGES {
-        let p = block_on(store.page(plan, resume.as_ref(), size)).unwrap();
-        assert!(p.rows.len() <= size.max(1));
-        out.extend(p.rows.into_iter().map(|r| r.key));
-        match p.next {
-            Some(c) => resume = Some(Cursor::from_bytes(&c.to_bytes()).unwrap()),
-            None => return out,
-        }
-    }
-    panic!("paging does not advance: {} rows so far", out.len())
-}
 
 /// Every page of `plan` through `scan::page` over the sorted map, each
 /// resumed from the previous cursor sent through its string.
@@ -110,52 +80,7 @@ fn check<const N: usize>(
         );
     }
     prop_assert_eq!(ordered.hbase_shell("t").lines().count(), sources.len());
-    let store = block_on(rowkey_fixtures::stores::mem_store_with_keys(table));
-    let default = QueryOptions::default();
-    let tiny = QueryOptions::default()
-        .concurrency(2)
-        .page_rows(1)
-        .buffer_rows(1);
-    let fwd = query_keys(&store, &ordered, default);
-    prop_assert_eq!(&fwd, expected, "query");
-    // A permutation of the key-order answer, sorted by (bytes from the
-    // offset, logical key).
-    let (mut a, mut b) = (fwd.clone(), query_keys(&store, key_order, default));
-    a.sort();
-    b.sort();
-    prop_assert_eq!(a, b, "permutation");
-    for w in fwd.windows(2) {
-        prop_assert!((&w[0][offset..], &w[0][skip..]) < (&w[1][offset..], &w[1][skip..]));
-    }
-    let back: Vec<Vec<u8>> = expected.iter().rev().cloned().collect();
-    let reversed = ordered.clone().reversed();
-    prop_assert_eq!(&query_keys(&store, &reversed, default), &back, "reversed");
-    prop_assert_eq!(
-        &query_keys(&store, &ordered, tiny),
-        expected,
-        "tiny buffers"
-    );
-    prop_assert_eq!(&query_keys(&store, &reversed, tiny), &back, "tiny reversed");
-    for limit in [0, 1, 2, 5] {
-        let n = limit.min(expected.len());
-        let got = query_keys(&store, &ordered.clone().with_limit(limit), tiny);
-        prop_assert_eq!(&got, &expected[..n].to_vec(), "limit {}", limit);
-        let got = query_keys(&store, &reversed.clone().with_limit(limit), default);
-        prop_assert_eq!(&got, &back[..n].to_vec(), "reversed limit {}", limit);
-    }
     for size in 1..=7 {
-        prop_assert_eq!(
-            &store_pages(&store, &ordered, size),
-            expected,
-            "pages of {}",
-            size
-        );
-        prop_assert_eq!(
-            &store_pages(&store, &reversed, size),
-            &back,
-            "reversed pages of {}",
-            size
-        );
         prop_assert_eq!(
             &map_pages(table, &ordered, size),
             expected,
@@ -163,16 +88,6 @@ fn check<const N: usize>(
             size
         );
     }
-    // A limit caps all the pages together.
-    let n = expected.len().min(5);
-    prop_assert_eq!(
-        &store_pages(&store, &ordered.clone().with_limit(5), 2),
-        &expected[..n].to_vec()
-    );
-    prop_assert_eq!(
-        &store_pages(&store, &reversed.clone().with_limit(5), 3),
-        &back[..n].to_vec()
-    );
     // Users merging their own reads of the ranges.
     let reads = sources.iter().map(|r| {
         table
@@ -251,8 +166,7 @@ proptest! {
                 let r = Reading::decode(k).unwrap();
                 r.device == device && metrics.contains(&r.metric)
             }, newest, 1, false, Some(n));
-            let store = block_on(rowkey_fixtures::stores::mem_store_with_keys(&table));
-            prop_assert_eq!(query_keys(&store, &latest, QueryOptions::default()), want, "latest({})", n);
+            prop_assert_eq!(map_pages(&table, &latest, 1000), want, "latest({})", n);
         }
     }
 
@@ -380,9 +294,8 @@ fn one_value_none_and_duplicates() {
         })
         .collect();
     let table = keys_of(&rows);
-    let store = block_on(rowkey_fixtures::stores::mem_store_with_keys(&table));
     let run = |plan: ScanPlan<{ Reading::MAX_LEN + 1 }>| {
-        query_keys(&store, &plan, QueryOptions::default())
+        map_pages(&table, &plan, 1000)
             .iter()
             .map(|k| {
                 let r = Reading::decode(k).unwrap();
