@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compile cost of #[derive(RowKey)] against serde's derives, on the same 200
-# generated structs (bench-tools/gen_structs.py).
+# generated structs (bench-tools/gen_structs.py); with -u, of the keys in
+# use: each struct also encoded and decoded once, by rowkey against serde +
+# memcomparable.
 #
 # Makes, in a temp directory (removed on exit), two throwaway crates that
 # depend by path on a snapshot of this workspace (copied when the script
@@ -13,14 +15,31 @@
 # RUNS times each, the two crates alternating, and reports medians of
 # wall time and of CPU time (user + sys of cargo and rustc).
 #
+# In use (-u): each crate also has, per struct, `pub fn use_keyNNN() -> bool`
+# that builds a value, encodes it, decodes the bytes back and compares the
+# first field (gen_structs.py --use): rowkey_bench by `to_key()` and the
+# derive's `KeyNNN::decode(&key)`, serde_bench by `memcomparable::to_vec`
+# and `memcomparable::from_slice` (memcomparable 0.2 becomes a dependency
+# of serde_bench, its version pinned by rowkey's Cargo.lock, where it is a
+# dev-dependency). So the timings include the code generated for the calls:
+# the generic encode/decode paths of rowkey-core, serde and memcomparable
+# instantiated for each struct. The expansion baseline is then the bare
+# structs with the same functions (they contain no macro calls). The values
+# are valid keys and rowkey round-trips every one; memcomparable compiles
+# `&'a str` fields but refuses them when decoding (it has no borrowed
+# strings), so those serde functions would fail at run time: the code
+# compiled is the same, and nothing here runs them.
+#
 # The expanded size (lines of `-Zunpretty=expanded` output, minus the same
 # structs without derives) needs a nightly flag: the stable compiler accepts
 # it with RUSTC_BOOTSTRAP=1 (what cargo-expand does); it runs last, after
 # the timings. SKIP_EXPAND=1 leaves it out.
 #
-# usage: bench-tools/compile.sh [-r RUNS] [-n STRUCTS] [-s SALTED] [-c REV] [-k]
+# usage: bench-tools/compile.sh [-r RUNS] [-n STRUCTS] [-s SALTED] [-c REV] [-u] [-k]
 #   -r RUNS     timed builds per crate and mode (default 5)
 #   -n STRUCTS  structs per crate (default 200), -s SALTED of them salted (40)
+#   -u          in use: every struct also encoded and decoded once (above);
+#               without it, the structs and derives alone
 #   -c REV      use rowkey as committed at REV (git archive) instead of a
 #               snapshot of the working tree
 #   -k          keep the temp directory (prints its path)
@@ -33,16 +52,18 @@ runs=5
 count=200
 salted=40
 keep=0
+in_use=0
 rev=""
 seed="${SEED:-7}"
-while getopts "r:n:s:c:kh" opt; do
+while getopts "r:n:s:c:ukh" opt; do
     case "$opt" in
         r) runs="$OPTARG" ;;
         n) count="$OPTARG" ;;
         s) salted="$OPTARG" ;;
         c) rev="$OPTARG" ;;
+        u) in_use=1 ;;
         k) keep=1 ;;
-        *) sed -n '2,27p' "$0"; exit 2 ;;
+        *) sed -n '2,46p' "$0"; exit 2 ;;
     esac
 done
 
@@ -92,12 +113,19 @@ $3
 EOF
     # Pin dependency versions to the workspace's.
     cp "$snapshot/Cargo.lock" "$dir/Cargo.lock"
+    local uses=()
+    if [ "$in_use" = 1 ]; then uses=(--use "$2"); fi
     python3 "$here/gen_structs.py" "$2" --count "$count" --salted "$salted" --seed "$seed" \
-        >"$dir/src/lib.rs"
+        "${uses[@]}" >"$dir/src/lib.rs"
 }
 
 make_crate rowkey_bench rowkey "rowkey = { path = \"$snapshot\" }"
-make_crate serde_bench serde 'serde = { version = "1", features = ["derive"] }'
+if [ "$in_use" = 1 ]; then
+    make_crate serde_bench serde 'serde = { version = "1", features = ["derive"] }
+memcomparable = "0.2"'
+else
+    make_crate serde_bench serde 'serde = { version = "1", features = ["derive"] }'
+fi
 crates=(rowkey_bench serde_bench)
 
 build() { # crate [env...]: a debug build, quiet unless it fails
@@ -161,13 +189,17 @@ for mode in incremental non-incremental; do
 done
 
 # Expanded size: lines (and bytes) of the expanded crate, minus the same
-# structs without any derive.
+# structs without any derive (in use: with the crate's own use functions).
 expanded="$work/expanded.tsv"
 : >"$expanded"
 if [ "${SKIP_EXPAND:-0}" != 1 ]; then
     echo "expanding (RUSTC_BOOTSTRAP=1 -Zunpretty=expanded) ..." >&2
-    python3 "$here/gen_structs.py" plain --count "$count" --salted "$salted" --seed "$seed" \
-        >"$work/plain.rs"
+    for kind in rowkey serde; do
+        uses=()
+        if [ "$in_use" = 1 ]; then uses=(--use "$kind"); fi
+        python3 "$here/gen_structs.py" plain --count "$count" --salted "$salted" --seed "$seed" \
+            "${uses[@]}" >"$work/plain_$kind.rs"
+    done
     for crate in "${crates[@]}"; do
         if (cd "$work/$crate" && RUSTC_BOOTSTRAP=1 cargo rustc --quiet --profile=check --lib \
             -- -Zunpretty=expanded >"$work/$crate.expanded.rs" 2>"$work/$crate.expand.log"); then
@@ -178,16 +210,31 @@ if [ "${SKIP_EXPAND:-0}" != 1 ]; then
             tail -5 "$work/$crate.expand.log" >&2
         fi
     done
-    # The baseline: the plain structs, expanded alone (prelude and all).
-    cp "$work/plain.rs" "$work/serde_bench/src/lib.rs"
-    if (cd "$work/serde_bench" && RUSTC_BOOTSTRAP=1 cargo rustc --quiet --profile=check --lib \
-        -- -Zunpretty=expanded >"$work/plain.expanded.rs" 2>"$work/plain.expand.log"); then
-        printf '%s\t%s\t%s\n' plain \
-            "$(wc -l <"$work/plain.expanded.rs")" "$(wc -c <"$work/plain.expanded.rs")" >>"$expanded"
-    fi
+    # The baselines: the plain structs (and use functions), expanded alone
+    # (prelude and all). Expansion stops before type checking, so the use
+    # functions need no derive. The crates' sources are put back after.
+    for kind in rowkey serde; do
+        cp "$work/${kind}_bench/src/lib.rs" "$work/${kind}_bench.lib.rs"
+        cp "$work/plain_$kind.rs" "$work/${kind}_bench/src/lib.rs"
+        if (cd "$work/${kind}_bench" && RUSTC_BOOTSTRAP=1 cargo rustc --quiet --profile=check --lib \
+            -- -Zunpretty=expanded >"$work/plain_$kind.expanded.rs" 2>"$work/plain_$kind.expand.log"); then
+            printf '%s\t%s\t%s\n' "plain_$kind" "$(wc -l <"$work/plain_$kind.expanded.rs")" \
+                "$(wc -c <"$work/plain_$kind.expanded.rs")" >>"$expanded"
+        else
+            echo "expansion failed for the plain $kind structs (skipped):" >&2
+            tail -5 "$work/plain_$kind.expand.log" >&2
+        fi
+        cp "$work/${kind}_bench.lib.rs" "$work/${kind}_bench/src/lib.rs"
+    done
 fi
 
-echo "$count structs ($salted salted), seed $seed; $runs timed runs per cell; rustc $(rustc --version | cut -d' ' -f2-)"
+if [ "$in_use" = 1 ]; then
+    mc="$(awk '/^name = "memcomparable"/ { getline; print $3 }' "$work/serde_bench/Cargo.lock" | tr -d '"')"
+    what="in use (-u: each encoded and decoded once; serde with memcomparable $mc)"
+else
+    what="derives only"
+fi
+echo "$count structs ($salted salted), $what, seed $seed; $runs timed runs per cell; rustc $(rustc --version | cut -d' ' -f2-)"
 echo "rowkey: $rowkey_path at $rowkey_rev, copied when the script started"
 echo
 python3 - "$times" "$expanded" <<'EOF'
@@ -214,10 +261,9 @@ for table, what in [(times, "wall time"), (cpu, "CPU time (user + sys)")]:
             mr, ms = statistics.median(r), statistics.median(s)
             print(f"| touch-rebuild, {label}: {what}, median | {mr:.2f} s | {ms:.2f} s "
                   f"| {mr / ms:.2f}x |")
-if "plain" in expanded and "rowkey_bench" in expanded and "serde_bench" in expanded:
-    pl, pb = expanded["plain"]
-    rl, rb = (v - p for v, p in zip(expanded["rowkey_bench"], (pl, pb)))
-    sl, sb = (v - p for v, p in zip(expanded["serde_bench"], (pl, pb)))
+if all(k in expanded for k in ["plain_rowkey", "plain_serde", "rowkey_bench", "serde_bench"]):
+    rl, rb = (v - p for v, p in zip(expanded["rowkey_bench"], expanded["plain_rowkey"]))
+    sl, sb = (v - p for v, p in zip(expanded["serde_bench"], expanded["plain_serde"]))
     print(f"| expanded lines generated by the derives (`-Zunpretty=expanded`, minus the bare structs) "
           f"| {rl:,} | {sl:,} | {rl / sl:.2f}x |")
     print(f"| expanded bytes generated | {rb / 1024:,.0f} KiB | {sb / 1024:,.0f} KiB | {rb / sb:.2f}x |")
