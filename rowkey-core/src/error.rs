@@ -114,7 +114,8 @@ pub trait InField {
 }
 
 impl<T, K: Copy> InField for Result<T, KeyError<K>> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn __in_field(self, field: &'static str) -> Self {
         match self {
             Ok(v) => Ok(v),

@@ -45,7 +45,8 @@ macro_rules! text_int {
                 crate::layout::rules::int_digits(core::mem::size_of::<$t>(), $signed);
             // Both always inlined into `Digits::put`/`take` (themselves
             // always inlined on a constant width): the loops unroll.
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_comparisons)]
             fn write_digits(self, out: &mut [u8]) -> Result<(), DigitsError> {
                 if self < 0 as $t {
@@ -71,7 +72,8 @@ macro_rules! text_int {
                 }
                 Ok(())
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn parse_digits(len: usize, byte: impl Fn(usize) -> u8) -> Result<Self, Option<usize>> {
                 let mut v: $t = 0;
                 if len < Self::MAX_DIGITS {
@@ -151,7 +153,8 @@ impl Digits {
 
     /// Writes `v`. Always inlined: generated code calls it on a `const`
     /// layout, so the width is a constant and the digit loop unrolls.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put<T: TextInt>(&self, w: &mut KeyWriter<'_>, v: T) -> Result<(), EncodeError> {
         let at = w.position();
         // Digits go to a local array first, then out in one copy: the
@@ -217,7 +220,8 @@ impl Digits {
     }
 
     /// Reads a value.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn take<T: TextInt>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
         let at = r.position();
         let bytes = r.take(self.width)?;

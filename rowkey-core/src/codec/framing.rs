@@ -104,7 +104,8 @@ impl BytesCodec {
     /// Always inlined: generated code calls it on a `const` codec, so the
     /// framing, reversal, separator and order checks fold away and only
     /// the chosen framing's writes remain.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn put(&self, w: &mut KeyWriter<'_>, value: &[u8], text: bool) -> Result<(), EncodeError> {
         let start = w.position();
         if value.len() > self.max_len {
@@ -293,7 +294,8 @@ impl BytesCodec {
     /// [`BytesCodec::take_owned`].
     ///
     /// Always inlined, as [`BytesCodec::put`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn take_borrowed<'de, T: DecodeBytes<'de>>(
         &self,
         r: &mut KeyReader<'de>,
@@ -317,7 +319,8 @@ impl BytesCodec {
 
     /// Reads the field into an owned value (copying and undoing escapes,
     /// inversion and reversal). Always inlined, as [`BytesCodec::put`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn take_owned<T: DecodeBytesOwned>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
         let at = r.position();
         let v = self.take_vec(r, T::IS_TEXT)?;
@@ -326,7 +329,8 @@ impl BytesCodec {
 
     // Always inlined, as `put`: on a `const` codec the framing, mask and
     // reversal branches fold away.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn take_vec(&self, r: &mut KeyReader<'_>, text: bool) -> Result<Vec<u8>, DecodeError> {
         let at = r.position();
         let mask = if self.desc { 0xFF } else { 0 };
