@@ -84,9 +84,10 @@ pub use rowkey_core::{
 pub use rowkey_derive::{KeyPart, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
-/// and writes keys from a [`Layout`] ([`dynamic`]) and, with the `json`
-/// feature, layouts read back from JSON. [`Layout`] and its parts are at
-/// the crate root.
+/// and writes keys from a [`Layout`]
+/// ([`dynamic`](crate::layout::dynamic)) and, with the `json` feature,
+/// layouts read back from JSON. [`Layout`] and its parts are at the crate
+/// root.
 pub mod layout {
     pub use rowkey_core::layout::{dynamic, FORMAT_VERSION};
     #[cfg(feature = "json")]
