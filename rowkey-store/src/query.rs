@@ -2,11 +2,10 @@
 //! range, and merged back into logical key order (salt prefix ignored)
 //! with bounded memory and a bounded number of reads in flight.
 
-use crate::merge::Head;
 use crate::{ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
-use rowkey_core::scan::ScanPlan;
-use std::collections::{BinaryHeap, VecDeque};
+use rowkey_core::scan::{MergeHeads, MergeOrder, ScanPlan};
+use std::collections::VecDeque;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -89,17 +88,11 @@ struct Range {
     fetch: Option<Fetch>,
     /// No more rows will come from this range.
     done: bool,
-    /// Its next row is in the heap.
-    in_heap: bool,
 }
 
 impl Range {
     fn idle(&self) -> bool {
         !self.done && self.fetch.is_none()
-    }
-
-    fn starved(&self) -> bool {
-        self.idle() && !self.in_heap && self.buffer.is_empty()
     }
 }
 
@@ -120,12 +113,9 @@ struct Fetch {
 pub struct QueryStream<S> {
     store: S,
     ranges: Vec<Range>,
-    heap: BinaryHeap<Head<Row>>,
-    skip: usize,
-    /// Where the merge order starts: `skip`, or after a plan's IN-lists.
-    from: usize,
-    /// A reversed plan: largest logical key first.
-    desc: bool,
+    /// The merge of the ranges' next rows, in the plan's order (logical
+    /// key order, or after its IN-lists; reversed with it).
+    heads: MergeHeads<Row>,
     remaining: Option<u64>,
     options: QueryOptions,
     in_flight: usize,
@@ -154,16 +144,17 @@ impl<S: Store> QueryStream<S> {
                 buffer: VecDeque::new(),
                 fetch: None,
                 done: false,
-                in_heap: false,
             })
             .collect();
-        QueryStream {
-            store,
-            heap: BinaryHeap::with_capacity(ranges.len()),
-            ranges,
+        let order = MergeOrder {
             skip: plan.prefix_len(),
             from: plan.merge_offset(),
-            desc: plan.is_reversed(),
+            reversed: plan.is_reversed(),
+        };
+        QueryStream {
+            store,
+            heads: MergeHeads::new(ranges.len(), order),
+            ranges,
             remaining: plan.limit().map(|l| l as u64),
             options,
             in_flight: 0,
@@ -196,6 +187,13 @@ impl<S: Store> QueryStream<S> {
         self.held += asked;
     }
 
+    /// Whether the merge waits on range `i` and nothing of it is buffered
+    /// or being read.
+    fn starved(&self, i: usize) -> bool {
+        let range = &self.ranges[i];
+        range.idle() && range.buffer.is_empty() && self.heads.awaits(i)
+    }
+
     /// Starts reads while reads may start: first for the ranges the merge
     /// waits on, each for its share of the free budget; then ahead, a full
     /// page, for ranges running low while the budget has room.
@@ -203,12 +201,12 @@ impl<S: Store> QueryStream<S> {
         let concurrency = self.options.concurrency.max(1);
         let page = self.options.page_rows.max(1) as u64;
         let budget = self.options.buffer_rows as u64;
-        let mut starved = self.ranges.iter().filter(|r| r.starved()).count() as u64;
+        let mut starved = (0..self.ranges.len()).filter(|&i| self.starved(i)).count() as u64;
         for i in 0..self.ranges.len() {
             if starved == 0 || self.in_flight >= concurrency {
                 break;
             }
-            if self.ranges[i].starved() {
+            if self.starved(i) {
                 let share = budget.saturating_sub(self.held) / starved;
                 self.start(i, share.clamp(1, page));
                 starved -= 1;
@@ -267,37 +265,27 @@ impl<S: Store> QueryStream<S> {
         Ok(freed)
     }
 
-    /// Moves each range's next buffered row into the heap; `true` when
-    /// every range that is not done has a row there.
-    fn fill_heap(&mut self) -> bool {
-        let mut ready = true;
-        for (i, range) in self.ranges.iter_mut().enumerate() {
-            if range.in_heap {
-                continue;
-            }
+    /// Gives the merge each awaited range's next buffered row (or its
+    /// end); `true` when every range's head is known.
+    fn fill_heads(&mut self) -> bool {
+        let (ranges, held) = (&mut self.ranges, &mut self.held);
+        self.heads.fill(|i| {
+            let range = &mut ranges[i];
             match range.buffer.pop_front() {
                 Some(row) => {
-                    self.held -= 1;
+                    *held -= 1;
                     // A drained buffer gives its room back: kept, 120
                     // buffers that once held a page each would hold
                     // memory the budget no longer counts.
                     if range.buffer.is_empty() && range.buffer.capacity() > 64 {
                         range.buffer = VecDeque::new();
                     }
-                    self.heap.push(Head {
-                        row,
-                        source: i,
-                        skip: self.skip,
-                        from: self.from,
-                        desc: self.desc,
-                    });
-                    range.in_heap = true;
+                    Some(Some(row))
                 }
-                None if range.done => {}
-                None => ready = false,
+                None if range.done => Some(None),
+                None => None,
             }
-        }
-        ready
+        })
     }
 }
 
@@ -319,12 +307,11 @@ impl<S: Store> Stream for QueryStream<S> {
                     return Poll::Ready(Some(Err(e)));
                 }
             };
-            if this.fill_heap() {
-                let Some(Head { row, source, .. }) = this.heap.pop() else {
+            if this.fill_heads() {
+                let Some((_, row)) = this.heads.pop() else {
                     this.finish();
                     return Poll::Ready(None);
                 };
-                this.ranges[source].in_heap = false;
                 if let Some(n) = &mut this.remaining {
                     *n -= 1;
                     if *n == 0 {
@@ -349,7 +336,7 @@ impl<S> QueryStream<S> {
     fn finish(&mut self) {
         self.finished = true;
         self.ranges.clear();
-        self.heap.clear();
+        self.heads = MergeHeads::new(0, self.heads.order());
     }
 }
 

@@ -8,8 +8,9 @@
 //! result is a [`ScanPlan`]; [`ScanRange`] is one `[start, stop)` range
 //! of it; [`merge_sorted`] merges per-bucket row streams back into key
 //! order ([`merge_sorted_by_offset`]: by the bytes from an offset, for
-//! [`ScanPlan::ordered_after_in_lists`]); [`page`] pages through a plan
-//! without re-reading rows.
+//! [`ScanPlan::ordered_after_in_lists`]), on [`MergeHeads`], the one merge
+//! (and [`MergeOrder`], its tie rules) that the store's async merges use
+//! too; [`page`] pages through a plan without re-reading rows.
 //!
 //! Ranges and plans of a key `K` hold `K::MAX_LEN + 1` bytes per bound
 //! (room for the `0x00` that follows a key in an exclusive bound): name
@@ -49,6 +50,7 @@ mod fuzzy;
 pub(crate) mod in_list;
 mod in_order;
 pub(crate) mod merge;
+mod merge_heads;
 pub(crate) mod page;
 mod plan;
 mod sort_prefix;
@@ -62,6 +64,7 @@ pub use cursor::{Cursor, InvalidCursor};
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
+pub use merge_heads::{MergeHeads, MergeOrder};
 pub use page::{offset_limit, page, Page, Resume};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::{ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, Step, WholeKeyIn};
