@@ -88,10 +88,22 @@ async fn serve(listener: TcpListener, store: BigtableStore) -> Result<(), BoxErr
         let store = store.clone();
         tokio::spawn(async move {
             if let Err(e) = handle(conn, store).await {
-                eprintln!("connection failed: {e}");
+                eprintln!("connection failed: {}", chain(&*e));
             }
         });
     }
+}
+
+/// An error and its sources, as one line: a store error's message names
+/// the operation, its source says what the client or server said.
+fn chain(e: &(dyn Error + 'static)) -> String {
+    let mut line = e.to_string();
+    let mut next = e.source();
+    while let Some(cause) = next {
+        line = format!("{line}: {cause}");
+        next = cause.source();
+    }
+    line
 }
 
 async fn handle(conn: TcpStream, store: BigtableStore) -> Result<(), BoxError> {

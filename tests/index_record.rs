@@ -289,7 +289,11 @@ fn an_update_stopped_at_each_write_leaves_the_record_under_one_tag() {
         let result = block_on(store.update_record::<DocByTag, _>(&new));
         assert_eq!(result.is_ok(), writes == 3, "{writes} writes: {result:?}");
         if let Err(e) = result {
-            assert!(e.is_transient() && e.to_string().contains("crashed here"));
+            let why = std::error::Error::source(&e).map(|s| s.to_string());
+            assert!(
+                e.is_transient() && why.as_deref() == Some("crashed here"),
+                "{e:?}"
+            );
         }
         budget.store(i64::MAX, Ordering::SeqCst);
         let want = |found: bool, d: &Doc| if found { vec![d.clone()] } else { vec![] };
@@ -383,14 +387,18 @@ fn a_main_row_that_is_not_a_record_is_an_error() {
     ));
     assert_eq!(
         err.to_string(),
-        format!("cannot join an index hit: main row {key}: no d:tag cell")
+        format!("cannot join an index hit at main row {key}")
     );
+    let why = std::error::Error::source(&err).expect("the record's error");
+    assert_eq!(why.to_string(), "no d:tag cell");
     let before = store.index().inner.keys();
     let err = block_on(store.update_record::<DocByTag, _>(&doc_tagged(b"y"))).unwrap_err();
     assert_eq!(
         err.to_string(),
-        format!("cannot update a record: main row {key}: no d:tag cell")
+        format!("cannot update a record at main row {key}")
     );
+    let why = std::error::Error::source(&err).expect("the record's error");
+    assert_eq!(why.to_string(), "no d:tag cell");
     assert_eq!(store.index().inner.keys(), before, "nothing written");
 }
 

@@ -75,7 +75,10 @@ async fn creates_a_missing_table_then_finds_it_as_it_was() {
     let e = admin.create_table(&spec).await.unwrap_err();
     assert_eq!(e.op(), "create table");
     assert!(mismatch(&e).is_none(), "{e}");
-    assert!(e.to_string().contains("already exists"), "{e}");
+    let why = std::error::Error::source(&e)
+        .expect("the server's error")
+        .to_string();
+    assert!(why.contains("already exists"), "{e}: {why}");
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -103,9 +106,10 @@ async fn other_families_are_refused_naming_them() {
     assert_eq!(m.table, "events");
     assert_eq!(m.missing_families, ["i", "m"]);
     assert_eq!(m.extra_families, ["x", "y"]);
+    assert_eq!(e.to_string(), "store failed to create table");
     assert_eq!(
-        e.to_string(),
-        "store failed to create table: table events exists with other column families \
+        std::error::Error::source(&e).unwrap().to_string(),
+        "table events exists with other column families \
          than its spec: missing i, m (in the spec, not the table); \
          extra x, y (in the table, not the spec)"
     );

@@ -138,7 +138,8 @@ impl<const N: usize> KeyBuf<N> {
     }
 }
 
-/// Filled by [`crate::RowKey::to_key`]; not meant to be called by users.
+/// The buffer [`RowKey::to_key`] fills: [`KeyBuf`]. Not API: reached only
+/// through `__private`, and implemented for `KeyBuf` alone.
 #[doc(hidden)]
 pub trait KeyStorage: Deref<Target = [u8]> + Sized {
     /// `key`'s bytes, written straight into the storage.
@@ -284,15 +285,18 @@ mod tests {
     /// A key struct of one escaped field, in a buffer of 2 * 40 + 2 bytes.
     struct Name(Vec<u8>);
 
+    impl crate::key::WriteKey for Name {
+        fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
+            crate::codec::escaped::put(w, &self.0)
+        }
+    }
+
     impl RowKey for Name {
         const MAX_LEN: usize = 82;
         const FIXED_LEN: Option<usize> = None;
         type Key = KeyBuf<82>;
         fn encoded_len(&self) -> usize {
             crate::codec::escaped::escaped_len(&self.0)
-        }
-        fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
-            crate::codec::escaped::put(w, &self.0)
         }
         fn layout() -> &'static crate::Layout {
             static LAYOUT: crate::Layout = crate::Layout {

@@ -94,10 +94,9 @@ impl<K: Copy> KeyError<K> {
         self.kind
     }
     /// The same error, in field `field`: generated code names the field
-    /// only on the error path, not on every write.
-    #[doc(hidden)]
+    /// only on the error path (through [`InField`]), not on every write.
     #[cold]
-    pub fn in_field(mut self, field: &'static str) -> Self {
+    pub(crate) fn in_field(mut self, field: &'static str) -> Self {
         self.at.field = field;
         self
     }
@@ -106,7 +105,8 @@ impl<K: Copy> KeyError<K> {
 /// Names the field of a failed write or read, as `.map_err(|e|
 /// e.in_field(name))` would, without a closure: generated code calls it
 /// after every field, and each closure is a body of its own for the
-/// compiler to check. Generated code only.
+/// compiler to check. Not API: generated code names it through
+/// `__private`.
 #[doc(hidden)]
 pub trait InField {
     /// The same result, its error in field `field`.
@@ -228,8 +228,7 @@ pub type EncodeError = KeyError<EncodeErrorKind>;
 impl EncodeError {
     /// The same error with `needed` replaced, for a too-small buffer once
     /// the whole key's length is known.
-    #[doc(hidden)]
-    pub fn with_needed(mut self, len: usize) -> Self {
+    pub(crate) fn with_needed(mut self, len: usize) -> Self {
         if let EncodeErrorKind::BufferTooSmall { needed, .. } = &mut self.kind {
             *needed = len;
         }

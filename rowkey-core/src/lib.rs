@@ -36,7 +36,7 @@ pub mod split;
 mod uninit;
 mod writer;
 
-pub use buf::{KeyBuf, KeyStorage};
+pub use buf::KeyBuf;
 pub use codec::framing::Side;
 pub use display::KeyDisplay;
 pub use error::{
@@ -94,19 +94,26 @@ pub mod __private {
         pub use crate::layout::rules::PartFacts;
         pub use crate::layout::FORMAT_VERSION;
     }
-    pub use crate::scan::{ScanBuilder, ScanField, ScanPlan, ScanQuery, Step};
+    pub use crate::scan::step::ScanField;
+    pub use crate::scan::{ScanBuilder, ScanPlan, ScanQuery, Step};
 
     /// The scan module, with the stub step a failed derive emits.
     pub mod scan {
         pub use crate::scan::absorb::AbsorbStep;
         pub use crate::scan::field_codec::{codec, OwnedValue, ScanCodec, ScanFieldInfo};
+        pub use crate::scan::step::{
+            ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, WholeKeyIn,
+        };
         pub use crate::scan::*;
     }
+    pub use crate::buf::KeyStorage;
     pub use crate::error::InField;
+    pub use crate::key::WriteKey;
+    pub use crate::reader::decode_fields;
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,
-        FieldCodec, FieldLayout, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order,
-        RowKey, Side, TimeCrate, ValueKind, HBASE_MAX_KEY_LEN,
+        FieldCodec, FieldLayout, IndexOf, KeyBuf, KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout,
+        Order, RowKey, Side, TimeCrate, ValueKind, HBASE_MAX_KEY_LEN,
     };
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};

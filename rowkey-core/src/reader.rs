@@ -150,73 +150,6 @@ impl<'de> KeyReader<'de> {
         }
     }
 
-    /// [`wrong_length`](Self::wrong_length) of a key decoded by `decode`,
-    /// which is run once on `bytes` to find the field at fault: the cold
-    /// path of [`decode_fields`](Self::decode_fields), out of line.
-    #[cold]
-    #[inline(never)]
-    fn wrong_length_of<'k, T>(
-        key: &'static str,
-        fixed: usize,
-        bytes: &'k [u8],
-        decode: fn(&'k [u8]) -> Result<T, DecodeError>,
-    ) -> DecodeError {
-        Self::wrong_length(key, fixed, bytes.len(), decode(bytes).err())
-    }
-
-    /// Decodes `bytes` with `fields`, a derived key's field reader. A
-    /// fixed-length layout (`fixed`) reads a key of that length with the
-    /// length as a constant, so every field's bounds check folds into this
-    /// one; any other length (always an error, found by the same reader)
-    /// is read out of line. Written once here, not per key: generated code
-    /// only.
-    #[doc(hidden)]
-    #[inline(always)]
-    pub fn decode_fields<'k, T>(
-        key: &'static str,
-        fixed: Option<usize>,
-        bytes: &'k [u8],
-        fields: fn(&'k [u8]) -> Result<T, DecodeError>,
-    ) -> Result<T, DecodeError> {
-        if let Some(n) = fixed {
-            return if bytes.len() == n {
-                fields(&bytes[..n])
-            } else {
-                Err(Self::wrong_length_of(key, n, bytes, fields))
-            };
-        }
-        fields(bytes)
-    }
-
-    /// The error for a key of `len` bytes of a layout whose keys are all
-    /// `fixed` bytes long: `found`, the error reading its fields gave, or
-    /// (should they have read it anyway: a hand-written part that reads
-    /// other than its `FIXED_LEN`) the missing or extra bytes. Generated
-    /// code calls it, off the hot path, for keys of any other length, so
-    /// that path returns only errors.
-    #[doc(hidden)]
-    #[cold]
-    pub fn wrong_length(
-        key: &'static str,
-        fixed: usize,
-        len: usize,
-        found: Option<DecodeError>,
-    ) -> DecodeError {
-        found.unwrap_or_else(|| match len.checked_sub(fixed) {
-            Some(count) => {
-                DecodeError::new(key, "", fixed, DecodeErrorKind::TrailingBytes { count })
-            }
-            None => DecodeError::new(
-                key,
-                "",
-                len,
-                DecodeErrorKind::UnexpectedEnd {
-                    needed: fixed - len,
-                },
-            ),
-        })
-    }
-
     #[inline(always)]
     fn trailing(&self, count: usize) -> DecodeError {
         decode_error(
@@ -226,6 +159,69 @@ impl<'de> KeyReader<'de> {
             DecodeErrorKind::TrailingBytes { count },
         )
     }
+}
+
+/// [`wrong_length`] of a key decoded by `decode`, which is run once on
+/// `bytes` to find the field at fault: the cold path of
+/// [`decode_fields`], out of line.
+#[cold]
+#[inline(never)]
+fn wrong_length_of<'k, T>(
+    key: &'static str,
+    fixed: usize,
+    bytes: &'k [u8],
+    decode: fn(&'k [u8]) -> Result<T, DecodeError>,
+) -> DecodeError {
+    wrong_length(key, fixed, bytes.len(), decode(bytes).err())
+}
+
+/// Decodes `bytes` with `fields`, a derived key's field reader. A
+/// fixed-length layout (`fixed`) reads a key of that length with the
+/// length as a constant, so every field's bounds check folds into this
+/// one; any other length (always an error, found by the same reader)
+/// is read out of line. Written once here, not per key. Not API: generated
+/// code calls it through `__private`.
+#[inline(always)]
+pub fn decode_fields<'k, T>(
+    key: &'static str,
+    fixed: Option<usize>,
+    bytes: &'k [u8],
+    fields: fn(&'k [u8]) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    if let Some(n) = fixed {
+        return if bytes.len() == n {
+            fields(&bytes[..n])
+        } else {
+            Err(wrong_length_of(key, n, bytes, fields))
+        };
+    }
+    fields(bytes)
+}
+
+/// The error for a key of `len` bytes of a layout whose keys are all
+/// `fixed` bytes long: `found`, the error reading its fields gave, or
+/// (should they have read it anyway: a hand-written part that reads
+/// other than its `FIXED_LEN`) the missing or extra bytes. Called off the
+/// hot path, for keys of any other length, so that path returns only
+/// errors.
+#[cold]
+fn wrong_length(
+    key: &'static str,
+    fixed: usize,
+    len: usize,
+    found: Option<DecodeError>,
+) -> DecodeError {
+    found.unwrap_or_else(|| match len.checked_sub(fixed) {
+        Some(count) => DecodeError::new(key, "", fixed, DecodeErrorKind::TrailingBytes { count }),
+        None => DecodeError::new(
+            key,
+            "",
+            len,
+            DecodeErrorKind::UnexpectedEnd {
+                needed: fixed - len,
+            },
+        ),
+    })
 }
 
 /// Every reader error is built here, from plain values (see
@@ -247,17 +243,17 @@ fn decode_error(
 
 #[cfg(test)]
 mod tests {
-    use super::KeyReader;
+    use super::{wrong_length, KeyReader};
     use crate::{DecodeError, DecodeErrorKind};
 
     #[test]
     fn a_key_of_another_length_gets_its_fields_error_else_the_length() {
         let found = DecodeError::new("K", "a", 3, DecodeErrorKind::InvalidDigit { byte: b'x' });
-        assert_eq!(KeyReader::wrong_length("K", 8, 5, Some(found)), found);
-        let short = KeyReader::wrong_length("K", 8, 5, None);
+        assert_eq!(wrong_length("K", 8, 5, Some(found)), found);
+        let short = wrong_length("K", 8, 5, None);
         assert_eq!((short.field(), short.offset()), ("", 5));
         assert_eq!(short.kind(), DecodeErrorKind::UnexpectedEnd { needed: 3 });
-        let long = KeyReader::wrong_length("K", 8, 10, None);
+        let long = wrong_length("K", 8, 10, None);
         assert_eq!((long.field(), long.offset()), ("", 8));
         assert_eq!(long.kind(), DecodeErrorKind::TrailingBytes { count: 2 });
     }

@@ -60,14 +60,18 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
             use #krate::__private as __rk;
 
             #[automatically_derived]
+            impl #impl_generics __rk::WriteKey for #ident #ty_generics #where_clause {
+                fn write_key(&self, _: &mut __rk::KeyWriter<'_>) -> __rk::Result<(), __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+
+            #[automatically_derived]
             impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
                 const MAX_LEN: usize = 0;
                 const FIXED_LEN: __rk::Option<usize> = __rk::None;
                 type Key = __rk::KeyBuf<0>;
                 fn encoded_len(&self) -> usize {
-                    ::core::unimplemented!()
-                }
-                fn write_key(&self, _: &mut __rk::KeyWriter<'_>) -> __rk::Result<(), __rk::EncodeError> {
                     ::core::unimplemented!()
                 }
                 fn layout() -> &'static __rk::Layout {

@@ -159,15 +159,17 @@ fn write_errors_are_precise() {
         }
     );
     assert_eq!(e.op(), "write rows");
+    assert_eq!(e.to_string(), "store failed to write rows");
     assert_eq!(
-        e.to_string(),
-        "store failed to write rows: family d:x of row k contains ':'; HBase would split the column at it and write another family and qualifier"
+        std::error::Error::source(&e).unwrap().to_string(),
+        "family d:x of row k contains ':'; HBase would split the column at it and write another family and qualifier"
     );
     let e = to_batch_mutation(Row::new(b"k".to_vec(), vec![Cell::new("", "q", "v")])).unwrap_err();
     assert!(
-        e.to_string()
+        backend_source(&e)
+            .to_string()
             .contains("a cell of row k has an empty family"),
-        "{e}"
+        "{e:?}"
     );
     // A batch is refused whole, naming the bad row.
     let good = Row::new(b"a".to_vec(), cells());
@@ -262,9 +264,10 @@ fn read_errors_are_precise() {
         }
     );
     assert_eq!(e.op(), "read rows");
+    assert_eq!(e.to_string(), "store failed to read rows");
     assert_eq!(
-        e.to_string(),
-        "store failed to read rows: column dq of row k has no ':' between family and qualifier"
+        std::error::Error::source(&e).unwrap().to_string(),
+        "column dq of row k has no ':' between family and qualifier"
     );
     let e = row_from_thrift(bad(b"\xFF:q", Some(tcell(b"v")))).unwrap_err();
     assert_eq!(
@@ -274,7 +277,7 @@ fn read_errors_are_precise() {
             column: b"\xFF:q".to_vec()
         }
     );
-    assert!(e
+    assert!(backend_source(&e)
         .to_string()
         .contains(r"column \xFF:q of row k has a family that is not UTF-8"));
     let missing = ThriftDataError::MissingValue {
@@ -289,7 +292,9 @@ fn read_errors_are_precise() {
     };
     let e = row_from_thrift(bad(b"d:q", Some(no_value))).unwrap_err();
     assert_eq!(backend_source(&e), &missing);
-    assert!(e.to_string().contains("column d:q of row k has no value"));
+    assert!(backend_source(&e)
+        .to_string()
+        .contains("column d:q of row k has no value"));
     // A missing column name is an empty one, which has no ':'.
     let nameless = TRowResult {
         row: Some(b"k".to_vec()),
@@ -351,7 +356,7 @@ fn read_errors_are_precise() {
     })
     .unwrap_err();
     let shown = format!("column {}... of row {}...", "c".repeat(64), "k".repeat(64));
-    assert!(e.to_string().contains(&shown), "{e}");
+    assert!(backend_source(&e).to_string().contains(&shown), "{e:?}");
     // The first bad row ends a batch.
     let e = rows_from_thrift(vec![
         TRowResult {

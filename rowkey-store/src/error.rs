@@ -13,11 +13,22 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// `toStringBinary` shows it) and the limit; backend failures say whether
 /// they were transient and how many attempts were made.
 ///
+/// A backend's own error is the [`source`](std::error::Error::source), not
+/// part of the message, so that a report that walks the chain (anyhow's
+/// `{:#}`, tracing's error fields) prints it once; downcast it to the
+/// client's type (`tonic::Status` for Bigtable) to look at its code. Key
+/// and cursor errors are shown as they are: `Display` and `source` are
+/// theirs.
+///
 /// ```
 /// use rowkey::store::StoreError;
 /// let e = StoreError::KeyTooLong { op: "write rows", key: vec![b'a'; 5000], len: 5000, max: 4096, store: "Bigtable" };
 /// assert!(e.to_string().starts_with("cannot write rows: key of 5000 bytes exceeds Bigtable's 4096-byte row key limit"));
 /// assert!(!e.is_transient());
+///
+/// let e = StoreError::backend("read rows", "connection reset");
+/// assert_eq!(e.to_string(), "store failed to read rows");
+/// assert_eq!(std::error::Error::source(&e).unwrap().to_string(), "connection reset");
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -172,7 +183,7 @@ fn shown(key: &[u8]) -> String {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::Encode(e) => write!(f, "{e}"),
+            StoreError::Encode(e) => fmt::Display::fmt(e, f),
             StoreError::EmptyKey { op } => write!(
                 f,
                 "cannot {op}: the row key is empty; Bigtable and HBase refuse empty keys \
@@ -205,7 +216,7 @@ impl fmt::Display for StoreError {
                 op,
                 transient,
                 attempts,
-                source,
+                ..
             } => {
                 write!(f, "store failed to {op}")?;
                 match (transient, attempts) {
@@ -213,22 +224,22 @@ impl fmt::Display for StoreError {
                     (true, _) => write!(f, " (transient)")?,
                     _ => {}
                 }
-                write!(f, ": {source}")
+                Ok(())
             }
             StoreError::NotAnIndexRow { key } => write!(
                 f,
                 "cannot join an index hit: index row {} has no cell i:k holding its main row's key",
                 shown(key)
             ),
-            StoreError::BadRecord { op, key, source } => {
-                write!(f, "cannot {op}: main row {}: {source}", shown(key))
+            StoreError::BadRecord { op, key, .. } => {
+                write!(f, "cannot {op} at main row {}", shown(key))
             }
             StoreError::InsideAsyncRuntime { op } => write!(
                 f,
                 "cannot {op}: a blocking store was called from inside an async runtime, \
                  where blocking would stall it; use the async store there"
             ),
-            StoreError::InvalidCursor(e) => write!(f, "cannot read a page: {e}"),
+            StoreError::InvalidCursor(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -236,8 +247,10 @@ impl fmt::Display for StoreError {
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StoreError::Encode(e) => Some(e),
-            StoreError::InvalidCursor(e) => Some(e),
+            // Shown as they are (thiserror's `transparent`): their
+            // message is this one, so their source is this one's.
+            StoreError::Encode(e) => e.source(),
+            StoreError::InvalidCursor(e) => e.source(),
             StoreError::Backend { source, .. } | StoreError::BadRecord { source, .. } => {
                 Some(source.as_ref())
             }

@@ -6,6 +6,7 @@ use crate::{ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
 use rowkey_core::scan::{MergeHeads, MergeOrder, ScanPlan};
 use std::collections::VecDeque;
+use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -341,3 +342,20 @@ impl<S> QueryStream<S> {
 }
 
 impl<S> Unpin for QueryStream<S> {}
+
+/// Where the query is: its ranges (read, in flight, done), rows held and
+/// still wanted. The store is left out: it need not be `Debug`.
+impl<S> fmt::Debug for QueryStream<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let done = self.ranges.iter().filter(|r| r.done).count();
+        f.debug_struct("QueryStream")
+            .field("ranges", &self.ranges.len())
+            .field("ranges_done", &done)
+            .field("in_flight", &self.in_flight)
+            .field("rows_held", &self.held)
+            .field("rows_remaining", &self.remaining)
+            .field("options", &self.options)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}

@@ -55,7 +55,7 @@ pub(crate) mod page;
 mod plan;
 mod sort_prefix;
 mod state_cast;
-mod step;
+pub(crate) mod step;
 mod typed;
 mod unavailable;
 
@@ -67,7 +67,10 @@ pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
 pub use merge_heads::{MergeHeads, MergeOrder};
 pub use page::{offset_limit, page, Page, Resume};
 pub use plan::{PlanRanges, ScanPlan};
-pub use step::{ModeDecides, NoLearn, ScanField, ScanKey, ScanLearn, ScanState, Step, WholeKeyIn};
+pub use step::Step;
+// The traits the derive implements to build a key's scan steps are not
+// API: generated code names them through `__private::scan`.
+pub(crate) use step::{ScanField, ScanState};
 pub use typed::{TypedScan, Whole};
 pub use unavailable::*;
 

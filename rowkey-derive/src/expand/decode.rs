@@ -79,7 +79,7 @@ pub fn impl_decode_key(model: &KeyModel) -> TokenStream {
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn decode(__bytes: &'__rowkey_de [u8]) -> ::core::result::Result<Self, __rk::DecodeError> {
-                __rk::KeyReader::decode_fields(#name, __FIXED_LEN, __bytes, Self::__rowkey_decode_fields)
+                __rk::decode_fields(#name, __FIXED_LEN, __bytes, Self::__rowkey_decode_fields)
             }
         }
 

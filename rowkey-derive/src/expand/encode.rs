@@ -53,16 +53,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let end = prefix::encode_end(model);
     quote! {
         #[automatically_derived]
-        impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
-            const MAX_LEN: usize = __MAX_LEN;
-            const FIXED_LEN: ::core::option::Option<usize> = __FIXED_LEN;
-            type Key = __rk::KeyBuf<__MAX_LEN>;
-
-            #[inline]
-            fn encoded_len(&self) -> usize {
-                __PREFIX_LEN + #fixed #(#lens)*
-            }
-
+        impl #impl_generics __rk::WriteKey for #ident #ty_generics #where_clause {
             // Always inlined into `to_key`/`encode_into`, its two callers,
             // in optimised builds: the writer then lives in registers and
             // the buffer's constant length folds the bounds checks, at
@@ -74,6 +65,18 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 #(#writes)*
                 #end
                 ::core::result::Result::Ok(())
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
+            const MAX_LEN: usize = __MAX_LEN;
+            const FIXED_LEN: ::core::option::Option<usize> = __FIXED_LEN;
+            type Key = __rk::KeyBuf<__MAX_LEN>;
+
+            #[inline]
+            fn encoded_len(&self) -> usize {
+                __PREFIX_LEN + #fixed #(#lens)*
             }
 
             #[inline]

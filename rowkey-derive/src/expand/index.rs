@@ -10,7 +10,6 @@ pub fn impl_index_of(model: &KeyModel) -> TokenStream {
     let Some(main) = &model.index_of else {
         return TokenStream::new();
     };
-    let krate = &model.krate;
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     // Spanned at the index field, so that a field the main key lacks, or
@@ -27,7 +26,7 @@ pub fn impl_index_of(model: &KeyModel) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::IndexOf<#main> for #ident #ty_generics #where_clause {
+        impl #impl_generics __rk::IndexOf<#main> for #ident #ty_generics #where_clause {
             fn index_key(__main: &#main) -> Self {
                 #ident { #(#fields,)* }
             }

@@ -23,9 +23,26 @@ pub fn facade_item(krate: &syn::Path, name: &str) -> TokenStream {
     quote!(#krate::#ident)
 }
 
+/// The name the expansion gives the runtime (`krate::__private`) beside
+/// the key struct: every path of the expansion goes through this one
+/// import, so a `#[rowkey(crate = "..")]` that names another crate is one
+/// error, at the attribute (rustc reports a failed import once and
+/// nothing that goes through it).
+pub fn runtime(model: &KeyModel) -> syn::Ident {
+    let span = syn::spanned::Spanned::span(&model.krate);
+    quote::format_ident!("__rowkey_runtime_{}", model.ident, span = span)
+}
+
 /// The whole expansion of `#[derive(RowKey)]`.
 pub fn row_key(model: &KeyModel) -> TokenStream {
     let private = facade_item(&model.krate, "__private");
+    let runtime = runtime(model);
+    let span = syn::spanned::Spanned::span(&model.krate);
+    let import = quote::quote_spanned! {span=>
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        use #private as #runtime;
+    };
     let consts = layout::consts(model);
     let encode = encode::impl_row_key(model);
     let decode = decode::impl_decode_key(model);
@@ -33,11 +50,12 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let scan_impls = scan::scan_impls(model);
     let index_of = index::impl_index_of(model);
     quote! {
+        #import
         #scan_structs
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
         const _: () = {
-            use #private as __rk;
+            use #runtime as __rk;
             use __rk::InField as _;
             #consts
             #encode

@@ -204,7 +204,7 @@ pub fn encode_field_start(model: &KeyModel, i: usize) -> TokenStream {
             let group = group_expr(&g.kind, quote!(&self.#ident), model.fields[i].ty);
             out.extend(quote! {
                 let __group = ::core::option::Option::Some(
-                    #group.ok_or_else(|| __w.error(__rk::EncodeErrorKind::GroupOutOfRange).in_field(#name))?
+                    #group.ok_or_else(|| __w.error(__rk::EncodeErrorKind::GroupOutOfRange)).__in_field(#name)?
                 );
             });
         }

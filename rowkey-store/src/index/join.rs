@@ -5,6 +5,7 @@ use crate::{KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreErro
 use crate::{INDEX_FAMILY, INDEX_QUALIFIER};
 use futures_core::Stream;
 use std::collections::{HashMap, VecDeque};
+use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -232,3 +233,21 @@ impl<S: Store, I: Store> Stream for IndexJoin<S, I> {
 }
 
 impl<S, I> Unpin for IndexJoin<S, I> {}
+
+/// Where the join is: its hits query, hits waiting for their rows, rows
+/// ready and the counts so far. The stores are left out: they need not be
+/// `Debug`.
+impl<S, I> fmt::Debug for IndexJoin<S, I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IndexJoin")
+            .field("hits", &self.hits)
+            .field("hits_done", &self.hits_done)
+            .field("hits_waiting", &self.batch.len())
+            .field("batch_size", &self.batch_size)
+            .field("fetching", &self.fetch.is_some())
+            .field("rows_ready", &self.ready.len())
+            .field("stats", &self.stats)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}

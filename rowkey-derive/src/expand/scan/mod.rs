@@ -47,13 +47,12 @@ fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
 /// `ScanField` impl (`StepField`) spell it with these same tokens, which
 /// core checks are its own `Step` before casting between the two.
 fn step_type(model: &KeyModel, depth: usize) -> TokenStream {
-    let krate = &model.krate;
+    let runtime = crate::expand::runtime(model);
     let ident = model.ident;
     let (_, ty_generics, _) = model.generics.split_for_impl();
     let this = state(model, depth);
     let m = marks(model);
-    let scan = crate::expand::facade_item(krate, "scan");
-    quote!(#scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
+    quote!(#runtime::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -131,12 +130,12 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
             "Key field `{field_name}`: fix it (`eq`, `is_in`), leave it free (`any`), or finish \
              the query on it (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
         );
-        let scan = crate::expand::facade_item(krate, "scan");
+        let runtime = crate::expand::runtime(model);
         quote! {
             #[doc = #doc]
             #[allow(dead_code)]
             #[repr(transparent)]
-            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #scan::Yes> {
+            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #runtime::scan::Yes> {
                 #[doc = #field_doc]
                 pub #field: #step,
             }
