@@ -125,9 +125,9 @@ async fn other_families_are_refused_naming_them() {
         (&["z".to_string()][..], 0)
     );
     assert!(
-        e.to_string()
+        m.to_string()
             .ends_with("missing z (in the spec, not the table)"),
-        "{e}"
+        "{m}"
     );
     let e = admin
         .create_table_if_missing(&TableSpec::new("events", &["d"]))
