@@ -208,6 +208,16 @@ pub enum EncodeErrorKind {
         /// The cap.
         max: usize,
     },
+    /// A plan ordered after its IN-lists (`latest(n)` after `is_in`,
+    /// [`ScanPlan::ordered_after_in_lists`](crate::scan::ScanPlan::ordered_after_in_lists))
+    /// over a field whose IN-listed values differ in width: the fields
+    /// after the lists start at different offsets in different
+    /// combinations, so rows have no common bytes to be merged by. The
+    /// error names that field; `#[pad(width = N)]` gives it one width.
+    InListWidthVaries {
+        /// Where the fields after the lists start in two combinations.
+        ends: (usize, usize),
+    },
     /// A hand-written [`KeyPart`](crate::KeyPart) rejected its value.
     Invalid(&'static str),
 }
@@ -238,7 +248,15 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot encode {}: ", self.at)?;
+        // A plan is refused for what a query asks of the layout, not for
+        // a value that cannot be written.
+        let verb = match self.kind {
+            EncodeErrorKind::TooManyRanges { .. } | EncodeErrorKind::InListWidthVaries { .. } => {
+                "plan"
+            }
+            _ => "encode",
+        };
+        write!(f, "cannot {verb} {}: ", self.at)?;
         match self.kind {
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
@@ -284,6 +302,12 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TooManyRanges { ranges, max } => write!(
                 f,
                 "the IN-lists need {ranges} ranges, more than the cap of {max} (raise it with `with_max_ranges`)"
+            ),
+            EncodeErrorKind::InListWidthVaries { ends: (a, b) } => write!(
+                f,
+                "this field's width varies, so the fields after the IN-list start at byte {a} \
+                 in one combination and at byte {b} in another: their rows have no common \
+                 offset to be merged by; give the field one width with #[pad(width = N)]"
             ),
             EncodeErrorKind::Invalid(why) => f.write_str(why),
         }

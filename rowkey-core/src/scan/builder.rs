@@ -38,8 +38,18 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     /// starts: the fields after it have no fixed offset.
     varying: Option<(&'static str, usize)>,
     /// After an IN-list: where its last listed field ends (the fields
-    /// after it start there), or the field of varying width before it.
-    in_list_end: Option<Result<usize, (&'static str, usize)>>,
+    /// after it start there), and the field of varying width before it.
+    in_list_end: Option<InListEnd>,
+}
+
+/// Where the fields after an IN-list start in one combination's key.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InListEnd {
+    /// The byte offset.
+    pub(crate) at: usize,
+    /// The first field before it whose width varies, and where it starts:
+    /// what moves `at` from one combination to another.
+    pub(crate) varying: Option<(&'static str, usize)>,
 }
 
 impl<const N: usize, const M: usize> ScanBuilder<N, M> {
@@ -77,17 +87,17 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     }
 
     /// An IN-listed field has just been written: the fields after it start
-    /// here, unless a field of varying width came before.
+    /// here.
     pub(crate) fn end_in_list(&mut self) {
-        self.in_list_end = Some(match self.varying {
-            None => Ok(self.buf.len()),
-            Some(v) => Err(v),
+        self.in_list_end = Some(InListEnd {
+            at: self.buf.len(),
+            varying: self.varying,
         });
     }
 
     /// Where the fields after the last IN-listed one start (`None`: no
-    /// IN-list), or the field of varying width before it and its offset.
-    pub(crate) fn in_list_end(&self) -> Option<Result<usize, (&'static str, usize)>> {
+    /// IN-list).
+    pub(crate) fn in_list_end(&self) -> Option<InListEnd> {
         self.in_list_end
     }
 

@@ -160,30 +160,31 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
     /// one offset.
     fn in_order(&self, plans: &[ScanPlan<N>]) -> InOrder<N> {
         let key = self.first.key_name();
-        let mut offset = None;
+        let mut offset: Option<usize> = None;
         let mut error = None;
-        for b in core::iter::once(&self.first).chain(&self.more) {
-            match b.in_list_end() {
-                // An empty list wrote nothing: it has no rows to order.
-                None => {}
-                Some(Err((field, at))) => {
-                    error.get_or_insert(EncodeError::new(key, field, at, EncodeErrorKind::Invalid(
-                        "this field's width varies and it comes before the last IN-listed field: \
-                         the fields after the list have no common byte offset to order rows by",
-                    )));
-                }
-                Some(Ok(at)) if offset.is_some_and(|o| o != at) => {
-                    error.get_or_insert(EncodeError::new(
+        // A field whose width varies is fine while every combination
+        // writes it at one width (an `eq` before the lists does): only
+        // ends that differ leave no common offset. The error names the
+        // field that moved them.
+        for end in core::iter::once(&self.first)
+            .chain(&self.more)
+            // An empty list wrote nothing: it has no rows to order.
+            .filter_map(ScanBuilder::in_list_end)
+        {
+            match offset {
+                None => offset = Some(end.at),
+                Some(first) if first != end.at && error.is_none() => {
+                    let (field, at) = end.varying.unwrap_or(("", first.min(end.at)));
+                    error = Some(EncodeError::new(
                         key,
-                        "",
+                        field,
                         at,
-                        EncodeErrorKind::Invalid(
-                            "the IN-listed values end at different byte offsets: \
-                         the fields after the list have no common byte offset to order rows by",
-                        ),
+                        EncodeErrorKind::InListWidthVaries {
+                            ends: (first, end.at),
+                        },
                     ));
                 }
-                Some(Ok(at)) => offset = Some(at),
+                Some(_) => {}
             }
         }
         // An empty list: no combination, no source.

@@ -44,6 +44,7 @@ pub(crate) mod absorb;
 mod base64url;
 mod builder;
 mod cursor;
+mod explain;
 pub(crate) mod field_codec;
 pub(crate) mod fit;
 mod fuzzy;
@@ -61,6 +62,7 @@ mod unavailable;
 
 pub use builder::ScanBuilder;
 pub use cursor::{Cursor, InvalidCursor};
+pub use explain::PlanExplain;
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};

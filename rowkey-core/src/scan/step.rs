@@ -37,7 +37,10 @@
 //! [`latest`]: Step::latest
 
 use super::field_codec::{ScanCodec, ScanFieldInfo};
-use super::{Available, FreeAllowed, Ordered, ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes};
+use super::{
+    Available, FreeAllowed, LeavesFree, MergesInOrder, Ordered, ScanBuilder, ScanPlan, ScanQuery,
+    TypedScan, Yes,
+};
 use crate::{EncodeError, EncodeErrorKind};
 use core::fmt;
 use core::marker::PhantomData;
@@ -398,16 +401,20 @@ where
         TypedScan::__new(q)
     }
 
-    /// Leaves the field free: any value matches. The query goes on with the
-    /// next field (`eq` or `any` only), and the plan reads the range of the
-    /// fields fixed before the first free one, keeping only the keys that
-    /// match the whole pattern: a fuzzy filter (HBase `FuzzyRowFilter`,
-    /// Bigtable `RowKeyRegexFilter`; see [`FuzzyKey`](super::FuzzyKey)),
-    /// applied by the stores.
+    /// A filtered scan: the server reads every row under the fields fixed
+    /// before this one (every row of each bucket, when this is the first
+    /// field after the salt) and keeps those whose key matches the
+    /// pattern. Cheap when the fields before it narrow the range; a scan
+    /// of the whole table when none do (see [`ScanPlan::explain`]).
+    ///
+    /// Leaves the field free: any value matches. The query goes on with
+    /// the next field (`eq` or `any` only); the filter is a fuzzy key
+    /// (HBase `FuzzyRowFilter`, Bigtable `RowKeyRegexFilter`; see
+    /// [`FuzzyKey`](super::FuzzyKey)), applied by the stores.
     ///
     /// Only a field whose every value has the same width can be left free
     /// (the fields after it need a fixed offset): not escaped or raw text
-    /// and bytes, and not `Option`s.
+    /// and bytes (give them `#[pad(width = N)]`), and not `Option`s.
     ///
     /// ```
     /// use rowkey::RowKey;
@@ -431,7 +438,7 @@ where
     /// ```
     pub fn any(&self) -> TypedScan<S::Free, N, M>
     where
-        S::FreeRule: Available,
+        S::FreeRule: LeavesFree,
         Mode: FreeAllowed,
         S::Free: ScanState<N, M>,
     {
@@ -605,8 +612,11 @@ where
     /// returns no row and sends no read.
     ///
     /// After an IN-list it is the `n` newest over every combination: the
-    /// plan is [ordered after its IN-lists](ScanPlan::ordered_after_in_lists),
-    /// which fails when a field up to the last listed one varies in width.
+    /// plan is [ordered after its IN-lists](ScanPlan::ordered_after_in_lists).
+    /// That needs the IN-listed fields to have one width (the fields after
+    /// the lists must start at one byte in every key): after `is_in` on
+    /// escaped or raw text, bytes or an `Option`, `latest` does not
+    /// compile; give such a field `#[pad(width = N)]`.
     ///
     /// ```
     /// # use rowkey::RowKey;
@@ -626,7 +636,7 @@ where
     pub fn latest(&self, n: usize) -> Result<ScanPlan<N>, EncodeError>
     where
         LatestRuleOf<S, N, M>: Available,
-        Mode: Ordered,
+        Mode: Ordered + MergesInOrder,
     {
         let plan = self.q.prefix()?;
         let plan = if self.q.is_listed() {

@@ -54,8 +54,15 @@ reasons! {
     LatestNeedsADescTsField,
     /// A field left free (`any`) needs the same width for every value, so
     /// the fields after it keep their offsets: not escaped or raw text and
-    /// bytes, not `Option`s.
+    /// bytes, not `Option`s. `#[pad(width = N)]` gives text and bytes one
+    /// width.
     VariableWidthFieldsCannotBeLeftFree,
+    /// After an IN-list (`is_in`) on a field whose width varies (escaped
+    /// or raw text and bytes, an `Option`), the fields after the list
+    /// start at a different byte in each combination, so the rows cannot
+    /// be merged by them: no `latest(n)` over the list. `#[pad(width = N)]`
+    /// gives text and bytes one width.
+    VariableWidthInListsHaveNoMergeOrder,
     /// After a field left free (`any`), a fuzzy filter answers the query:
     /// it fixes bytes or leaves them free, so only `eq` and `any` follow
     /// (no prefix, range, IN-list or latest), and there is no whole key
@@ -85,6 +92,39 @@ pub trait Ordered {}
 impl Ordered for Yes {}
 #[diagnostic::do_not_recommend]
 impl Ordered for NoFreeFieldAfterAnInList {}
+#[diagnostic::do_not_recommend]
+impl Ordered for VariableWidthInListsHaveNoMergeOrder {}
+
+/// Implemented by [`Yes`] only (and the modes in which a merge is
+/// refused for another reason): the leftover rule of a field whose width
+/// varies, so `any()` on it fails to compile naming the fix.
+#[diagnostic::on_unimplemented(
+    message = "this field cannot be left free (`any()`): {Self}",
+    label = "its width varies from value to value",
+    note = "the fields after a free field need a fixed offset, so it needs one width for every value: give text and bytes one width with `#[pad(width = N)]` (an `Option` cannot be left free)"
+)]
+pub trait LeavesFree {}
+
+#[diagnostic::do_not_recommend]
+impl LeavesFree for Yes {}
+
+/// The scan modes whose rows can be merged by the fields after the
+/// IN-lists (`latest(n)` after `is_in`): not after an IN-list on a field
+/// whose width varies.
+#[diagnostic::on_unimplemented(
+    message = "the rows of this IN-list cannot be merged newest first: {Self}",
+    label = "`latest` after `is_in(..)` on a field whose width varies",
+    note = "values of different widths put the fields after the list at different bytes in each key, so rows have no common offset to merge by: give the IN-listed field one width with `#[pad(width = N)]`, or query each value on its own"
+)]
+pub trait MergesInOrder {}
+
+#[diagnostic::do_not_recommend]
+impl MergesInOrder for Yes {}
+#[diagnostic::do_not_recommend]
+impl MergesInOrder for NoFreeFieldAfterAnInList {}
+// `latest` is refused after a free field by `Ordered` already: one error.
+#[diagnostic::do_not_recommend]
+impl MergesInOrder for OnlyEqAndAnyFollowAFreeField {}
 
 /// The scan modes in which a field may be left free: not after an
 /// IN-list.
@@ -162,22 +202,35 @@ reasons! {
 
 /// A mode of a scan: [`Yes`] until a field is left free
 /// ([`OnlyEqAndAnyFollowAFreeField`]) or an IN-list is given
-/// ([`NoFreeFieldAfterAnInList`]). Generated code only.
+/// ([`NoFreeFieldAfterAnInList`], or [`VariableWidthInListsHaveNoMergeOrder`]
+/// when the listed field's width varies). Generated code only.
 #[doc(hidden)]
 pub trait ScanMode {
     /// What `key()` says once every field is set: [`Yes`], or why the
     /// mode has no one whole key.
     type Rule;
+    /// The mode after an IN-list on a field of one width: a list keeps
+    /// a merge refused by an earlier one.
+    type AfterInList;
 }
 
 impl ScanMode for Yes {
     type Rule = Yes;
+    type AfterInList = NoFreeFieldAfterAnInList;
 }
 
 impl ScanMode for OnlyEqAndAnyFollowAFreeField {
     type Rule = AFieldLeftFreeMatchesManyKeys;
+    // `is_in` is refused after a free field (`Ordered`).
+    type AfterInList = Self;
 }
 
 impl ScanMode for NoFreeFieldAfterAnInList {
     type Rule = AnInListMatchesManyKeys;
+    type AfterInList = Self;
+}
+
+impl ScanMode for VariableWidthInListsHaveNoMergeOrder {
+    type Rule = AnInListMatchesManyKeys;
+    type AfterInList = Self;
 }

@@ -63,7 +63,14 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     };
     let next = after(quote!(__Mo));
     let next_free = after(quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField));
-    let next_in = after(quote!(__rk::scan::NoFreeFieldAfterAnInList));
+    // After `is_in` on a field whose width varies, the fields after it
+    // start at a different byte in each combination: no merge by them
+    // (core's rule for leaving a field free is the same width rule).
+    let in_mode = match f.codec.leaves_free(f.optional) {
+        Ok(()) => quote!(<__Mo as __rk::scan::ScanMode>::AfterInList),
+        Err(_) => quote!(__rk::scan::VariableWidthInListsHaveNoMergeOrder),
+    };
+    let next_in = after(in_mode);
     let ident = model.ident;
     let (_, ty_generics, _) = model.generics.split_for_impl();
     let is_hashed = hashed(model, depth);
@@ -102,7 +109,7 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
         // SAFETY: the state struct is `#[repr(transparent)]` with one
         // field, of type `StepField` (the same tokens: `step_type`).
         #[automatically_derived]
-        unsafe impl<#(#lts,)* __Mo, const __N: usize> __rk::ScanField<__N, #m> for #this {
+        unsafe impl<#(#lts,)* __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, #m> for #this {
             type StepField = #step_field;
             type Key = #ident #ty_generics;
             type Mode = __Mo;
