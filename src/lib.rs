@@ -25,23 +25,9 @@
 //!
 //! # Field attributes
 //!
-//! | attribute | on | stores |
-//! | --- | --- | --- |
-//! | (none) | integers, `bool`, `char`, `[u8; N]`, `#[derive(KeyPart)]` enums, your `KeyPart` types | binary, big-endian; signed integers with the sign bit flipped so negatives sort first |
-//! | (none) | `f32`, `f64` | IEEE 754 bits in total order; `-0.0` stored as `0.0`, NaN an encode error |
-//! | (none), feature `uuid` | `uuid::Uuid` | its 16 bytes, in `Uuid` order |
-//! | (none), feature `chrono` | `NaiveDate`, `NaiveDateTime`, `DateTime<Utc>` | epoch days (`i32`) or epoch nanoseconds (`i64`), sign bit flipped |
-//! | (none), feature `time` | `Date`, `PrimitiveDateTime`, `OffsetDateTime` (decoded in UTC) | as chrono's: epoch days or epoch nanoseconds, the same bytes for the same instant |
-//! | (none), feature `jiff` | `civil::Date`, `civil::DateTime`, `Timestamp` | as chrono's: epoch days or epoch nanoseconds, the same bytes for the same instant |
-//! | (none), feature `rust_decimal` | `Decimal` | a sign and exponent byte, then base-100 digits (at most 16 bytes), in numeric order; `1.50` is stored as `1.5` |
-//! | `#[text]`, `#[text(width = N)]` | integers | zero-padded decimal digits; more digits than `N` is an error |
-//! | `#[pad(width = N, fill = B, align = left\|right)]` | text, bytes | exactly `N` bytes; `fill` defaults to `0x00` and `align` to `right` (fill after the value); `align = left` fills before it (leftPad) |
-//! | `#[max_len(N)]` | text, bytes | up to `N` bytes, escaped (`00`→`00 FF`, ends `00 01`); the last field raw |
-//! | `#[reverse]`, `#[reverse(segments = ".")]` | text, bytes, `#[text]` integers | characters/digits or segments back to front (no order) |
-//! | `#[desc_ts]` (+ `#[text]`) | `i64`, `u64` | `i64::MAX - ts`: newest first |
-//! | `#[desc]` | any ordered field | inverted bytes: descending |
-//! | `#[salt(buckets = N)]` | one or more fields | a bucket `0..N` hashed from them in front of the key, as digits (`binary`: one byte, two above 256); `hash`, `group_by` and more in [`salt`] |
-//! | `#[hash_prefix(len = N)]` | one field | the first `N` hex characters of its md5 in front of the key (`binary`: raw bytes) |
+//! The table is README.md's (tests/docs.rs checks they are one text).
+//!
+#![doc = include_str!("../docs/attributes.md")]
 //!
 //! `Option<T>` fields get a tag byte (`None` sorts first). On the struct,
 //! `#[rowkey(separator = "_")]` joins text fields with a separator,
