@@ -6,6 +6,43 @@
 //! joins a buyer's index rows back to the seller table.
 //!
 //! Run: `cargo run --example buyer_trades`
+//!
+//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->
+//!
+//! Defined once in `fixtures/src/layouts/trades.rs` (the tests run it too):
+//!
+//! ```ignore
+//! /// One trade: what both keys are built from. Stored as a row of the
+//! /// seller table, its buyer in the cell `d:buyer`.
+//! #[derive(Debug, Clone, PartialEq)]
+//! pub struct Trade {
+//!     pub seller_id: u32,
+//!     pub buyer_id: u32,
+//!     pub ts: u64,
+//!     pub order_id: u64,
+//! }
+//!
+//! /// The secondary index: the same trades by buyer, each field taken from
+//! /// the trade.
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! #[rowkey(index_of = Trade)]
+//! pub struct BuyerTrade {
+//!     #[text(width = 8)]
+//!     pub buyer_id: u32,
+//!     #[text(width = 13)]
+//!     pub ts: u64,
+//!     #[text(width = 10)]
+//!     pub order_id: u64,
+//! }
+//! ```
+//!
+//! Its queries, run below on 10,000 rows, each checked against a brute-force filter:
+//!
+//! ```ignore
+//! BuyerTrade::scan().buyer_id.eq(b).ts.range(month)?
+//! ```
+//!
+//! <!-- end of what is shown from the fixtures -->
 use layouts::{BuyerTrade, Trade};
 use rowkey::store::blocking::IndexedMemStore;
 use rowkey::store::{IndexedStore, MemStore};
