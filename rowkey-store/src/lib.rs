@@ -72,7 +72,8 @@ pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
 pub use index::{
-    IndexJoin, IndexStats, IndexedStore, Records, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+    IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Records,
+    DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
 };
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
 pub use mem::MemStore;

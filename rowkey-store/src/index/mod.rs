@@ -1,15 +1,18 @@
 //! [`IndexedStore`]: a main table and an index table keyed another way
 //! ([`IndexOf`]): both rows written in an order readers tolerate, index
 //! hits joined back to main rows in batched point reads ([`IndexJoin`]).
-//! The record-based operations are in `index_record.rs`.
+//! The record-based operations are in `record.rs`, bulk loads of records
+//! in `bulk.rs`.
 
 use crate::{Cell, Row, Store, StoreError, StoreExt};
 use rowkey_core::scan::ScanPlan;
 use rowkey_core::{IndexOf, RowKey};
 
+mod bulk;
 mod join;
 mod record;
 
+pub use bulk::{PutRecordsOptions, PutRecordsProgress};
 pub use join::{IndexJoin, IndexStats};
 pub use record::Records;
 
