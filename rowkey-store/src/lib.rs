@@ -12,7 +12,10 @@
 //! - [`DynStore`]: any store behind one type, for a backend picked at run
 //!   time.
 //! - [`IndexedStore`]: a main table and an index table keyed another way,
-//!   index hits joined back to main rows; [`Record`]s stored as rows.
+//!   index hits joined back to main rows; [`Record`]s stored as rows, and
+//!   loaded in bulk with their index rows
+//!   ([`put_records`](IndexedStore::put_records), [`PutRecordsOptions`],
+//!   [`PutRecordsProgress`]).
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as

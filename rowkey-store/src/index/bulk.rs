@@ -9,7 +9,7 @@ use futures_core::Stream;
 use rowkey_core::{IndexOf, RowKey};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 use std::pin::{pin, Pin};
 use std::task::{Context, Poll};
 
@@ -350,12 +350,35 @@ fn key_hash(table: u8, key: &[u8]) -> u64 {
     h.finish()
 }
 
+/// Hashes a key hash as itself: the sets of key hashes need no second
+/// SipHash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64`s are hashed here; anything else is folded in.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<Prehashed>>;
+type KeyCounts = HashMap<u64, u32, BuildHasherDefault<Prehashed>>;
+
 /// A batch being filled, or full and not yet started.
 #[derive(Default)]
 struct Rows {
     main: Vec<Row>,
     index: Vec<Row>,
-    keys: HashSet<u64>,
+    keys: KeySet,
 }
 
 impl Rows {
@@ -372,7 +395,7 @@ struct Batch<'a> {
     records: u64,
     main_bytes: u64,
     index_bytes: u64,
-    keys: HashSet<u64>,
+    keys: KeySet,
 }
 
 /// A bulk load's state: the batch being filled, one waiting to start,
@@ -387,7 +410,7 @@ struct Load<'a, S, I> {
     queued: Option<Rows>,
     running: Vec<Batch<'a>>,
     /// The key hashes of the batches in flight, each with its count.
-    busy: HashMap<u64, u32>,
+    busy: KeyCounts,
     /// The records have all been read.
     read_all: bool,
     error: Option<StoreError>,
@@ -407,7 +430,7 @@ impl<'a, S: Store, I: Store> Load<'a, S, I> {
             filling: Rows::default(),
             queued: None,
             running: Vec::new(),
-            busy: HashMap::new(),
+            busy: KeyCounts::default(),
             read_all: false,
             error: None,
             written: PutRecordsProgress::default(),
