@@ -1,13 +1,16 @@
 //! The seed layouts as `rowkey` structs: keys as the HBase shell prints
-//! them, the layout a person can read, borrowed decoding, and the precise
-//! errors that replace silent truncation.
+//! them, the layout a person can read, borrowed decoding, the spending
+//! ledger loaded in bulk with an index by amount and queried, and the
+//! precise errors that replace silent truncation.
 //!
 //! Run: `cargo run --example demo` (in memory), or against the Cloud
 //! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
 //! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
 
-use rowkey::store::blocking::{BlockOn, BlockingStore};
-use rowkey::store::{Cell, Row, Store};
+use rowkey::store::blocking::{BlockOn, BlockingIndexedStore};
+use rowkey::store::{
+    BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row, Store,
+};
 use rowkey::{KeyDisplay, RowKey};
 use std::time::Instant;
 
@@ -130,13 +133,66 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The spending ledger in a store: 10,000 rows loaded, then its queries.
+/// A ledger entry: the ledger's key and the amount spent, which only its
+/// cells hold. Loaded with its index by amount.
+#[derive(Debug, Clone, PartialEq)]
+struct Entry {
+    month: String,
+    user: String,
+    rest: String,
+    cents: u32,
+}
+
+impl Record for Entry {
+    type Key = Ledger;
+    fn key(&self) -> Ledger {
+        Ledger {
+            month: self.month.clone(),
+            user: self.user.clone(),
+            rest: self.rest.clone(),
+        }
+    }
+    fn cells(&self) -> Vec<Cell> {
+        let amount = format!("{}.{:02}", self.cents / 100, self.cents % 100);
+        vec![Cell::new("d", "amount", amount)]
+    }
+    fn from_row(row: &Row) -> Result<Self, BoxError> {
+        let key: Ledger = row.key_as()?;
+        let amount = std::str::from_utf8(row.value("d", "amount").ok_or("no d:amount")?)?;
+        let (units, cents) = amount.split_once('.').ok_or("no cents")?;
+        Ok(Entry {
+            month: key.month,
+            user: key.user,
+            rest: key.rest,
+            cents: units.parse::<u32>()? * 100 + cents.parse::<u32>()?,
+        })
+    }
+}
+
+/// A month's spending, largest first: a query the ledger's key (month,
+/// user, time) cannot answer, so a second table keyed by amount.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(index_of = Entry)]
+struct SpendByAmount {
+    #[pad(width = 7)]
+    month: String,
+    #[desc]
+    cents: u32,
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: String,
+    #[pad(width = 12)]
+    rest: String,
+}
+
+/// The spending ledger in a store: 10,000 entries loaded with their index
+/// by amount, then its queries.
 fn ledger(bigtable: bool) -> Result<(), Box<dyn std::error::Error>> {
     if bigtable {
         return bigtable_ledger();
     }
     println!("== Spending ledger in a MemStore (--bigtable for the emulator) ==");
-    ledger_queries(&rowkey::store::blocking::MemStore::default())
+    let memory = IndexedStore::new(MemStore::new(), MemStore::new());
+    ledger_queries(&rowkey::store::blocking::IndexedMemStore::new(memory))
 }
 
 #[cfg(not(feature = "bigtable"))]
@@ -146,7 +202,8 @@ fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(feature = "bigtable")]
 fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
-    use rowkey::bigtable::{blocking, TableSpec};
+    use rowkey::bigtable::blocking::{self, IndexedBigtableStore, Runtime};
+    use rowkey::bigtable::{BigtableStore, TableSpec};
     // The emulator at BIGTABLE_EMULATOR_HOST, or one started (and stopped
     // when `_emulator` drops) for the demo.
     let (host, _emulator) = match std::env::var("BIGTABLE_EMULATOR_HOST") {
@@ -160,39 +217,59 @@ fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
     let splits = Ledger::split_keys();
     let spec = TableSpec::new("ledger", &["d"]).splits(&splits);
     blocking::create_table(Some(&host), "demo", "demo", &spec)?;
+    let index = TableSpec::new("ledger_by_amount", &["i"]);
+    blocking::create_table(Some(&host), "demo", "demo", &index)?;
     println!(
-        "  table 'ledger' created, pre-split into {} regions",
+        "  tables 'ledger' (pre-split into {} regions) and 'ledger_by_amount' created",
         splits.len() + 1
     );
-    ledger_queries(&blocking::connect_emulator(
-        &host, "demo", "demo", "ledger",
-    )?)
+    // Both tables' clients on the runtime that runs the blocking calls.
+    let rt = Runtime::new()?;
+    let connect = |table| BigtableStore::connect_emulator(&host, "demo", "demo", table);
+    let main = rt.block_on("connect", connect("ledger"))??;
+    let index = rt.block_on("connect", connect("ledger_by_amount"))??;
+    ledger_queries(&IndexedBigtableStore::with_executor(
+        IndexedStore::new(main, index),
+        rt,
+    ))
 }
 
 fn ledger_queries<S: Store, E: BlockOn>(
-    store: &BlockingStore<S, E>,
+    ledger: &BlockingIndexedStore<S, S, E>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     const ROWS: usize = 10_000;
     let rows = Ledger::rows(ROWS);
+    let entries = rows.iter().enumerate().map(|(i, r)| Entry {
+        month: r.month.clone(),
+        user: r.user.clone(),
+        rest: r.rest.clone(),
+        cents: (i as u32).wrapping_mul(2_654_435_761) % 500_000,
+    });
     let start = Instant::now();
     // On stderr, and hidden when stderr is not a terminal.
     let bar = indicatif::ProgressBar::new(ROWS as u64).with_style(
-        indicatif::ProgressStyle::with_template("  loading [{bar:20}] {pos}/{len} rows")?
+        indicatif::ProgressStyle::with_template("  loading [{bar:20}] {pos}/{len} entries, {msg}")?
             .progress_chars("## "),
     );
-    for chunk in rows.chunks(1_000) {
-        let batch: Result<Vec<Row>, _> = chunk
-            .iter()
-            .map(|r| {
-                r.to_vec()
-                    .map(|key| Row::new(key, vec![Cell::new("d", "amount", "12.50")]))
-            })
-            .collect();
-        store.write_rows(batch?)?;
-        bar.inc(chunk.len() as u64);
-    }
+    // Batches of 1,000 entries: the ledger rows, then the index rows
+    // pointing at them; the bar counts the committed entries.
+    let loaded = ledger.put_records_with::<SpendByAmount, _>(
+        entries,
+        PutRecordsOptions::default(),
+        |p| {
+            bar.set_position(p.records);
+            bar.set_message(format!("{} rows, {} KiB written", p.rows, p.bytes / 1024));
+        },
+    )?;
     bar.finish_and_clear();
-    println!("  loaded {ROWS} rows in {:.2?}", start.elapsed());
+    println!(
+        "  loaded {} entries with their index by amount ({} rows, {} KiB) in {:.2?}",
+        loaded.records,
+        loaded.rows,
+        loaded.bytes / 1024,
+        start.elapsed()
+    );
+    let store = ledger.main();
     let user = rows[0].user.clone();
     let one = Ledger::scan()
         .month
@@ -229,6 +306,23 @@ fn ledger_queries<S: Store, E: BlockOn>(
         let l: Ledger = row.key_as()?;
         println!("    {:<8} {}", l.user, KeyDisplay(&row.key));
     }
-    println!("  all {} queries answered in {:.2?}\n", 3, start.elapsed());
+    let largest = SpendByAmount::scan()
+        .month
+        .eq("2021-12".into())
+        .plan()?
+        .with_limit(3);
+    println!("  December's largest spends, through the index:");
+    for e in ledger.query_records::<SpendByAmount, Entry, _>(&largest) {
+        let e = e?;
+        println!(
+            "    {:>4}.{:02}  {:<7} {}{}",
+            e.cents / 100,
+            e.cents % 100,
+            e.user,
+            e.month,
+            e.rest
+        );
+    }
+    println!("  all {} queries answered in {:.2?}\n", 4, start.elapsed());
     Ok(())
 }

@@ -1,17 +1,25 @@
-//! Faults under an index write and under a filtered read: the proxy
-//! cuts the connection after the index write went out (it may or may not
-//! have landed: either way no index hit points at nothing) or mid-stream
-//! of a fuzzy read (every matching row still comes back once, in order).
+//! Faults under an index write, a bulk load and a filtered read: the
+//! proxy cuts the connection after the index write went out (it may or
+//! may not have landed: either way no index hit points at nothing), under
+//! a bulk load's writes (retried, every record lands; not retried, the
+//! load fails with no index hit pointing at nothing and every committed
+//! record found) or mid-stream of a fuzzy read (every matching row still
+//! comes back once, in order).
 //! What a failed index write leaves behind on any store is in the
 //! conformance suite.
 
 use futures::TryStreamExt;
 use rowkey::scan::FuzzyKey;
-use rowkey::store::{Cell, IndexedStore, RetryPolicy, Row, Store, StoreError, StoreExt};
+use rowkey::store::{
+    Cell, IndexedStore, PutRecordsOptions, PutRecordsProgress, RetryPolicy, Row, Store, StoreError,
+    StoreExt,
+};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
+use rowkey_fixtures::conformance::bulk::{check_write_order, found_through_the_index, Tables};
 use rowkey_fixtures::emulator::Emulator;
-use rowkey_fixtures::layouts::{Ledger, Reading, ReadingByMetric};
+use rowkey_fixtures::layouts::{BuyerTrade, Ledger, Reading, ReadingByMetric, Trade};
 use rowkey_fixtures::proxy::{Fault, FaultProxy};
+use rowkey_fixtures::stores::RowBudgetHandle;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -104,6 +112,87 @@ async fn an_index_write_failing_after_the_main_row() {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].key_as::<Reading>().unwrap(), *r);
         assert_eq!(found[0].value("d", "v"), Some(&b"21.5"[..]));
+    }
+}
+
+/// A bulk load of 5,000 trades whose connections (both tables through
+/// one proxy) are cut under its writes. Retried, every trade lands and
+/// the tables are what `put_record` in turn leaves. Not retried, the load
+/// fails: every index row that landed through a write that reported
+/// success points at a main row whose write succeeded, no index hit leads
+/// nowhere (a write cut after it went out may have landed anyway), every
+/// committed trade is found through the index; the load run again
+/// through a sound connection heals it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_load_through_cut_connections() {
+    let emu = Emulator::start();
+    let trades = Trade::rows(5_000);
+    let options = PutRecordsOptions::default().batch_records(250).in_flight(4);
+    // Writes' replies are small: a cut after a few KiB lands mid-load.
+    const CUTS: [Fault; 4] = [
+        Fault::CutAfter(3_000),
+        Fault::CutAfter(6_000),
+        Fault::CutAfter(9_000),
+        Fault::CutAfter(12_000),
+    ];
+    for (round, retry) in [
+        RetryPolicy::default()
+            .backoff_between(Duration::from_millis(10), Duration::from_millis(100)),
+        RetryPolicy::never(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (main, index) = (format!("trades{round}"), format!("by_buyer{round}"));
+        let sound = IndexedStore::new(
+            table(&emu.host, &main, "d").await,
+            table(&emu.host, &index, "i").await,
+        );
+        let proxy = FaultProxy::start(&emu.host);
+        proxy.plan(CUTS);
+        let through = |name: String| {
+            let addr = proxy.addr.clone();
+            async move {
+                BigtableStore::connect_emulator(&addr, "p", "i", &name)
+                    .await
+                    .unwrap()
+                    .with_retry(retry)
+            }
+        };
+        let log = RowBudgetHandle::new(i64::MAX, 1);
+        let cut = IndexedStore::new(
+            log.wrap(through(main).await, "main"),
+            log.wrap(through(index).await, "index"),
+        );
+        let mut last = PutRecordsProgress::default();
+        let result = cut
+            .put_records_with::<BuyerTrade, _>(trades.iter().cloned(), options, |p| last = p)
+            .await;
+        eprintln!(
+            "bulk load, {}: {} connections, {} cut: {:?}",
+            if round == 0 { "retried" } else { "not retried" },
+            proxy.connections(),
+            proxy.cuts(),
+            result.as_ref().map(|p| p.records)
+        );
+        assert!(proxy.cuts() > 0, "a connection was cut under the load");
+        let what = format!("round {round}");
+        let committed = check_write_order(&log.log(), &what);
+        assert_eq!(last.records, committed.len() as u64, "{what}");
+        found_through_the_index(&sound, &trades, &committed, &what).await;
+        if round == 0 {
+            assert_eq!(result.expect("retried").records, 5_000);
+            assert!(Tables::read(&sound).await == Tables::of(&trades));
+            continue;
+        }
+        let err = result.expect_err("not retried, a cut fails the load");
+        assert!(err.is_transient(), "{err}");
+        assert!(committed.len() < trades.len());
+        sound
+            .put_records::<BuyerTrade, _>(trades.iter().cloned())
+            .await
+            .unwrap();
+        assert!(Tables::read(&sound).await == Tables::of(&trades), "healed");
     }
 }
 

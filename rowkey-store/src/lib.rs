@@ -12,7 +12,10 @@
 //! - [`DynStore`]: any store behind one type, for a backend picked at run
 //!   time.
 //! - [`IndexedStore`]: a main table and an index table keyed another way,
-//!   index hits joined back to main rows; [`Record`]s stored as rows.
+//!   index hits joined back to main rows; [`Record`]s stored as rows, and
+//!   loaded in bulk with their index rows
+//!   ([`put_records`](IndexedStore::put_records), [`PutRecordsOptions`],
+//!   [`PutRecordsProgress`]).
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
@@ -72,7 +75,8 @@ pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
 pub use index::{
-    IndexJoin, IndexStats, IndexedStore, Records, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+    IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Records,
+    DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
 };
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
 pub use mem::MemStore;

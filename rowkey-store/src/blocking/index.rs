@@ -2,8 +2,11 @@
 //! [`BlockingStore`](super::BlockingStore) is for a store; index
 //! joins become iterators.
 
-use super::BlockOn;
-use crate::{Cell, IndexJoin, IndexStats, IndexedStore, Record, Records, Row, Store, StoreError};
+use super::{BlockOn, BlockingStore};
+use crate::{
+    Cell, IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Record,
+    Records, Row, Store, StoreError,
+};
 use futures_core::Stream;
 use rowkey_core::scan::ScanPlan;
 use rowkey_core::{IndexOf, RowKey};
@@ -70,6 +73,17 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
         &self.executor
     }
 
+    /// The main table, blocking: its rows read and written by key, on
+    /// this store's executor.
+    pub fn main(&self) -> BlockingStore<S, &E> {
+        BlockingStore::with_executor(self.store.main().clone(), &self.executor)
+    }
+
+    /// The index table, blocking, on this store's executor.
+    pub fn index(&self) -> BlockingStore<I, &E> {
+        BlockingStore::with_executor(self.store.index().clone(), &self.executor)
+    }
+
     /// See [`IndexedStore::put_indexed`].
     pub fn put_indexed<X, M>(&self, main: &M, cells: Vec<Cell>) -> Result<(), StoreError>
     where
@@ -87,6 +101,80 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
         X: IndexOf<R>,
     {
         let put = self.store.put_record::<X, R>(record);
+        self.executor.block_on("write rows", put)?
+    }
+
+    /// Many records and their index rows, in batches; see
+    /// [`IndexedStore::put_records`].
+    pub fn put_records<X, R>(
+        &self,
+        records: impl IntoIterator<Item = R>,
+    ) -> Result<PutRecordsProgress, StoreError>
+    where
+        R: Record,
+        X: IndexOf<R>,
+    {
+        let put = self.store.put_records::<X, R>(records);
+        self.executor.block_on("write rows", put)?
+    }
+
+    /// [`put_records`](Self::put_records) with chosen batching and a
+    /// progress hook; see [`IndexedStore::put_records_with`] and, for the
+    /// write order and what a failure leaves,
+    /// [`IndexedStore::put_record_stream`].
+    ///
+    /// ```
+    /// use rowkey::store::blocking::IndexedMemStore;
+    /// use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Op { user: u32, seq: u32 }
+    ///
+    /// /// A user's operation, with its kind in a cell.
+    /// struct Logged { user: u32, seq: u32, kind: String }
+    ///
+    /// impl Record for Logged {
+    ///     type Key = Op;
+    ///     fn key(&self) -> Op { Op { user: self.user, seq: self.seq } }
+    ///     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "kind", &self.kind)] }
+    ///     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    ///         let op: Op = row.key_as()?;
+    ///         let kind = String::from_utf8(row.value("d", "kind").ok_or("no d:kind")?.to_vec())?;
+    ///         Ok(Logged { user: op.user, seq: op.seq, kind })
+    ///     }
+    /// }
+    ///
+    /// /// Operations by kind.
+    /// #[derive(RowKey)]
+    /// #[rowkey(index_of = Logged)]
+    /// struct OpByKind { #[max_len(16)] kind: String, user: u32, seq: u32 }
+    ///
+    /// let ops = IndexedMemStore::new(IndexedStore::new(MemStore::new(), MemStore::new()));
+    /// let log = (0..5_000).map(|seq| Logged { user: seq % 10, seq, kind: ["login", "buy"][seq as usize % 2].into() });
+    /// let mut last = None;
+    /// let options = PutRecordsOptions::default().batch_records(500);
+    /// ops.put_records_with::<OpByKind, _>(log, options, |p| last = Some(p))?;
+    /// assert_eq!(last.map(|p| (p.records, p.rows, p.batches)), Some((5_000, 10_000, 10)));
+    ///
+    /// let buys = OpByKind::scan().kind.eq("buy").plan()?;
+    /// assert_eq!(ops.query_records::<OpByKind, Logged, _>(&buys).count(), 2_500);
+    /// assert_eq!(ops.main().get(&Op { user: 3, seq: 13 })?.unwrap().value("d", "kind"), Some(&b"buy"[..]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn put_records_with<X, R>(
+        &self,
+        records: impl IntoIterator<Item = R>,
+        options: PutRecordsOptions,
+        progress: impl FnMut(PutRecordsProgress),
+    ) -> Result<PutRecordsProgress, StoreError>
+    where
+        R: Record,
+        X: IndexOf<R>,
+    {
+        let put = self
+            .store
+            .put_records_with::<X, R>(records, options, progress);
         self.executor.block_on("write rows", put)?
     }
 

@@ -43,6 +43,15 @@ pub trait BlockOn: Send + Sync {
     fn block_on<F: Future>(&self, op: &'static str, future: F) -> Result<F::Output, StoreError>;
 }
 
+/// An executor's reference runs futures as the executor does: stores
+/// that share one executor, such as an indexed store's two tables
+/// ([`BlockingIndexedStore::main`]).
+impl<E: BlockOn + ?Sized> BlockOn for &E {
+    fn block_on<F: Future>(&self, op: &'static str, future: F) -> Result<F::Output, StoreError> {
+        (**self).block_on(op, future)
+    }
+}
+
 /// A [`Store`] with blocking methods; see the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct BlockingStore<S, E> {
