@@ -67,7 +67,7 @@ pub use rowkey_core::{
     KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order, RowKey, TimeCrate, UnrenderableKey,
     ValueKind, HBASE_MAX_KEY_LEN,
 };
-pub use rowkey_derive::{KeyPart, RowKey};
+pub use rowkey_derive::{KeyPart, Record, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
 /// and writes keys from a [`Layout`] ([`dynamic`](layout::dynamic)), the format rules of
@@ -83,10 +83,16 @@ pub mod layout {
 /// Stores that hold keyed rows: the `rowkey-store` crate.
 pub use rowkey_store as store;
 
-/// What `#[derive(RowKey)]` and `#[derive(KeyPart)]` expand to calls; not
-/// a public API.
+/// What `#[derive(RowKey)]`, `#[derive(KeyPart)]` and `#[derive(Record)]`
+/// expand to calls; not a public API.
 #[doc(hidden)]
-pub use rowkey_core::__private;
+pub mod __private {
+    pub use rowkey_core::__private::*;
+    /// The record runtime (`rowkey-store`'s).
+    pub mod record {
+        pub use rowkey_store::__private::*;
+    }
+}
 
 /// Cloud Bigtable: the `rowkey-bigtable` crate (feature `bigtable`).
 #[cfg(feature = "bigtable")]

@@ -1,7 +1,7 @@
 //! [`Record`]: a value stored as one row of a main table, which index
 //! keys can be built from.
 
-use crate::{BoxError, Cell, Row};
+use crate::{BoxError, Cell, Columns, Row};
 use rowkey_core::RowKey;
 
 /// A value stored as one main-table row: its key, its cells, and the way
@@ -78,4 +78,13 @@ pub trait Record: Sized {
     /// [`StoreError::BadRecord`](crate::StoreError::BadRecord) naming the
     /// row.
     fn from_row(row: &Row) -> Result<Self, BoxError>;
+
+    /// The columns [`from_row`](Self::from_row) reads, which record reads
+    /// ask for ([`ReadRequest::with_columns`](crate::ReadRequest::with_columns));
+    /// `None` (the default): the whole row. A row holding other columns
+    /// still reads into the record; a row holding none of these is not
+    /// read at all (as if it were missing).
+    fn columns() -> Option<Columns> {
+        None
+    }
 }
