@@ -179,7 +179,8 @@ pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
     }
 }
 
-/// `errors` plus a stub `Record` impl (when the key type can be read), so
+/// `errors` plus a stub `Record` impl (keyed by a placeholder when the
+/// key type is not given), so
 /// that `put_record`, `query_records` and `index_of` uses of the record
 /// add no errors.
 pub fn record(input: &DeriveInput, errors: TokenStream) -> TokenStream {
@@ -187,10 +188,13 @@ pub fn record(input: &DeriveInput, errors: TokenStream) -> TokenStream {
     let attrs = attr::record::record_attrs(&cx, &input.attrs);
     // Its errors are the derive's own, already reported.
     let _ = cx.check();
-    let (Some(key), true) = (attrs.key, input.generics.params.is_empty()) else {
+    if !input.generics.params.is_empty() {
         return errors;
-    };
+    }
     let krate = attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey));
+    let key = attrs
+        .key
+        .unwrap_or_else(|| syn::parse_quote!(#krate::__private::record::NoKey));
     let ident = &input.ident;
     quote! {
         #errors

@@ -315,3 +315,29 @@ pub const fn check_has_family<K: KeyFields>(record: &str, field: &str) {
 
 pub use crate::{BoxError, Cell, Columns, Record, Row};
 pub use std::vec::Vec;
+
+/// The key of the stub `Record` a failed derive emits when its key type
+/// is not known (`#[record(key = ..)]` missing): it never runs, the crate
+/// does not compile while the error stands.
+pub struct NoKey;
+
+impl rowkey_core::__private::WriteKey for NoKey {
+    fn write_key(
+        &self,
+        _: &mut rowkey_core::KeyWriter<'_>,
+    ) -> Result<(), rowkey_core::EncodeError> {
+        unimplemented!()
+    }
+}
+
+impl rowkey_core::RowKey for NoKey {
+    const MAX_LEN: usize = 0;
+    const FIXED_LEN: Option<usize> = None;
+    type Key = rowkey_core::KeyBuf<0>;
+    fn encoded_len(&self) -> usize {
+        unimplemented!()
+    }
+    fn layout() -> &'static rowkey_core::Layout {
+        unimplemented!()
+    }
+}
