@@ -5,7 +5,7 @@
 //! `key_index::<K>("name")` is a `const`, and `Select<K, I, KEY, M>` picks
 //! the field's role from it: a key field (`KEY`: taken from and put into
 //! the key's `I`-th slot) or a cell (`M`: the codec marker). Each field's
-//! role is resolved once, in a `const` of [`FieldFns`], so a field with no
+//! role is resolved once, in a `const` of `FieldFns`, so a field with no
 //! codec, or a key field of another type, is one error at that field.
 
 use crate::cell::{CellCodec, CellError, CellValue};
