@@ -40,6 +40,43 @@
 //! With a custom `hash = path::fn` salt, `in_bucket(b)` names the bucket
 //! the query's rows are in. See [`scan`].
 //!
+//! # Records
+//!
+//! `#[derive(Record)]` maps a whole domain struct to a row
+//! ([`store::Record`]): the fields named like its key's fields fill the
+//! key, every other field is a cell.
+//!
+//! | attribute | on | effect |
+//! | --- | --- | --- |
+//! | `#[record(key = K)]` | struct | the `#[derive(RowKey)]` key; its fields are matched by name (a missing one, or one of another type, fails the build) |
+//! | `#[record(family = "d")]` | struct | the family of every cell without its own |
+//! | `#[cell(family = "..")]` | field | this cell's family (Bigtable's rules: letters, digits, `_`, `-`, `.`) |
+//! | `#[cell(qualifier = "..")]` | field | this cell's qualifier (default: the field's name) |
+//! | `#[cell(skip)]` | field | not stored; `Default::default()` when read |
+//! | `#[cell(with = C)]` | field | `C`'s codec ([`store::cell::CellCodec`]) |
+//! | `#[cell(json)]` | field | the value's JSON (feature `serde`) |
+//!
+//! Values are stored as HBase's Java `Bytes` writes them
+//! ([`store::cell`]); `Option` fields as an absent cell.
+//!
+//! ```
+//! use rowkey::store::{Record, Row};
+//! use rowkey::{Record, RowKey};
+//!
+//! #[derive(RowKey)]
+//! struct OpKey { uid: u64, #[desc_ts] at: i64 }
+//!
+//! #[derive(Record, Debug, PartialEq)]
+//! #[record(key = OpKey, family = "d")]
+//! struct Op { uid: u64, at: i64, kind: String, note: Option<String> }
+//!
+//! let op = Op { uid: 7, at: 10, kind: "login".into(), note: None };
+//! let row = Row::new(op.key().to_vec()?, op.cells());
+//! assert_eq!(row.cells.len(), 1); // no cell for the None
+//! assert_eq!(Op::from_row(&row)?, op);
+//! # Ok::<(), rowkey::store::BoxError>(())
+//! ```
+//!
 //! # Stores
 //!
 //! [`store`] has the async [`Store`](store::Store) trait, its typed
@@ -67,7 +104,7 @@ pub use rowkey_core::{
     KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order, RowKey, TimeCrate, UnrenderableKey,
     ValueKind, HBASE_MAX_KEY_LEN,
 };
-pub use rowkey_derive::{KeyPart, RowKey};
+pub use rowkey_derive::{KeyPart, Record, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
 /// and writes keys from a [`Layout`] ([`dynamic`](layout::dynamic)), the format rules of
@@ -83,10 +120,16 @@ pub mod layout {
 /// Stores that hold keyed rows: the `rowkey-store` crate.
 pub use rowkey_store as store;
 
-/// What `#[derive(RowKey)]` and `#[derive(KeyPart)]` expand to calls; not
-/// a public API.
+/// What `#[derive(RowKey)]`, `#[derive(KeyPart)]` and `#[derive(Record)]`
+/// expand to calls; not a public API.
 #[doc(hidden)]
-pub use rowkey_core::__private;
+pub mod __private {
+    pub use rowkey_core::__private::*;
+    /// The record runtime (`rowkey-store`'s).
+    pub mod record {
+        pub use rowkey_store::__private::*;
+    }
+}
 
 /// Cloud Bigtable: the `rowkey-bigtable` crate (feature `bigtable`).
 #[cfg(feature = "bigtable")]

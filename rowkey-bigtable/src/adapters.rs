@@ -28,7 +28,7 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 
-use crate::read::{regex_filter, row_set};
+use crate::read::{columns_filter, regex_filter, row_set};
 use bigtable_rs::bigtable::RowCell;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
@@ -81,8 +81,11 @@ impl ToRowSet for ReadRequest {
 /// A fuzzy key as a bigtable_rs `RowFilter`: a `RowKeyRegexFilter` of
 /// its [`bigtable_regex`](FuzzyKey::bigtable_regex), which the emulator
 /// was checked to evaluate exactly as [`FuzzyKey::matches`] does. For a
-/// plan or request, `None` when it has no fuzzy key. Send it with the
-/// plan's [`ToRowSet`]; `BigtableStore` does, on every page and retry.
+/// plan, `None` when it has no fuzzy key; for a request, its fuzzy key
+/// then its [columns](ReadRequest::with_columns) (one exact
+/// `ColumnRangeFilter` each), chained, `None` when it has neither. Send
+/// it with the plan's [`ToRowSet`]; `BigtableStore` does, on every page
+/// and retry.
 ///
 /// ```
 /// use bigtable_rs::google::bigtable::v2::row_filter::Filter;
@@ -121,7 +124,23 @@ impl<const N: usize> ToRowFilter for ScanPlan<N> {
 
 impl ToRowFilter for ReadRequest {
     fn to_row_filter(&self) -> Option<RowFilter> {
-        self.fuzzy().and_then(ToRowFilter::to_row_filter)
+        let mut filters: Vec<RowFilter> = self
+            .fuzzy()
+            .and_then(ToRowFilter::to_row_filter)
+            .into_iter()
+            .collect();
+        filters.extend(self.columns().map(columns_filter));
+        match filters.len() {
+            0 => None,
+            1 => filters.pop(),
+            _ => Some(RowFilter {
+                filter: Some(
+                    bigtable_rs::google::bigtable::v2::row_filter::Filter::Chain(
+                        bigtable_rs::google::bigtable::v2::row_filter::Chain { filters },
+                    ),
+                ),
+            }),
+        }
     }
 }
 

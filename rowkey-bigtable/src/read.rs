@@ -12,12 +12,13 @@
 use crate::chunks::RowAssembler;
 use crate::status::{store_error, url_encode};
 use bigtable_rs::bigtable::BigTable;
-use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter};
+use bigtable_rs::google::bigtable::v2::column_range::{EndQualifier, StartQualifier};
+use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter, Interleave};
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{
-    ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
+    ColumnRange, ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
 };
-use rowkey_store::{ReadRequest, RetryPolicy, Row, RowStream, StoreError};
+use rowkey_store::{Columns, ReadRequest, RetryPolicy, Row, RowStream, StoreError};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::time::timeout;
@@ -80,21 +81,54 @@ pub(crate) fn row_set(request: &ReadRequest) -> RowSet {
     }
 }
 
-/// The filter every read sends: the newest version of each cell (as
-/// MemStore keeps only that), after the request's fuzzy key as a
+/// The filter every read sends: the request's fuzzy key as a
 /// `RowKeyRegexFilter` (a row whose key does not match is dropped whole,
-/// and `rows_limit` counts only the rows that pass).
+/// and `rows_limit` counts only the rows that pass), then its columns
+/// (only their cells are kept, and a row with none of them is not
+/// returned), then the newest version of each cell (as MemStore keeps
+/// only that).
 pub(crate) fn row_filter(request: &ReadRequest) -> RowFilter {
     let newest = RowFilter {
         filter: Some(Filter::CellsPerColumnLimitFilter(1)),
     };
-    match request.fuzzy() {
-        Some(fuzzy) => RowFilter {
-            filter: Some(Filter::Chain(Chain {
-                filters: vec![regex_filter(fuzzy.bigtable_regex()), newest],
+    let mut filters = Vec::new();
+    if let Some(fuzzy) = request.fuzzy() {
+        filters.push(regex_filter(fuzzy.bigtable_regex()));
+    }
+    if let Some(columns) = request.columns() {
+        filters.push(columns_filter(columns));
+    }
+    if filters.is_empty() {
+        return newest;
+    }
+    filters.push(newest);
+    RowFilter {
+        filter: Some(Filter::Chain(Chain { filters })),
+    }
+}
+
+/// The cells of `columns` only: one `ColumnRangeFilter` per column, from
+/// its qualifier to its qualifier, both closed (exact bytes: no regex to
+/// escape), interleaved; no column: every cell blocked.
+pub(crate) fn columns_filter(columns: &Columns) -> RowFilter {
+    let mut ranges: Vec<RowFilter> = columns
+        .iter()
+        .map(|(family, qualifier)| RowFilter {
+            filter: Some(Filter::ColumnRangeFilter(ColumnRange {
+                family_name: family.to_owned(),
+                start_qualifier: Some(StartQualifier::StartQualifierClosed(qualifier.to_vec())),
+                end_qualifier: Some(EndQualifier::EndQualifierClosed(qualifier.to_vec())),
             })),
+        })
+        .collect();
+    match ranges.len() {
+        0 => RowFilter {
+            filter: Some(Filter::BlockAllFilter(true)),
         },
-        None => newest,
+        1 => ranges.remove(0),
+        _ => RowFilter {
+            filter: Some(Filter::Interleave(Interleave { filters: ranges })),
+        },
     }
 }
 
@@ -272,7 +306,41 @@ impl Reader {
 
 #[cfg(test)]
 mod tests {
-    use super::FEATURE_FLAGS;
+    use super::{columns_filter, row_filter, EndQualifier, StartQualifier, FEATURE_FLAGS};
+    use bigtable_rs::google::bigtable::v2::row_filter::Filter;
+    use rowkey_store::{Columns, KeyRange, ReadRequest};
+
+    /// A column restriction is one exact column range per column (a
+    /// qualifier with regex metacharacters and 0xFF as it is), chained
+    /// before the newest-version filter; none blocks every cell.
+    #[test]
+    fn columns_become_exact_column_ranges() {
+        let one = columns_filter(&Columns::new([("d", &b"a.*\xFF"[..])]));
+        let Some(Filter::ColumnRangeFilter(r)) = one.filter else {
+            panic!("{one:?}")
+        };
+        assert_eq!(r.family_name, "d");
+        let q = b"a.*\xFF".to_vec();
+        assert_eq!(
+            r.start_qualifier,
+            Some(StartQualifier::StartQualifierClosed(q.clone()))
+        );
+        assert_eq!(r.end_qualifier, Some(EndQualifier::EndQualifierClosed(q)));
+        let two = columns_filter(&Columns::new([("d", "a"), ("e", "b")]));
+        assert!(matches!(two.filter, Some(Filter::Interleave(ref i)) if i.filters.len() == 2));
+        let none = columns_filter(&Columns::default());
+        assert_eq!(none.filter, Some(Filter::BlockAllFilter(true)));
+        let request =
+            ReadRequest::new([KeyRange::new("a", None)]).with_columns(Columns::new([("d", "v")]));
+        let Some(Filter::Chain(chain)) = row_filter(&request).filter else {
+            panic!("a chain")
+        };
+        assert_eq!(chain.filters.len(), 2);
+        assert_eq!(
+            chain.filters[1].filter,
+            Some(Filter::CellsPerColumnLimitFilter(1))
+        );
+    }
     use bigtable_rs::google::bigtable::v2::FeatureFlags;
 
     #[test]

@@ -25,6 +25,7 @@ mod error;
 pub mod hotspot;
 mod index;
 mod key;
+mod key_fields;
 pub mod key_text;
 pub mod layout;
 mod part;
@@ -109,6 +110,7 @@ pub mod __private {
     pub use crate::buf::KeyStorage;
     pub use crate::error::InField;
     pub use crate::key::WriteKey;
+    pub use crate::key_fields::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
     pub use crate::reader::decode_fields;
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,

@@ -46,6 +46,34 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
         },
         _ => Vec::new(),
     };
+    // A record keyed by it takes every one of its fields for a key field
+    // of any type (`STUB`), so the record adds no errors of its own.
+    let key_fields = if input.generics.params.is_empty() {
+        quote! {
+            #[automatically_derived]
+            impl __rk::KeyFields for #ident {
+                const NAMES: &'static [&'static str] = &[];
+                const STUB: bool = true;
+                type Parts = ();
+                fn empty_parts() -> Self::Parts {}
+                fn decode_parts(_: &[u8]) -> __rk::Result<Self::Parts, __rk::DecodeError> {
+                    ::core::unimplemented!()
+                }
+                fn from_parts(_: Self::Parts) -> __rk::Option<Self> {
+                    ::core::unimplemented!()
+                }
+            }
+
+            #[automatically_derived]
+            impl<const __I: usize, __T> __rk::KeyField<__I, __T> for #ident {
+                fn slot(_: &mut Self::Parts) -> &mut __rk::Option<__T> {
+                    ::core::unimplemented!()
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #errors
 
@@ -85,6 +113,8 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                     ::core::unimplemented!()
                 }
             }
+
+            #key_fields
 
             impl #impl_generics #ident #ty_generics #where_clause {
                 pub fn decode(_: &[u8]) -> __rk::Result<Self, __rk::DecodeError> {
@@ -142,6 +172,47 @@ pub fn key_part(input: &DeriveInput, errors: TokenStream) -> TokenStream {
             #[automatically_derived]
             impl #de_impl_generics __rk::DecodePart<'__rowkey_de> for #ident #ty_generics #where_clause {
                 fn decode(_: &mut __rk::KeyReader<'__rowkey_de>) -> __rk::Result<Self, __rk::DecodeError> {
+                    ::core::unimplemented!()
+                }
+            }
+        };
+    }
+}
+
+/// `errors` plus a stub `Record` impl (keyed by a placeholder when the
+/// key type is not given), so
+/// that `put_record`, `query_records` and `index_of` uses of the record
+/// add no errors.
+pub fn record(input: &DeriveInput, errors: TokenStream) -> TokenStream {
+    let cx = Ctxt::default();
+    let attrs = attr::record::record_attrs(&cx, &input.attrs);
+    // Its errors are the derive's own, already reported.
+    let _ = cx.check();
+    if !input.generics.params.is_empty() {
+        return errors;
+    }
+    let krate = attrs.krate.unwrap_or_else(|| syn::parse_quote!(::rowkey));
+    let key = attrs
+        .key
+        .unwrap_or_else(|| syn::parse_quote!(#krate::__private::record::NoKey));
+    let ident = &input.ident;
+    quote! {
+        #errors
+
+        #[allow(dead_code, unused_qualifications)]
+        const _: () = {
+            use #krate::__private::record as __rr;
+
+            #[automatically_derived]
+            impl __rr::Record for #ident {
+                type Key = #key;
+                fn key(&self) -> #key {
+                    ::core::unimplemented!()
+                }
+                fn cells(&self) -> __rr::Vec<__rr::Cell> {
+                    ::core::unimplemented!()
+                }
+                fn from_row(_: &__rr::Row) -> ::core::result::Result<Self, __rr::BoxError> {
                     ::core::unimplemented!()
                 }
             }

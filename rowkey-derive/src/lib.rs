@@ -48,6 +48,25 @@ fn row_key(input: &DeriveInput) -> proc_macro2::TokenStream {
     }
 }
 
+/// Derives `rowkey::store::Record` for a struct with named fields: key
+/// fields matched by name to `#[record(key = K)]`, every other field a
+/// cell. See the `rowkey` crate for the attributes.
+#[proc_macro_derive(Record, attributes(record, cell))]
+pub fn derive_record(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    record(&input).into()
+}
+
+fn record(input: &DeriveInput) -> proc_macro2::TokenStream {
+    let cx = ctxt::Ctxt::default();
+    let model = check::record::record_model(&cx, input);
+    match (cx.check(), model) {
+        (Ok(()), Some(model)) => expand::record::record(&model),
+        (Err(errors), _) => fallback::record(input, errors),
+        (Ok(()), None) => proc_macro2::TokenStream::new(),
+    }
+}
+
 /// Derives `rowkey::KeyPart` and `rowkey::DecodePart` for a unit-only enum
 /// (stored as the variant's index: declared order is sort order) or a
 /// newtype struct (stored as its inner value).

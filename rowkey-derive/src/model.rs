@@ -155,3 +155,49 @@ pub enum PartShape<'a> {
     /// A newtype struct over this type.
     Newtype(&'a Type),
 }
+
+/// A checked `#[derive(Record)]` struct.
+pub struct RecordModel<'a> {
+    pub ident: &'a Ident,
+    /// Path to the `rowkey` facade (`#[record(crate = "..")]`).
+    pub krate: Path,
+    /// `#[record(key = K)]`.
+    pub key: Type,
+    pub fields: Vec<RecordFieldModel<'a>>,
+}
+
+/// One field of a record: a key field or a cell, which the expansion
+/// decides at compile time by matching its name to the key's fields.
+pub struct RecordFieldModel<'a> {
+    pub ident: &'a Ident,
+    /// The declared type.
+    pub ty: &'a Type,
+    /// `Option<T>`: no cell for `None`.
+    pub optional: bool,
+    /// `#[cell(skip)]`: not stored; `Default::default()` on read.
+    pub skip: bool,
+    /// The cell's family, if any was given.
+    pub family: Option<String>,
+    /// The cell's qualifier (the field's name by default).
+    pub qualifier: String,
+    pub codec: CellCodecModel,
+    /// Its `#[cell(..)]`, if it has one: it says the field is a cell.
+    pub cell_attr: Option<Span>,
+}
+
+/// How a cell's value becomes bytes.
+pub enum CellCodecModel {
+    /// The type's `CellValue`.
+    Builtin,
+    /// `#[cell(with = path)]`.
+    With(Path),
+    /// `#[cell(json)]`.
+    Json(Span),
+}
+
+impl RecordFieldModel<'_> {
+    /// The field's name as written.
+    pub fn name(&self) -> String {
+        syn::ext::IdentExt::unraw(self.ident).to_string()
+    }
+}

@@ -185,6 +185,22 @@ pub fn mentions_static(ty: &Type) -> bool {
     f.0
 }
 
+/// Whether the type borrows: a reference or any lifetime in it.
+pub fn borrows(ty: &Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_lifetime(&mut self, _: &'ast syn::Lifetime) {
+            self.0 = true;
+        }
+        fn visit_type_reference(&mut self, _: &'ast syn::TypeReference) {
+            self.0 = true;
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
 /// The type with every lifetime replaced by `'static`, for use in consts
 /// (which cannot name the struct's lifetimes).
 pub fn with_static_lifetimes(ty: &Type) -> Type {

@@ -104,6 +104,12 @@ pub fn plan_scans_reversed<const N: usize>(plan: &ScanPlan<N>) -> Vec<ReversedTS
 /// [`plan_scans`]). With [`ReadRequest::after`], a read that failed
 /// resumes after the last row it delivered.
 ///
+/// A request restricted to [columns](ReadRequest::with_columns) (a record
+/// read's) sets each scan's `columns` to them, as `family:qualifier`
+/// (HBase's Thrift handler splits each at its first `:`, so a qualifier
+/// may hold one); a restriction to no column gives no scan, as HBase
+/// would read every column for an empty list.
+///
 /// ```
 /// use rowkey::store::{KeyRange, ReadRequest};
 /// use rowkey_hbase::request_scans;
@@ -116,12 +122,31 @@ pub fn plan_scans_reversed<const N: usize>(plan: &ScanPlan<N>) -> Vec<ReversedTS
 /// assert_eq!(scans.len(), 2);
 /// assert_eq!(scans[0].start_row, Some(b"a\x07\x00".to_vec()));
 /// assert_eq!(scans[1].start_row, Some(b"c".to_vec()));
+///
+/// use rowkey::store::Columns;
+/// let record = request.with_columns(Columns::new([("d", "v"), ("d", "a:b")]));
+/// let scans = request_scans(&record);
+/// assert_eq!(scans[0].columns, Some(vec![b"d:a:b".to_vec(), b"d:v".to_vec()]));
+/// assert_eq!(scans[0].timestamp, None);
 /// ```
 pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
+    let columns = request.columns().map(|c| {
+        c.iter()
+            .map(|(family, qualifier)| [family.as_bytes(), b":", qualifier].concat())
+            .collect::<Vec<_>>()
+    });
+    if columns.as_ref().is_some_and(Vec::is_empty) {
+        // HBase's handler reads every column for an empty list.
+        return Vec::new();
+    }
     request
         .ranges()
         .iter()
         .filter_map(ToTScan::to_tscan)
+        .map(|mut scan| {
+            scan.columns.clone_from(&columns);
+            scan
+        })
         .collect()
 }
 

@@ -1,7 +1,9 @@
 //! [`StoreExt`]: the typed operations every [`Store`] has, built on its
 //! four raw ones.
 
-use crate::{Cell, QueryOptions, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{
+    Cell, QueryOptions, QueryStream, ReadRequest, Record, Row, RowStream, Store, StoreError,
+};
 use futures_core::Stream;
 use rowkey_core::scan::{Cursor, Page, Resume, ScanPlan, ScanRange};
 use rowkey_core::RowKey;
@@ -54,6 +56,66 @@ pub trait StoreExt: Store {
             let first = std::future::poll_fn(|cx| rows.as_mut().poll_next(cx)).await;
             first.transpose()
         }
+    }
+
+    /// The row with exactly this key, only the columns of the record `R`
+    /// ([`Record::columns`]).
+    #[doc(hidden)]
+    fn read_record_row<R: Record>(
+        &self,
+        key: &[u8],
+    ) -> impl Future<Output = Result<Option<Row>, StoreError>> + Send {
+        let rows = self.key_limit().check("read row", key).map(|()| {
+            let mut request = ReadRequest::row(key);
+            if let Some(columns) = R::columns() {
+                request = request.with_columns(columns);
+            }
+            self.read_rows(request)
+        });
+        async move {
+            let mut rows = rows?;
+            let first = std::future::poll_fn(|cx| rows.as_mut().poll_next(cx)).await;
+            first.transpose()
+        }
+    }
+
+    /// The record stored under `key`, read with only its columns
+    /// ([`Record::columns`]); `None` if there is no such row (or, for a
+    /// record that names its columns, the row has none of them). A row
+    /// that does not read back as the record is
+    /// [`StoreError::BadRecord`].
+    fn get_record<R: Record>(
+        &self,
+        key: &R::Key,
+    ) -> impl Future<Output = Result<Option<R>, StoreError>> + Send {
+        let key = key.to_vec();
+        let store = self.clone();
+        async move {
+            let Some(row) = store.read_record_row::<R>(&key?).await? else {
+                return Ok(None);
+            };
+            R::from_row(&row)
+                .map(Some)
+                .map_err(|source| StoreError::BadRecord {
+                    op: "read a record",
+                    key: row.key,
+                    source,
+                })
+        }
+    }
+
+    /// Writes one record: its key ([`Record::key`]) and its cells
+    /// ([`Record::cells`]).
+    fn put_record<R: Record>(
+        &self,
+        record: &R,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let row = record.key().to_vec().map(|key| Row {
+            key,
+            cells: record.cells(),
+        });
+        let store = self.clone();
+        async move { store.write_rows(vec![row?]).await }
     }
 
     /// Writes one row under a typed key.

@@ -20,8 +20,11 @@
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
 //!   `reqwest::blocking` is for reqwest.
+//! - [`cell`]: how `#[derive(Record)]` stores a field in a cell
+//!   (HBase's `Bytes` forms) and the errors of reading one back;
+//!   [`RecordError`] names the record, the cell and the row.
 //! - What reads and writes carry and what can go wrong: [`Row`], [`Cell`],
-//!   [`KeyRange`], [`KeyLimit`], [`RetryPolicy`], [`StoreError`].
+//!   [`KeyRange`], [`Columns`], [`KeyLimit`], [`RetryPolicy`], [`StoreError`].
 //!
 //! ```
 //! use futures::TryStreamExt;
@@ -57,6 +60,8 @@
 #![warn(missing_docs)]
 
 pub mod blocking;
+pub mod cell;
+mod columns;
 mod dyn_store;
 mod error;
 mod ext;
@@ -66,11 +71,13 @@ mod mem;
 mod merge;
 mod query;
 mod record;
+mod record_error;
 mod request;
 mod retry;
 mod row;
 mod store;
 
+pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
@@ -83,7 +90,13 @@ pub use mem::MemStore;
 pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedStream};
 pub use query::{QueryOptions, QueryStream};
 pub use record::Record;
+pub use record_error::RecordError;
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
 pub use store::{RowStream, Store};
+
+/// What `#[derive(Record)]` expands to calls; not a public API.
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

@@ -174,11 +174,16 @@ impl MemRows {
             let rows = table.range::<[u8], _>((lower, upper));
             // A fuzzy key keeps only its rows; the limit counts those. The
             // rows it skips are scanned under the lock.
+            // Columns keep only their cells, and only rows with one.
             let fuzzy = self.request.fuzzy();
-            let wanted = |(key, _): &(&Vec<u8>, &Vec<Cell>)| fuzzy.is_none_or(|f| f.matches(key));
+            let columns = self.request.columns();
+            let kept = |c: &Cell| columns.is_none_or(|cols| cols.contains(&c.family, &c.qualifier));
+            let wanted = |(key, cells): &(&Vec<u8>, &Vec<Cell>)| {
+                fuzzy.is_none_or(|f| f.matches(key)) && cells.iter().any(kept)
+            };
             let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| Row {
                 key: key.clone(),
-                cells: cells.clone(),
+                cells: cells.iter().filter(|c| kept(c)).cloned().collect(),
             };
             if reversed {
                 self.buffer

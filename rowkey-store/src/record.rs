@@ -1,7 +1,7 @@
 //! [`Record`]: a value stored as one row of a main table, which index
 //! keys can be built from.
 
-use crate::{BoxError, Cell, Row};
+use crate::{BoxError, Cell, Columns, Row};
 use rowkey_core::RowKey;
 
 /// A value stored as one main-table row: its key, its cells, and the way
@@ -23,6 +23,42 @@ use rowkey_core::RowKey;
 ///
 /// `from_row(&Row::new(key, cells))` must give back the record that
 /// [`key`](Self::key) and [`cells`](Self::cells) came from.
+///
+/// **Derived.** `#[derive(Record)]` (`rowkey::Record`) writes the impl
+/// for a domain struct: its fields named like the key's fields fill the
+/// key (`#[record(key = SellerTrade)]`; a key field the struct lacks, or
+/// of another type, is a compile error), every other field is a cell
+/// (family from `#[record(family = "d")]` or `#[cell(family = "..")]`,
+/// qualifier the field's name or `#[cell(qualifier = "..")]`,
+/// `#[cell(skip)]` to leave one out), its value written as HBase's
+/// `Bytes` writes it ([`cell`](crate::cell) has the forms,
+/// `#[cell(with = C)]` a custom [`CellCodec`](crate::cell::CellCodec),
+/// `#[cell(json)]` JSON); [`columns`](Self::columns) names the cells, so
+/// record reads fetch only those; a row that does not read back is a
+/// [`RecordError`](crate::RecordError) naming the record, the cell and
+/// the row.
+///
+/// ```
+/// use rowkey::store::{Cell, Record, Row};
+/// use rowkey::{Record, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct SellerTrade { seller: u32, order: u64 }
+///
+/// #[derive(Record, Debug, PartialEq)]
+/// #[record(key = SellerTrade, family = "d")]
+/// struct Trade { seller: u32, order: u64, buyer: u32, #[cell(qualifier = "px")] price: f64 }
+///
+/// let t = Trade { seller: 1, order: 9, buyer: 7, price: 99.5 };
+/// assert_eq!(t.cells(), [Cell::new("d", "buyer", 7u32.to_be_bytes()), Cell::new("d", "px", 99.5f64.to_be_bytes())]);
+/// let row = Row::new(t.key().to_vec()?, t.cells());
+/// assert_eq!(Trade::from_row(&row)?, t);
+/// # Ok::<(), rowkey::store::BoxError>(())
+/// ```
+///
+/// **By hand**, for what the derive cannot express (a cell computed from
+/// several fields, a value in a form of another writer's, a key built
+/// another way than field by field):
 ///
 /// ```
 /// use rowkey::store::{BoxError, Cell, Record, Row};
@@ -78,4 +114,13 @@ pub trait Record: Sized {
     /// [`StoreError::BadRecord`](crate::StoreError::BadRecord) naming the
     /// row.
     fn from_row(row: &Row) -> Result<Self, BoxError>;
+
+    /// The columns [`from_row`](Self::from_row) reads, which record reads
+    /// ask for ([`ReadRequest::with_columns`](crate::ReadRequest::with_columns));
+    /// `None` (the default): the whole row. A row holding other columns
+    /// still reads into the record; a row holding none of these is not
+    /// read at all (as if it were missing).
+    fn columns() -> Option<Columns> {
+        None
+    }
 }

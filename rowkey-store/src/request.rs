@@ -5,6 +5,8 @@ use core::fmt;
 use rowkey_core::scan::{FuzzyFilter, ScanPlan, ScanRange};
 use rowkey_core::KeyDisplay;
 
+use crate::Columns;
+
 /// Keys from `start` (inclusive) to `stop` (exclusive; `None`: the end of
 /// the table). An owned [`ScanRange`], as a client request carries it.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -93,6 +95,8 @@ pub struct ReadRequest {
     reversed: bool,
     /// Only keys that match it (a store applies it before the limit).
     fuzzy: Option<FuzzyFilter>,
+    /// Only these cells of each row, and only rows with one of them.
+    columns: Option<Columns>,
 }
 
 impl ReadRequest {
@@ -118,6 +122,7 @@ impl ReadRequest {
             limit: None,
             reversed: false,
             fuzzy: None,
+            columns: None,
         }
     }
 
@@ -189,6 +194,29 @@ impl ReadRequest {
         self.fuzzy.as_ref()
     }
 
+    /// The same request, reading only `columns` of each row: a row's
+    /// other cells are not returned, and a row with none of them is not
+    /// returned at all (nor counted by the limit), as Bigtable's column
+    /// filters and HBase's scan columns do. Resumed reads
+    /// ([`after`](Self::after)) keep it. A record read asks for its own
+    /// columns ([`Record::columns`](crate::Record::columns)).
+    ///
+    /// ```
+    /// use rowkey::store::{Columns, KeyRange, ReadRequest};
+    /// let r = ReadRequest::new([KeyRange::new("a", None)]).with_columns(Columns::new([("d", "v")]));
+    /// assert!(r.columns().unwrap().contains("d", b"v"));
+    /// assert_eq!(r.after(b"b").columns(), r.columns());
+    /// ```
+    pub fn with_columns(mut self, columns: Columns) -> Self {
+        self.columns = Some(columns);
+        self
+    }
+
+    /// The columns the read is restricted to; `None`: every cell.
+    pub fn columns(&self) -> Option<&Columns> {
+        self.columns.as_ref()
+    }
+
     /// The same request, with at most `limit` rows.
     pub fn with_limit(mut self, limit: u64) -> Self {
         self.limit = Some(limit);
@@ -245,6 +273,7 @@ impl ReadRequest {
             limit: self.limit,
             reversed: self.reversed,
             fuzzy: self.fuzzy.clone(),
+            columns: self.columns.clone(),
         }
     }
 
@@ -267,6 +296,7 @@ impl ReadRequest {
             limit: self.limit,
             reversed: self.reversed,
             fuzzy: self.fuzzy.clone(),
+            columns: self.columns.clone(),
         }
     }
 
@@ -286,6 +316,7 @@ impl fmt::Debug for ReadRequest {
             .field("limit", &self.limit)
             .field("reversed", &self.reversed)
             .field("fuzzy", &self.fuzzy)
+            .field("columns", &self.columns)
             .finish()
     }
 }

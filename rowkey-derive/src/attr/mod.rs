@@ -6,6 +6,7 @@
 
 mod index;
 mod prefix;
+pub mod record;
 
 pub use prefix::{int_literal, HashChoice, HashPrefixAttr, PrefixAlgo, SaltAttr};
 
@@ -226,7 +227,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     out
 }
 
-fn ident_of(meta: &ParseNestedMeta) -> String {
+pub(crate) fn ident_of(meta: &ParseNestedMeta) -> String {
     meta.path
         .get_ident()
         .map(|i| i.to_string())

@@ -6,6 +6,7 @@ mod combine;
 mod field;
 pub mod key_part;
 mod prefix;
+pub mod record;
 mod text_form;
 
 use crate::attr::{self, FieldAttrs, StructAttrs, Target};

@@ -6,9 +6,11 @@ mod codec;
 mod decode;
 mod encode;
 mod index;
+mod key_fields;
 pub mod key_part;
 mod layout;
 mod prefix;
+pub mod record;
 mod scan;
 
 use crate::model::KeyModel;
@@ -49,6 +51,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let scan_structs = scan::scan_structs(model);
     let scan_impls = scan::scan_impls(model);
     let index_of = index::impl_index_of(model);
+    let key_fields = key_fields::impl_key_fields(model);
     quote! {
         #import
         #scan_structs
@@ -62,6 +65,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
             #decode
             #scan_impls
             #index_of
+            #key_fields
         };
     }
 }

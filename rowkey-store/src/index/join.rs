@@ -1,7 +1,7 @@
 //! [`IndexJoin`]: index hits joined back to their main rows in batched
 //! point reads, in index order.
 
-use crate::{KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Columns, KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
 use crate::{INDEX_FAMILY, INDEX_QUALIFIER};
 use futures_core::Stream;
 use std::collections::{HashMap, VecDeque};
@@ -61,6 +61,8 @@ pub struct IndexJoin<S, I> {
     ready: VecDeque<Joined>,
     stats: IndexStats,
     finished: bool,
+    /// The columns the main rows are read with (`None`: every cell).
+    columns: Option<Columns>,
 }
 
 impl<S, I> IndexJoin<S, I> {
@@ -90,7 +92,14 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
             ready: VecDeque::new(),
             stats: IndexStats::default(),
             finished: false,
+            columns: None,
         }
+    }
+
+    /// Reads the main rows with only `columns` (a record's).
+    pub(super) fn with_columns(mut self, columns: Option<Columns>) -> Self {
+        self.columns = columns;
+        self
     }
 
     /// The hit an index row holds.
@@ -131,7 +140,10 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
     /// Reads the batch's main rows.
     fn start_fetch(&mut self) {
         let order = std::mem::take(&mut self.batch);
-        let request = ReadRequest::new(order.iter().map(|h| KeyRange::row(&h.main_key)));
+        let mut request = ReadRequest::new(order.iter().map(|h| KeyRange::row(&h.main_key)));
+        if let Some(columns) = &self.columns {
+            request = request.with_columns(columns.clone());
+        }
         self.stats.reads += 1;
         self.fetch = Some(Fetch {
             rows: self.main.read_rows(request),

@@ -72,7 +72,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
         let main_key = record.key().to_vec()?;
         let index_key = X::index_key(record).to_vec()?;
         self.index().key_limit().check(OP, &index_key)?;
-        let stored = self.main().read_row(&main_key).await?;
+        let stored = self.main().read_record_row::<R>(&main_key).await?;
         let old_index_key = match stored {
             Some(row) => {
                 let old = R::from_row(&row).map_err(|source| StoreError::BadRecord {
@@ -170,7 +170,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
         X: IndexOf<R>,
     {
         Records {
-            join: self.query_index(plan),
+            join: self.query_index(plan).with_columns(R::columns()),
             index_key: |r| X::index_key(r).to_vec(),
             done: false,
             record: PhantomData,

@@ -1,0 +1,182 @@
+//! Reads `#[record(..)]` on the struct and `#[cell(..)]` on its fields for
+//! `#[derive(Record)]`, keeping the span of every value. The rules are in
+//! `check/record.rs`.
+
+use super::{ident_of, Spanned};
+use crate::ctxt::Ctxt;
+use crate::suggest;
+use proc_macro2::Span;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, LitStr, Path, Type};
+
+/// `#[record(key = K, family = "d", crate = "..")]`.
+#[derive(Default)]
+pub struct RecordAttrs {
+    pub key: Option<Type>,
+    pub family: Option<Spanned<String>>,
+    pub krate: Option<Path>,
+}
+
+/// How a cell's value is written.
+pub enum CellCodecAttr {
+    /// `with = path`.
+    With(Path),
+    /// `json`.
+    Json(Span),
+}
+
+/// `#[cell(..)]` on one field.
+#[derive(Default)]
+pub struct CellAttrs {
+    pub family: Option<Spanned<String>>,
+    pub qualifier: Option<Spanned<String>>,
+    pub skip: Option<Span>,
+    pub codec: Option<CellCodecAttr>,
+    /// The first `#[cell(..)]`: where "not a cell" errors point.
+    pub span: Option<Span>,
+}
+
+const RECORD_OPTIONS: &[&str] = &["key", "family", "crate"];
+const CELL_OPTIONS: &[&str] = &["family", "qualifier", "skip", "with", "json"];
+
+/// Reads `#[record(..)]`.
+pub fn record_attrs(cx: &Ctxt, attrs: &[Attribute]) -> RecordAttrs {
+    let mut out = RecordAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("record")) {
+        let res = attr.parse_nested_meta(|meta| {
+            let name = ident_of(&meta);
+            match name.as_str() {
+                "key" => {
+                    let ty: Type = meta.value()?.parse().map_err(|e| {
+                        syn::Error::new(
+                            e.span(),
+                            "write the key's type: #[record(key = ReadingKey)]",
+                        )
+                    })?;
+                    if out.key.replace(ty).is_some() {
+                        cx.error_spanned_by(&meta.path, "`key` is given twice");
+                    }
+                }
+                "family" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    let v = Spanned {
+                        value: s.value(),
+                        span: s.span(),
+                    };
+                    if out.family.replace(v).is_some() {
+                        cx.error_spanned_by(&meta.path, "`family` is given twice");
+                    }
+                }
+                "crate" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    out.krate = Some(s.parse()?);
+                }
+                other => {
+                    return Err(meta.error(format!(
+                        "unknown option `{other}` in #[record(..)]; {}",
+                        suggest::hint(other, RECORD_OPTIONS)
+                    )))
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = res {
+            cx.syn_error(e);
+        }
+    }
+    out
+}
+
+/// Reads the `#[cell(..)]` of one field.
+pub fn cell_attrs(cx: &Ctxt, attrs: &[Attribute]) -> CellAttrs {
+    let mut out = CellAttrs::default();
+    for attr in attrs {
+        let Some(name) = attr.path().get_ident().map(ToString::to_string) else {
+            continue;
+        };
+        if name == "record" {
+            cx.error_spanned_by(
+                attr,
+                "#[record(..)] goes on the struct; a field takes #[cell(..)]",
+            );
+            continue;
+        }
+        if name != "cell" {
+            if let Some(near) = suggest::nearest(&name, &["cell"]) {
+                cx.error_at(
+                    attr.path().span(),
+                    format!("unknown field attribute `{name}`; did you mean `#[{near}(..)]`?"),
+                );
+            }
+            continue;
+        }
+        out.span.get_or_insert(attr.path().span());
+        if let syn::Meta::Path(_) = attr.meta {
+            cx.error_spanned_by(
+                attr,
+                "#[cell] needs options: #[cell(family = \"d\")], #[cell(qualifier = \"v\")], \
+                 #[cell(skip)], #[cell(with = Codec)] or #[cell(json)]",
+            );
+            continue;
+        }
+        let res = attr.parse_nested_meta(|meta| {
+            let opt = ident_of(&meta);
+            let span = meta.path.span();
+            match opt.as_str() {
+                "family" | "qualifier" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    let v = Spanned {
+                        value: s.value(),
+                        span: s.span(),
+                    };
+                    let slot = if opt == "family" {
+                        &mut out.family
+                    } else {
+                        &mut out.qualifier
+                    };
+                    if slot.replace(v).is_some() {
+                        cx.error_at(span, format!("`{opt}` is given twice"));
+                    }
+                }
+                "skip" => {
+                    if out.skip.replace(span).is_some() {
+                        cx.error_at(span, "`skip` is given twice");
+                    }
+                }
+                "with" => {
+                    let path: Path = meta.value()?.parse().map_err(|e| {
+                        syn::Error::new(
+                            e.span(),
+                            "write the codec's type: #[cell(with = MyCodec)], a type \
+                             implementing rowkey::store::cell::CellCodec",
+                        )
+                    })?;
+                    set_codec(cx, &mut out.codec, CellCodecAttr::With(path), span);
+                }
+                "json" => set_codec(cx, &mut out.codec, CellCodecAttr::Json(span), span),
+                other => {
+                    return Err(meta.error(format!(
+                        "unknown option `{other}` in #[cell(..)]; {}",
+                        suggest::hint(other, CELL_OPTIONS)
+                    )))
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = res {
+            cx.syn_error(e);
+        }
+    }
+    out
+}
+
+fn set_codec(cx: &Ctxt, slot: &mut Option<CellCodecAttr>, codec: CellCodecAttr, span: Span) {
+    if slot.is_some() {
+        cx.error_at(
+            span,
+            "a field has one codec: keep one of #[cell(with = ..)] and #[cell(json)]",
+        );
+    } else {
+        *slot = Some(codec);
+    }
+}

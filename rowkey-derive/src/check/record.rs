@@ -1,0 +1,191 @@
+//! The rules of a `#[derive(Record)]` struct that syntax can decide, each
+//! error spanned at the token at fault. Which fields are key fields is
+//! decided by the compiler (the expansion matches names to the key's at
+//! compile time), so the rules that need it are `const` checks there.
+
+use crate::attr::record::{self, CellAttrs, CellCodecAttr};
+use crate::ctxt::Ctxt;
+use crate::model::{CellCodecModel, RecordFieldModel, RecordModel};
+use crate::ty;
+use std::collections::HashMap;
+use syn::{Data, DeriveInput, Fields, GenericParam};
+
+/// Checks a `#[derive(Record)]` input; `None` when it has errors (all of
+/// them reported to `cx`).
+pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel<'a>> {
+    let fields = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => Some(&named.named),
+            _ => {
+                cx.error_spanned_by(
+                    &input.ident,
+                    "#[derive(Record)] needs a struct with named fields: key fields are \
+                     matched to the key's by name, and cells are named after the fields",
+                );
+                None
+            }
+        },
+        _ => {
+            cx.error_spanned_by(
+                &input.ident,
+                "#[derive(Record)] is for structs with named fields",
+            );
+            None
+        }
+    };
+    for param in &input.generics.params {
+        let what = match param {
+            GenericParam::Lifetime(_) => "lifetimes",
+            GenericParam::Type(_) => "type parameters",
+            GenericParam::Const(_) => "const parameters",
+        };
+        cx.error_spanned_by(
+            param,
+            format!(
+                "a record cannot have {what}: it is read back from a row it does not borrow \
+                 from; use owned, concrete types"
+            ),
+        );
+    }
+    let attrs = record::record_attrs(cx, &input.attrs);
+    let struct_family = attrs.family.as_ref();
+    if let Some(f) = struct_family {
+        check_family(cx, &f.value, f.span);
+    }
+    if attrs.key.is_none() {
+        cx.error_spanned_by(
+            &input.ident,
+            "a record needs its key type: #[record(key = ReadingKey)], a #[derive(RowKey)] \
+             struct whose fields the record's fields of the same names fill",
+        );
+    }
+    let fields = fields?;
+    let mut models = Vec::new();
+    // (family, qualifier) -> the field that took it.
+    let mut taken: HashMap<(String, String), String> = HashMap::new();
+    for field in fields {
+        let ident = field.ident.as_ref()?;
+        let cell = record::cell_attrs(cx, &field.attrs);
+        let model = field_model(cx, field, ident, &cell, struct_family.map(|f| &f.value));
+        if !model.skip {
+            let family = model.family.clone().unwrap_or_default();
+            let column = (family.clone(), model.qualifier.clone());
+            if let Some(other) = taken.get(&column) {
+                let at = cell
+                    .qualifier
+                    .as_ref()
+                    .map(|q| q.span)
+                    .unwrap_or_else(|| ident.span());
+                cx.error_at(
+                    at,
+                    format!(
+                        "field `{}` and field `{other}` are both stored in the cell \
+                         {family}:{}; give one another #[cell(qualifier = \"..\")]",
+                        model.name(),
+                        model.qualifier
+                    ),
+                );
+            } else {
+                taken.insert(column, model.name());
+            }
+        }
+        models.push(model);
+    }
+    let krate = attrs
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::rowkey));
+    let key = attrs.key?;
+    (!cx.has_errors()).then(|| RecordModel {
+        ident: &input.ident,
+        krate,
+        key,
+        fields: models,
+    })
+}
+
+fn field_model<'a>(
+    cx: &Ctxt,
+    field: &'a syn::Field,
+    ident: &'a syn::Ident,
+    cell: &CellAttrs,
+    struct_family: Option<&String>,
+) -> RecordFieldModel<'a> {
+    if let Some(skip) = cell.skip {
+        let others = cell.family.is_some() || cell.qualifier.is_some() || cell.codec.is_some();
+        if others {
+            cx.error_at(
+                skip,
+                "a skipped field is not stored: remove `skip` or its other #[cell] options",
+            );
+        }
+    }
+    if let Some(f) = &cell.family {
+        check_family(cx, &f.value, f.span);
+    }
+    if let Some(q) = &cell.qualifier {
+        if q.value.is_empty() {
+            // Allowed by both stores, but almost surely a slip.
+            cx.error_at(
+                q.span,
+                "an empty qualifier: name the cell, or leave `qualifier` out to use the \
+                 field's name",
+            );
+        }
+    }
+    let value_ty = ty::option_inner(&field.ty);
+    if matches!(
+        ty::kind(value_ty.unwrap_or(&field.ty)),
+        ty::TypeKind::PlatformInt
+    ) && cell.codec.is_none()
+        && cell.skip.is_none()
+    {
+        let name = syn::ext::IdentExt::unraw(ident).to_string();
+        cx.error_spanned_by(
+            &field.ty,
+            format!(
+                "field `{name}`: usize and isize have no cell codec, their width depends on \
+                 the platform; use u64 or i64 (or u32 or i32)"
+            ),
+        );
+    }
+    let codec = match &cell.codec {
+        None => CellCodecModel::Builtin,
+        Some(CellCodecAttr::With(p)) => CellCodecModel::With(p.clone()),
+        Some(CellCodecAttr::Json(s)) => CellCodecModel::Json(*s),
+    };
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    RecordFieldModel {
+        ident,
+        ty: &field.ty,
+        optional: value_ty.is_some(),
+        skip: cell.skip.is_some(),
+        family: cell
+            .family
+            .as_ref()
+            .map(|f| f.value.clone())
+            .or_else(|| struct_family.cloned()),
+        qualifier: cell.qualifier.as_ref().map_or(name, |q| q.value.clone()),
+        codec,
+        cell_attr: cell.span,
+    }
+}
+
+/// Bigtable's rule for a column family's name: `[_a-zA-Z0-9][-_.a-zA-Z0-9]*`,
+/// at most 64 characters (HBase's is looser: what Bigtable takes, HBase
+/// takes).
+fn check_family(cx: &Ctxt, family: &str, span: proc_macro2::Span) {
+    let ok_first = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let ok_rest = |c: char| ok_first(c) || c == '-' || c == '.';
+    let mut chars = family.chars();
+    let valid = chars.next().is_some_and(ok_first) && chars.all(ok_rest) && family.len() <= 64;
+    if !valid {
+        cx.error_at(
+            span,
+            format!(
+                "column family {family:?} is not a name Bigtable accepts: 1 to 64 characters, \
+                 letters, digits, `_`, `-` and `.`, not starting with `-` or `.`"
+            ),
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! The expansion of `#[derive(Record)]`: `impl Record` whose fields are
+//! matched to the key's by name at compile time. Per field, one `const`
+//! of `FieldFns` picks its role (`Select<K, key_index, is_key, codec>`),
+//! so a field with no codec, or a key field of another type, is one error
+//! at that field; `const` checks name a key field the record lacks and a
+//! cell without a family.
+
+use crate::model::{CellCodecModel, RecordFieldModel, RecordModel};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+pub fn record(model: &RecordModel) -> TokenStream {
+    let ident = model.ident;
+    let record_name = ident.to_string();
+    let key = &model.key;
+    let key_name = key.to_token_stream().to_string().replace(' ', "");
+    let key_span = key.span();
+    let private = super::facade_item(&model.krate, "__private");
+    let runtime = format_ident!(
+        "__rowkey_record_runtime_{}",
+        ident,
+        span = model.krate.span()
+    );
+    let krate_span = model.krate.span();
+    let import = quote_spanned! {krate_span=>
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        use #private as #runtime;
+    };
+    let stored: Vec<&RecordFieldModel> = model.fields.iter().filter(|f| !f.skip).collect();
+    let names: Vec<String> = stored.iter().map(|f| f.name()).collect();
+    let check_key = quote_spanned! {key_span=>
+        const _: () = __rr::check_key_fields::<__Key>(#record_name, #key_name, &[#(#names),*]);
+    };
+    let mut consts = Vec::new();
+    let mut puts = Vec::new();
+    let mut writes = Vec::new();
+    let mut columns = Vec::new();
+    for f in &stored {
+        let name = f.name();
+        let fns = format_ident!("__rk_fns_{}", name);
+        let is_key = format_ident!("__rk_key_{}", name);
+        let ty = f.ty;
+        let marker = codec_marker(f);
+        let role_span = match &f.codec {
+            CellCodecModel::With(p) => p.span(),
+            CellCodecModel::Json(s) => *s,
+            CellCodecModel::Builtin => ty.span(),
+        };
+        consts.push(quote! {
+            const #is_key: bool = __rr::is_key_field::<__Key>(#name);
+        });
+        consts.push(quote_spanned! {role_span=>
+            const #fns: __rr::FieldFns<__Key, #ty> = <__rr::Select<
+                __Key,
+                { __rr::key_index::<__Key>(#name) },
+                { __rr::is_key_field::<__Key>(#name) },
+                #marker,
+            > as __rr::FieldRole<__Key, #ty>>::FNS;
+        });
+        if let Some(span) = f.cell_attr {
+            consts.push(quote_spanned! {span=>
+                const _: () = __rr::check_not_key::<__Key>(#name, #key_name);
+            });
+        }
+        if f.family.is_none() {
+            let span = f.ident.span();
+            consts.push(quote_spanned! {span=>
+                const _: () = __rr::check_has_family::<__Key>(#record_name, #name);
+            });
+        }
+        let field = f.ident;
+        let family = f.family.clone().unwrap_or_default();
+        let qualifier = Literal::byte_string(f.qualifier.as_bytes());
+        puts.push(quote!((#fns.put_key)(&mut __parts, &self.#field);));
+        writes.push(
+            quote!(__rr::write_field(&#fns, &self.#field, #family, #qualifier, &mut __cells);),
+        );
+        columns.push(quote!((#is_key, #family, #qualifier)));
+    }
+    let reads = model.fields.iter().map(|f| {
+        let field = f.ident;
+        if f.skip {
+            let span = f.ty.span();
+            return quote_spanned! {span=> #field: ::core::default::Default::default() };
+        }
+        let name = f.name();
+        let fns = format_ident!("__rk_fns_{}", name);
+        let is_key = format_ident!("__rk_key_{}", name);
+        let family = f.family.clone().unwrap_or_default();
+        let qualifier = Literal::byte_string(f.qualifier.as_bytes());
+        quote! {
+            #field: __rr::read_field(&#fns, #is_key, &mut __parts, __row, #record_name, #family, #qualifier)?
+        }
+    });
+    let cell_count = stored.len();
+    let key_alias = quote_spanned! {key_span=> type __Key = #key;};
+    quote! {
+        #import
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
+        const _: () = {
+            use #runtime as __rk;
+            use __rk::record as __rr;
+            #key_alias
+            #check_key
+            #(#consts)*
+
+            #[automatically_derived]
+            impl __rr::Record for #ident {
+                type Key = __Key;
+
+                fn key(&self) -> __Key {
+                    let mut __parts = <__Key as __rr::KeyFields>::empty_parts();
+                    #(#puts)*
+                    __rr::key_from_parts::<__Key>(__parts)
+                }
+
+                fn cells(&self) -> __rr::Vec<__rr::Cell> {
+                    let mut __cells = __rr::Vec::with_capacity(#cell_count);
+                    #(#writes)*
+                    __cells
+                }
+
+                fn from_row(__row: &__rr::Row) -> ::core::result::Result<Self, __rr::BoxError> {
+                    let mut __parts = __rr::key_parts::<__Key>(#record_name, __row)?;
+                    ::core::result::Result::Ok(#ident {
+                        #(#reads,)*
+                    })
+                }
+
+                fn columns() -> ::core::option::Option<__rr::Columns> {
+                    ::core::option::Option::Some(__rr::columns(&[#(#columns),*]))
+                }
+            }
+        };
+    }
+}
+
+/// The codec marker type of a field.
+fn codec_marker(f: &RecordFieldModel) -> TokenStream {
+    let base = match &f.codec {
+        CellCodecModel::Builtin => quote!(__rr::Builtin),
+        CellCodecModel::With(p) => quote!(__rr::With<#p>),
+        CellCodecModel::Json(_) => quote!(__rr::Json),
+    };
+    if f.optional {
+        quote!(__rr::Optional<#base>)
+    } else {
+        base
+    }
+}

@@ -1,0 +1,343 @@
+//! What `#[derive(Record)]` expands to calls; not a public API. The
+//! facade re-exports it as `rowkey::__private::record`.
+//!
+//! Each field of a record is matched to its key by name at compile time:
+//! `key_index::<K>("name")` is a `const`, and `Select<K, I, KEY, M>` picks
+//! the field's role from it: a key field (`KEY`: taken from and put into
+//! the key's `I`-th slot) or a cell (`M`: the codec marker). Each field's
+//! role is resolved once, in a `const` of `FieldFns`, so a field with no
+//! codec, or a key field of another type, is one error at that field.
+
+use crate::cell::{CellCodec, CellError, CellValue};
+use crate::RecordError;
+use core::marker::PhantomData;
+pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
+
+/// The codec marker of a field with no codec attribute: its type's
+/// [`CellValue`].
+pub struct Builtin;
+/// `#[cell(with = C)]`.
+pub struct With<C>(PhantomData<C>);
+/// `#[cell(json)]`.
+pub struct Json;
+/// An `Option<T>` field: no cell for `None`, `M`'s for `Some`.
+pub struct Optional<M>(PhantomData<M>);
+
+/// A field's role: the `I`-th field of the key `K` (`KEY`), or a cell of
+/// codec `M`.
+pub struct Select<K, const I: usize, const KEY: bool, M>(PhantomData<(K, M)>);
+
+/// Reads a field from the key's parts or its cell's bytes.
+pub type ReadFn<P, T> = fn(&mut P, Option<&[u8]>) -> Result<T, CellError>;
+
+/// A field's operations, its role chosen.
+pub struct FieldFns<K: KeyFields, T> {
+    /// A key field into the key's slot (a cell: nothing).
+    pub put_key: fn(&mut K::Parts, &T),
+    /// The field from the key's slot or from its cell's bytes.
+    pub read: ReadFn<K::Parts, T>,
+    /// The cell's bytes (`None`: no cell).
+    pub write: fn(&T) -> Option<Vec<u8>>,
+}
+
+/// The operations of a field of type `T` in the role `Self`.
+pub trait FieldRole<K: KeyFields, T> {
+    /// Them.
+    const FNS: FieldFns<K, T>;
+}
+
+fn put_slot<K: KeyField<I, T>, T: Clone, const I: usize>(parts: &mut K::Parts, value: &T) {
+    *K::slot(parts) = Some(value.clone());
+}
+fn take_slot<K: KeyField<I, T>, T, const I: usize>(
+    parts: &mut K::Parts,
+    _: Option<&[u8]>,
+) -> Result<T, CellError> {
+    K::slot(parts).take().ok_or(CellError::Missing)
+}
+fn no_cell<T>(_: &T) -> Option<Vec<u8>> {
+    None
+}
+fn no_key<P, T>(_: &mut P, _: &T) {}
+
+impl<K: KeyField<I, T>, T: Clone, const I: usize, M> FieldRole<K, T> for Select<K, I, true, M> {
+    const FNS: FieldFns<K, T> = FieldFns {
+        put_key: put_slot::<K, T, I>,
+        read: take_slot::<K, T, I>,
+        write: no_cell::<T>,
+    };
+}
+
+fn builtin_write<T: CellValue>(value: &T) -> Option<Vec<u8>> {
+    Some(value.to_cell())
+}
+fn builtin_read<P, T: CellValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
+    T::from_cell(bytes.ok_or(CellError::Missing)?)
+}
+
+impl<K: KeyFields, T: CellValue, const I: usize> FieldRole<K, T> for Select<K, I, false, Builtin> {
+    const FNS: FieldFns<K, T> = FieldFns {
+        put_key: no_key::<K::Parts, T>,
+        read: builtin_read::<K::Parts, T>,
+        write: builtin_write::<T>,
+    };
+}
+
+fn with_write<C: CellCodec<T>, T>(value: &T) -> Option<Vec<u8>> {
+    Some(C::encode(value))
+}
+fn with_read<P, C: CellCodec<T>, T>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
+    C::decode(bytes.ok_or(CellError::Missing)?).map_err(CellError::Refused)
+}
+
+impl<K: KeyFields, T, C: CellCodec<T>, const I: usize> FieldRole<K, T>
+    for Select<K, I, false, With<C>>
+{
+    const FNS: FieldFns<K, T> = FieldFns {
+        put_key: no_key::<K::Parts, T>,
+        read: with_read::<K::Parts, C, T>,
+        write: with_write::<C, T>,
+    };
+}
+
+/// A type `#[cell(json)]` can store: with the `serde` feature, every type
+/// that implements serde's `Serialize` and `DeserializeOwned`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as JSON",
+    label = "#[cell(json)] on this field",
+    note = "#[cell(json)] needs rowkey's `serde` feature, and a type that implements serde's Serialize and Deserialize"
+)]
+pub trait JsonValue: Sized {
+    /// The JSON.
+    fn to_json(&self) -> Vec<u8>;
+    /// The value.
+    fn from_json(bytes: &[u8]) -> Result<Self, CellError>;
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize + serde::de::DeserializeOwned> JsonValue for T {
+    fn to_json(&self) -> Vec<u8> {
+        crate::cell::json::to_json(self)
+    }
+    fn from_json(bytes: &[u8]) -> Result<Self, CellError> {
+        crate::cell::json::from_json(bytes)
+    }
+}
+
+fn json_write<T: JsonValue>(value: &T) -> Option<Vec<u8>> {
+    Some(value.to_json())
+}
+fn json_read<P, T: JsonValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
+    T::from_json(bytes.ok_or(CellError::Missing)?)
+}
+
+impl<K: KeyFields, T: JsonValue, const I: usize> FieldRole<K, T> for Select<K, I, false, Json> {
+    const FNS: FieldFns<K, T> = FieldFns {
+        put_key: no_key::<K::Parts, T>,
+        read: json_read::<K::Parts, T>,
+        write: json_write::<T>,
+    };
+}
+
+fn optional_write<K: KeyFields, T, R: FieldRole<K, T>>(value: &Option<T>) -> Option<Vec<u8>> {
+    value.as_ref().and_then(R::FNS.write)
+}
+fn optional_read<K: KeyFields, T, R: FieldRole<K, T>>(
+    parts: &mut K::Parts,
+    bytes: Option<&[u8]>,
+) -> Result<Option<T>, CellError> {
+    match bytes {
+        None => Ok(None),
+        Some(b) => (R::FNS.read)(parts, Some(b)).map(Some),
+    }
+}
+
+impl<K: KeyFields, T, M, const I: usize> FieldRole<K, Option<T>>
+    for Select<K, I, false, Optional<M>>
+where
+    Select<K, I, false, M>: FieldRole<K, T>,
+{
+    const FNS: FieldFns<K, Option<T>> = FieldFns {
+        put_key: no_key::<K::Parts, Option<T>>,
+        read: optional_read::<K, T, Select<K, I, false, M>>,
+        write: optional_write::<K, T, Select<K, I, false, M>>,
+    };
+}
+
+/// The key of `row`, taken apart.
+pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, BoxError> {
+    K::decode_parts(&row.key).map_err(|source| {
+        Box::new(RecordError::Key {
+            record,
+            key: row.key.clone(),
+            source,
+        }) as BoxError
+    })
+}
+
+/// One field of the record `row` holds: from the key's parts (a key
+/// field), or from the cell `family:qualifier`.
+pub fn read_field<K: KeyFields, T>(
+    fns: &FieldFns<K, T>,
+    is_key: bool,
+    parts: &mut K::Parts,
+    row: &Row,
+    record: &'static str,
+    family: &str,
+    qualifier: &[u8],
+) -> Result<T, BoxError> {
+    let bytes = if is_key {
+        None
+    } else {
+        row.value(family, qualifier)
+    };
+    (fns.read)(parts, bytes).map_err(|reason| {
+        Box::new(RecordError::Cell {
+            record,
+            family: family.to_owned(),
+            qualifier: qualifier.to_vec(),
+            key: row.key.clone(),
+            reason,
+        }) as BoxError
+    })
+}
+
+/// One field's cell, if it has one, onto `cells`.
+pub fn write_field<K: KeyFields, T>(
+    fns: &FieldFns<K, T>,
+    value: &T,
+    family: &str,
+    qualifier: &[u8],
+    cells: &mut Vec<Cell>,
+) {
+    if let Some(bytes) = (fns.write)(value) {
+        cells.push(Cell {
+            family: family.to_owned(),
+            qualifier: qualifier.to_vec(),
+            value: bytes,
+        });
+    }
+}
+
+/// The key from the parts every key field was put into.
+pub fn key_from_parts<K: KeyFields>(parts: K::Parts) -> K {
+    // The record's `const` check proves every key field is a record field.
+    K::from_parts(parts).expect("every key field is a field of the record")
+}
+
+/// The record's columns: its cells' `(family, qualifier)`, key fields
+/// left out.
+pub fn columns(fields: &[(bool, &str, &[u8])]) -> Columns {
+    Columns::new(
+        fields
+            .iter()
+            .filter(|(is_key, _, _)| !is_key)
+            .map(|(_, f, q)| (*f, *q)),
+    )
+}
+
+/// Fails the build (a `const` panic naming the field) when a field of the
+/// key `K` is not among the record's fields `have`.
+pub const fn check_key_fields<K: KeyFields>(record: &str, key: &str, have: &[&str]) {
+    if K::STUB {
+        return;
+    }
+    let mut i = 0;
+    while i < K::NAMES.len() {
+        let name = K::NAMES[i];
+        let mut found = false;
+        let mut j = 0;
+        while j < have.len() {
+            found |= str_eq(name, have[j]);
+            j += 1;
+        }
+        if !found {
+            let mut buf = [0u8; 512];
+            let msg = concat(
+                &mut buf,
+                &[
+                    "record `",
+                    record,
+                    "` has no field `",
+                    name,
+                    "`, a field of its key `",
+                    key,
+                    "`: key fields are matched by name; add `",
+                    name,
+                    ": ..` (of the key field's type) to the record",
+                ],
+            );
+            panic!("{}", msg);
+        }
+        i += 1;
+    }
+}
+
+/// Fails the build when a field with cell attributes is a key field.
+pub const fn check_not_key<K: KeyFields>(field: &str, key: &str) {
+    if K::STUB || !is_key_field::<K>(field) {
+        return;
+    }
+    let mut buf = [0u8; 512];
+    let msg = concat(
+        &mut buf,
+        &[
+            "field `",
+            field,
+            "` is a field of the key `",
+            key,
+            "`, stored in the row key, not in a cell: remove its #[cell(..)]",
+        ],
+    );
+    panic!("{}", msg);
+}
+
+/// Fails the build when a field that is not a key field (so a cell) has
+/// no column family.
+pub const fn check_has_family<K: KeyFields>(record: &str, field: &str) {
+    if K::STUB || is_key_field::<K>(field) {
+        return;
+    }
+    let mut buf = [0u8; 512];
+    let msg = concat(
+        &mut buf,
+        &[
+            "field `",
+            field,
+            "` of record `",
+            record,
+            "` is a cell (its key has no field of that name) with no column family: add \
+             #[record(family = \"d\")] to the struct or #[cell(family = \"d\")] to the field",
+        ],
+    );
+    panic!("{}", msg);
+}
+
+pub use crate::{BoxError, Cell, Columns, Record, Row};
+pub use std::vec::Vec;
+
+/// The key of the stub `Record` a failed derive emits when its key type
+/// is not known (`#[record(key = ..)]` missing): it never runs, the crate
+/// does not compile while the error stands.
+pub struct NoKey;
+
+impl rowkey_core::__private::WriteKey for NoKey {
+    fn write_key(
+        &self,
+        _: &mut rowkey_core::KeyWriter<'_>,
+    ) -> Result<(), rowkey_core::EncodeError> {
+        unimplemented!()
+    }
+}
+
+impl rowkey_core::RowKey for NoKey {
+    const MAX_LEN: usize = 0;
+    const FIXED_LEN: Option<usize> = None;
+    type Key = rowkey_core::KeyBuf<0>;
+    fn encoded_len(&self) -> usize {
+        unimplemented!()
+    }
+    fn layout() -> &'static rowkey_core::Layout {
+        unimplemented!()
+    }
+}
