@@ -60,14 +60,9 @@ pub const BIGTABLE_MAX_KEY_LEN: usize = 4096;
 /// What `#[derive(RowKey)]` expands to calls; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    #[cfg(feature = "rust_decimal")]
-    pub use crate::codec::DecimalText;
-    #[cfg(feature = "uuid")]
-    pub use crate::codec::UuidText;
-    pub use crate::codec::{
-        BytesCodec, DateFormat, DecodeBytes, DecodeBytesOwned, DescTs, Digits, Framing, KeyBytes,
-        Reverse, TextDate, TextInt, Timestamp,
-    };
+    // Every codec type and trait the codec module exports, so that a new
+    // codec needs no line here.
+    pub use crate::codec::*;
     pub use crate::salt::{
         BucketFormat, BucketGroups, GroupRule, HashPrefixPlan, KeyGroup, PrefixHash, SaltHash,
         SaltPlan,

@@ -127,10 +127,9 @@ impl FieldModel<'_> {
     /// The most bytes of the field, `Option` tag included, when the derive
     /// can tell without asking the type's `KeyPart`.
     pub fn static_max_len(&self) -> Option<usize> {
-        let value = match self.codec {
-            FieldCodec::Binary => self.kind.binary_len(),
-            codec => codec.max_len(),
-        };
+        // A codec that leaves its length to the type (the binary one) has
+        // none of its own: the type's, if the derive knows the type.
+        let value = self.codec.max_len().or_else(|| self.kind.binary_len());
         value.map(|n| n + usize::from(self.optional))
     }
 

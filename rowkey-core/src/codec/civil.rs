@@ -41,7 +41,7 @@ impl CivilTime {
     pub fn is_valid_date(&self) -> bool {
         (1..=12).contains(&self.month)
             && self.day >= 1
-            && self.day <= super::date_text::days_in_month(self.year, self.month)
+            && self.day <= days_in_month(self.year, self.month)
     }
 
     /// Days from 1970-01-01 to this value's date.
@@ -76,6 +76,40 @@ impl CivilTime {
             ..CivilTime::from_epoch_days(days)?
         })
     }
+}
+
+const fn is_leap(year: i32) -> bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+}
+
+/// Days before the first of each month in a common year.
+const DAYS_BEFORE: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+pub(crate) fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+pub(crate) fn day_of_year(c: &CivilTime) -> u16 {
+    let leap = u16::from(c.month > 2 && is_leap(c.year));
+    DAYS_BEFORE[usize::from(c.month - 1)] + leap + u16::from(c.day)
+}
+
+/// Month and day of a day of the year, or `None` past the year's end.
+pub(crate) fn month_day(year: i32, ordinal: u16) -> Option<(u8, u8)> {
+    let mut left = ordinal;
+    for month in 1..=12u8 {
+        let n = u16::from(days_in_month(year, month));
+        if left <= n {
+            return Some((month, left as u8));
+        }
+        left -= n;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -259,8 +259,8 @@ impl DateFormat {
     }
 
     /// The items, in order.
-    pub fn items(&self) -> &[FormatItem] {
-        &self.items[..self.len]
+    pub const fn items(&self) -> &[FormatItem] {
+        self.items.split_at(self.len).0
     }
 
     /// Whether the format writes a unit finer than days (a date type

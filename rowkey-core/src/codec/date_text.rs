@@ -34,10 +34,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::civil::{day_of_year, days_in_month, month_day};
 use super::date_format::{DateFormat, FormatItem};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::dynamic::kinds::{civil, civil_value, mismatch, CivilValue};
+use crate::layout::dynamic::Value;
+use crate::layout::rules::{ByteSet, CodecRules};
+use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
+use core::fmt::{self, Write};
 
 /// A calendar date and time of day (proleptic Gregorian, no zone): what a
 /// [`DateFormat`] reads from a value and builds one from.
@@ -125,40 +131,6 @@ pub trait TextDate: Sized {
     fn to_civil(&self) -> Result<CivilTime, &'static str>;
     /// The value with these fields, if the type holds it.
     fn from_civil(c: CivilTime) -> Option<Self>;
-}
-
-const fn is_leap(year: i32) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-}
-
-/// Days before the first of each month in a common year.
-const DAYS_BEFORE: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
-
-pub(crate) fn days_in_month(year: i32, month: u8) -> u8 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-fn day_of_year(c: &CivilTime) -> u16 {
-    let leap = u16::from(c.month > 2 && is_leap(c.year));
-    DAYS_BEFORE[usize::from(c.month - 1)] + leap + u16::from(c.day)
-}
-
-/// Month and day of a day of the year, or `None` past the year's end.
-fn month_day(year: i32, ordinal: u16) -> Option<(u8, u8)> {
-    let mut left = ordinal;
-    for month in 1..=12u8 {
-        let n = u16::from(days_in_month(year, month));
-        if left <= n {
-            return Some((month, left as u8));
-        }
-        left -= n;
-    }
-    None
 }
 
 /// Writes `v` right-aligned as `out.len()` zero-padded digits (the caller
@@ -324,6 +296,76 @@ impl DateFormat {
                 DecodeErrorKind::Invalid("a date or time outside the field type's range"),
             )
         })
+    }
+}
+
+impl DateFormat {
+    /// Its format rules: a text form of the format's width, of digits and
+    /// the format's literal characters.
+    pub(crate) const fn rules(&self) -> CodecRules {
+        let items = self.items();
+        let mut writes = ByteSet::DIGITS;
+        let mut i = 0;
+        while i < items.len() {
+            if let FormatItem::Literal(b) = items[i] {
+                writes = writes.with(b);
+            }
+            i += 1;
+        }
+        CodecRules::text_form(self.width(), writes)
+    }
+}
+
+impl LayoutCodec for DateFormat {
+    fn put_value(
+        &self,
+        w: &mut KeyWriter<'_>,
+        f: &FieldLayout,
+        v: &Value,
+    ) -> Result<(), EncodeError> {
+        let kind = f.value.unwrapped();
+        match (kind, civil(kind, v)) {
+            (ValueKind::Date(_), Some(c)) => self.put(w, &CivilValue::<false>(c)),
+            (_, Some(c)) => self.put(w, &CivilValue::<true>(c)),
+            _ => Err(mismatch(w)),
+        }
+    }
+
+    fn take_value(
+        &self,
+        r: &mut KeyReader<'_>,
+        f: &FieldLayout,
+        _: bool,
+    ) -> Result<Value, DecodeError> {
+        let kind = f.value.unwrapped();
+        let c = match kind {
+            ValueKind::Date(_) => self.take::<CivilValue<false>>(r)?.0,
+            _ => self.take::<CivilValue<true>>(r)?.0,
+        };
+        civil_value(r, kind, c)
+    }
+
+    /// A text date may also be given as the text the key holds (`2021-12`
+    /// for `%Y-%m`), read through the field's format.
+    fn parse_stored(&self, kind: &ValueKind, text: &str) -> Option<Result<Value, String>> {
+        let mut r = KeyReader::new(text.as_bytes(), "value");
+        let stored = self
+            .take::<CivilValue<true>>(&mut r)
+            .and_then(|c| r.finish().map(|()| c.0));
+        Some(match (stored, kind.unwrapped()) {
+            (Ok(c), ValueKind::Date(_)) => Ok(Value::Date(c)),
+            (Ok(c), ValueKind::DateTime(_)) => Ok(Value::DateTime(c)),
+            (Ok(c), ValueKind::Instant(_)) => Ok(Value::Instant(c)),
+            _ => Err(format!("the field's text \"{self}\"")),
+        })
+    }
+
+    fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {
+        write!(
+            s,
+            "{ty} as {} characters of text, format \"{self}\"",
+            self.width()
+        )
     }
 }
 

@@ -1,7 +1,6 @@
-//! `#[text(width = W, scale = S)]` on `rust_decimal::Decimal` (feature
-//! `rust_decimal`): zero-padded digits with exactly `S` decimals after a
-//! `.` (none for `S = 0`), `W` characters in all: `12.5` with `width = 8,
-//! scale = 2` is `00012.50`.
+//! `#[text(width = W, scale = S)]` on `rust_decimal::Decimal`: zero-padded
+//! digits with exactly `S` decimals after a `.` (none for `S = 0`), `W`
+//! characters in all: `12.5` with `width = 8, scale = 2` is `00012.50`.
 //!
 //! Fixed width and fixed scale make byte order numeric order. Values
 //! that cannot be written that way are encode errors, never a rounded or
@@ -12,23 +11,24 @@
 //! alike, and every key decodes to a value of scale `S` (`1.50`), which
 //! `==` holds equal to `1.5`.
 //!
-//! ```
-//! use rowkey::RowKey;
-//! use rust_decimal::Decimal;
-//!
-//! #[derive(RowKey, Debug, PartialEq)]
-//! struct Price { #[text(width = 8, scale = 2)] amount: Decimal, sku: u32 }
-//!
-//! let amount = Decimal::new(125, 1); // 12.5
-//! let key = Price { amount, sku: 7 }.to_key()?;
-//! assert_eq!(&key[..8], b"00012.50");
-//! assert_eq!(Price::decode(&key)?.amount, amount);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Its rules need no feature (the derive reads them); its bytes need
+//! `rust_decimal`.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::dynamic::kinds::mismatch;
+use crate::layout::dynamic::Value;
+use crate::layout::rules::{ByteSet, CodecRules};
+use crate::layout::{FieldLayout, LayoutCodec};
 use crate::reader::KeyReader;
+use crate::scan::field_codec::owned_value;
+#[cfg(feature = "rust_decimal")]
+use crate::scan::{
+    field_codec::{unreachable_codec, OwnedValue, ScanCodec, ScanFieldInfo},
+    LatestNeedsADescTsField,
+};
 use crate::writer::KeyWriter;
+use core::fmt::{self, Write};
+#[cfg(feature = "rust_decimal")]
 use rust_decimal::Decimal;
 
 pub use crate::layout::rules::{MAX_DECIMAL_DIGITS as MAX_DIGITS, MAX_DECIMAL_SCALE as MAX_SCALE};
@@ -42,6 +42,7 @@ pub struct DecimalText {
     pub scale: u32,
 }
 
+#[cfg(feature = "rust_decimal")]
 fn count_digits(mut v: u128) -> usize {
     let mut n = 1;
     while v >= 10 {
@@ -58,6 +59,14 @@ impl DecimalText {
         crate::layout::rules::decimal_text_is_valid(width, scale)
     }
 
+    /// Its format rules: a text form of digits and the point.
+    pub(crate) const fn rules(&self) -> CodecRules {
+        CodecRules::text_form(self.width, ByteSet::DIGITS.with(b'.'))
+    }
+}
+
+#[cfg(feature = "rust_decimal")]
+impl DecimalText {
     /// Where the `.` is, when there is one.
     const fn point(&self) -> Option<usize> {
         if self.scale == 0 {
@@ -73,6 +82,20 @@ impl DecimalText {
     }
 
     /// Writes `v`.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rust_decimal::Decimal;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Price { #[text(width = 8, scale = 2)] amount: Decimal, sku: u32 }
+    ///
+    /// let amount = Decimal::new(125, 1); // 12.5
+    /// let key = Price { amount, sku: 7 }.to_key()?;
+    /// assert_eq!(&key[..8], b"00012.50");
+    /// assert_eq!(Price::decode(&key)?.amount, amount);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn put(&self, w: &mut KeyWriter<'_>, v: &Decimal) -> Result<(), EncodeError> {
         let at = w.position();
         if v.mantissa() < 0 {
@@ -159,7 +182,91 @@ impl DecimalText {
     }
 }
 
-#[cfg(test)]
+/// A decimal as typed (`12.50`), as `Decimal` holds it.
+#[cfg(feature = "rust_decimal")]
+pub(crate) fn parse_decimal(w: &KeyWriter<'_>, d: &str) -> Result<Decimal, EncodeError> {
+    use core::str::FromStr;
+    Decimal::from_str(d).map_err(|_| {
+        w.error(EncodeErrorKind::Invalid(
+            "not a decimal rust_decimal holds (28 digits at most)",
+        ))
+    })
+}
+
+/// The interpreter's error for a decimal value without `rust_decimal`.
+#[cfg(not(feature = "rust_decimal"))]
+pub(crate) fn needs_rust_decimal(w: &KeyWriter<'_>) -> EncodeError {
+    w.error(EncodeErrorKind::Invalid(
+        "a decimal field needs rowkey-core's `rust_decimal` feature",
+    ))
+}
+
+impl LayoutCodec for DecimalText {
+    fn put_value(
+        &self,
+        w: &mut KeyWriter<'_>,
+        _: &FieldLayout,
+        v: &Value,
+    ) -> Result<(), EncodeError> {
+        let Value::Decimal(d) = v else {
+            return Err(mismatch(w));
+        };
+        #[cfg(feature = "rust_decimal")]
+        return self.put(w, &parse_decimal(w, d)?);
+        #[cfg(not(feature = "rust_decimal"))]
+        return {
+            let _ = d;
+            Err(needs_rust_decimal(w))
+        };
+    }
+
+    fn take_value(
+        &self,
+        r: &mut KeyReader<'_>,
+        _: &FieldLayout,
+        _: bool,
+    ) -> Result<Value, DecodeError> {
+        #[cfg(feature = "rust_decimal")]
+        return Ok(Value::Decimal(self.take(r)?.to_string()));
+        #[cfg(not(feature = "rust_decimal"))]
+        return Err(r.error(DecodeErrorKind::Invalid(
+            "a decimal field needs rowkey-core's `rust_decimal` feature",
+        )));
+    }
+
+    fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {
+        let (width, scale) = (self.width, self.scale);
+        write!(
+            s,
+            "{ty} as {width} zero-padded characters with {scale} decimals"
+        )
+    }
+}
+
+/// Scans: the codec is its own scan codec type, its steps take a
+/// `Decimal`; its width and scale are the layout's.
+#[cfg(feature = "rust_decimal")]
+impl ScanCodec for DecimalText {
+    type Value<'v> = Decimal;
+    type Prefix = str;
+    type LatestRule = LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, f: &ScanFieldInfo, v: &Decimal) -> Result<(), EncodeError> {
+        match f.layout.codec {
+            crate::FieldCodec::DecimalText { width, scale } => {
+                DecimalText { width, scale }.put(w, v)
+            }
+            _ => unreachable_codec(),
+        }
+    }
+}
+
+owned_value! {
+    #[cfg(feature = "rust_decimal")] [] DecimalText => Decimal;
+}
+
+#[cfg(all(test, feature = "rust_decimal"))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -3,8 +3,15 @@
 
 use super::decimal::Digits;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::dynamic::kinds::{
+    civil, int_as, kind_mismatch, mismatch, time_value, EpochNanos,
+};
+use crate::layout::dynamic::Value;
+use crate::layout::rules::{ByteSet, CodecRules, Ends, Lengths, RangeScan, ScanRefusal, Sorts};
+use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
+use core::fmt::{self, Write};
 
 /// Digits of `i64::MAX`: the width of a `#[desc_ts] #[text]` field.
 pub const DESC_TS_DIGITS: usize = 19;
@@ -88,7 +95,7 @@ impl DescTs {
         if self.text {
             DESC_TS_DIGITS
         } else {
-            8
+            crate::layout::rules::DESC_TS_BYTES
         }
     }
 
@@ -128,6 +135,81 @@ impl DescTs {
         };
         T::from_ts(i64::MAX - stored)
             .ok_or_else(|| r.error_at(at, DecodeErrorKind::TimestampOutOfRange))
+    }
+}
+
+impl DescTs {
+    /// Its format rules: `i64::MAX - ts` sorts newest first whatever
+    /// `#[desc]` says; its ranges are time windows, and it has no prefix.
+    pub(crate) const fn rules(&self) -> CodecRules {
+        CodecRules {
+            len: Lengths::Fixed(self.len()),
+            sorts: Sorts::Descending,
+            prefix_scan: Err(ScanRefusal::ReversedTimestamp),
+            range_scan: Ok(RangeScan::Time),
+            borrows: true,
+            writes: if self.text {
+                ByteSet::DIGITS
+            } else {
+                ByteSet::ALL
+            },
+            ends: Ends::Itself,
+        }
+    }
+}
+
+impl LayoutCodec for DescTs {
+    fn put_value(
+        &self,
+        w: &mut KeyWriter<'_>,
+        f: &FieldLayout,
+        v: &Value,
+    ) -> Result<(), EncodeError> {
+        match f.value.unwrapped() {
+            ValueKind::Int { signed: true, .. } => {
+                self.put(w, int_as::<i64>(v).ok_or_else(|| mismatch(w))?)
+            }
+            ValueKind::Int { signed: false, .. } => {
+                self.put(w, int_as::<u64>(v).ok_or_else(|| mismatch(w))?)
+            }
+            kind => {
+                let c = civil(kind, v).ok_or_else(|| mismatch(w))?;
+                self.put(w, EpochNanos(c.epoch_nanos()))
+            }
+        }
+    }
+
+    fn take_value(
+        &self,
+        r: &mut KeyReader<'_>,
+        f: &FieldLayout,
+        _: bool,
+    ) -> Result<Value, DecodeError> {
+        match f.value.unwrapped() {
+            ValueKind::Int {
+                bytes: 8,
+                signed: true,
+            } => Ok(Value::Int(self.take::<i64>(r)?.into())),
+            ValueKind::Int {
+                bytes: 8,
+                signed: false,
+            } => Ok(Value::UInt(self.take::<u64>(r)?.into())),
+            kind @ (ValueKind::DateTime(_) | ValueKind::Instant(_)) => {
+                let at = r.position();
+                let nanos = self.take::<EpochNanos>(r)?.0;
+                time_value(r, at, kind, nanos)
+            }
+            _ => Err(kind_mismatch(r)),
+        }
+    }
+
+    fn explain(&self, s: &mut String, _: &str) -> fmt::Result {
+        let form = if self.text {
+            "19 digits"
+        } else {
+            "8 bytes big-endian"
+        };
+        write!(s, "reversed timestamp i64::MAX - ts as {form}")
     }
 }
 

@@ -3,13 +3,18 @@
 //! separator — plus reversal and descending order on top.
 
 use super::byte_search::find_byte;
-use super::bytes::{DecodeBytes, DecodeBytesOwned};
 use super::escaped;
 use super::reverse::{reverse_in_place, Reverse};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::layout::dynamic::kinds::{kind_mismatch, mismatch};
+use crate::layout::dynamic::Value;
+use crate::layout::rules::{
+    ByteSet, CodecRules, Ends, Lengths, PrefixScan, RangeScan, ScanRefusal, Sorts,
+};
+use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
 use crate::writer::KeyWriter;
-use core::fmt;
+use core::fmt::{self, Write};
 
 /// Where a variable-length value's bytes end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -218,143 +223,114 @@ impl BytesCodec {
             && matches!(self.reverse, Reverse::No)
             && !matches!(self.framing, Framing::Escaped)
     }
+}
 
-    /// The stored bytes of the field, still framed (escapes, fill, inversion).
-    #[inline]
-    fn take_stored<'de>(&self, r: &mut KeyReader<'de>) -> Result<&'de [u8], DecodeError> {
-        match self.framing {
-            // Escaped fields are not borrowable and are read by `take_vec`.
-            Framing::Escaped => Err(r.error(DecodeErrorKind::Invalid(
-                "escaped fields cannot be borrowed",
-            ))),
-            Framing::Raw => Ok(r.take_rest()),
-            Framing::Delimited => {
-                let n = match self.separator {
-                    Some(sep) => find_byte(r.remaining(), sep),
-                    None => None,
-                };
-                Ok(match n {
-                    Some(n) => r.take(n)?,
-                    None => r.take_rest(),
-                })
+// The format rules of text and bytes, by framing, reversal and `#[desc]`.
+impl BytesCodec {
+    /// Its format rules.
+    pub(crate) const fn rules(&self) -> CodecRules {
+        let kept = matches!(self.reverse, Reverse::No);
+        let (len, ordered, ends) = match self.framing {
+            // Every byte may be escaped, plus the terminator (saturating:
+            // a layout read from JSON may claim any `max_len`).
+            Framing::Escaped => {
+                let n = self.max_len.saturating_mul(2).saturating_add(2);
+                (Lengths::UpTo(n), true, Ends::Itself)
             }
-            Framing::Padded { width, .. } => r.take(width),
-        }
-    }
-
-    /// Strips the fill from a padded field's (un-inverted) bytes.
-    #[inline]
-    fn unpad<'a>(&self, stored: &'a [u8]) -> &'a [u8] {
-        match self.framing {
-            Framing::Padded {
-                fill,
-                side: Side::Left,
-                ..
-            } => {
-                let n = stored.iter().take_while(|&&b| b == fill).count();
-                &stored[n..]
-            }
-            Framing::Padded {
-                fill,
-                side: Side::Right,
-                ..
-            } => {
-                let n = stored.iter().rev().take_while(|&&b| b == fill).count();
-                &stored[..stored.len() - n]
-            }
-            _ => stored,
-        }
-    }
-
-    /// What the encoder guarantees of every value it writes: no longer
-    /// than `max_len`, no separator inside. Checked on decode so that only
-    /// keys the encoder could have written decode.
-    #[inline]
-    fn check_value(&self, r: &KeyReader<'_>, at: usize, value: &[u8]) -> Result<(), DecodeError> {
-        if value.len() > self.max_len {
-            return Err(r.error_at(
-                at,
-                DecodeErrorKind::TooLong {
-                    len: value.len(),
-                    max: self.max_len,
-                },
-            ));
-        }
-        match self.separator {
-            Some(sep) if value.contains(&sep) => Err(r.error_at(
-                at,
-                DecodeErrorKind::Invalid("the field holds the separator, which no encoder writes"),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// Reads the field into a type that borrows from the key. Only for
-    /// codecs where [`BytesCodec::can_borrow`] holds; others are read by
-    /// [`BytesCodec::take_owned`].
-    ///
-    /// Always inlined, as [`BytesCodec::put`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn take_borrowed<'de, T: DecodeBytes<'de>>(
-        &self,
-        r: &mut KeyReader<'de>,
-    ) -> Result<T, DecodeError> {
-        if !self.can_borrow() {
-            return Err(r.error(DecodeErrorKind::Invalid(
-                "this field's bytes are transformed and cannot be borrowed",
-            )));
-        }
-        let at = r.position();
-        let stored = self.take_stored(r)?;
-        let value = self.unpad(stored);
-        self.check_value(r, at, value)?;
-        self.wrap(r, at, T::from_borrowed(value).ok())
-    }
-
-    #[inline]
-    fn wrap<T>(&self, r: &KeyReader<'_>, at: usize, v: Option<T>) -> Result<T, DecodeError> {
-        v.ok_or_else(|| r.error_at(at, DecodeErrorKind::InvalidUtf8))
-    }
-
-    /// Reads the field into an owned value (copying and undoing escapes,
-    /// inversion and reversal). Always inlined, as [`BytesCodec::put`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn take_owned<T: DecodeBytesOwned>(&self, r: &mut KeyReader<'_>) -> Result<T, DecodeError> {
-        let at = r.position();
-        let v = self.take_vec(r, T::IS_TEXT)?;
-        self.wrap(r, at, T::from_vec(v).ok())
-    }
-
-    // Always inlined, as `put`: on a `const` codec the framing, mask and
-    // reversal branches fold away.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn take_vec(&self, r: &mut KeyReader<'_>, text: bool) -> Result<Vec<u8>, DecodeError> {
-        let at = r.position();
-        let mask = if self.desc { 0xFF } else { 0 };
-        let mut v = if let Framing::Escaped = self.framing {
-            let v = escaped::take(r, mask)?;
-            self.check_value(r, at, &v)?;
-            v
-        } else {
-            let stored: Vec<u8> = self.take_stored(r)?.iter().map(|b| b ^ mask).collect();
-            let value = self.unpad(&stored);
-            self.check_value(r, at, value)?;
-            value.to_vec()
+            Framing::Raw => (Lengths::UpTo(self.max_len), true, Ends::AtKeyEnd),
+            Framing::Delimited => (Lengths::UpTo(self.max_len), false, Ends::AtSeparator),
+            // Right padding keeps order only when the fill is the smallest
+            // byte; left padding sorts by length.
+            Framing::Padded { width, fill, side } => (
+                Lengths::Fixed(width),
+                fill == 0 && matches!(side, Side::Right),
+                Ends::Itself,
+            ),
         };
-        // Reversed text is stored as valid UTF-8 (the characters of a
-        // string, back to front). Undoing the reversal is a bijection only
-        // on valid UTF-8, so anything else is rejected first: otherwise two
-        // different keys could decode to the same string.
-        if text && self.reverse != Reverse::No && core::str::from_utf8(&v).is_err() {
-            return Err(r.error_at(at, DecodeErrorKind::InvalidUtf8));
+        let prefix_scan = match self.framing {
+            _ if !kept => Err(ScanRefusal::Reversed),
+            Framing::Padded {
+                side: Side::Left, ..
+            } => Err(ScanRefusal::LeftPadded),
+            // Inverted escapes: a prefix's bytes are not the start of the
+            // value's.
+            Framing::Escaped if self.desc => Err(ScanRefusal::DescendingEscaped),
+            _ => Ok(PrefixScan::Bytes),
+        };
+        let range_scan = match self.framing {
+            _ if !kept => Err(ScanRefusal::Reversed),
+            Framing::Escaped | Framing::Raw => Ok(RangeScan::Values),
+            Framing::Padded {
+                side: Side::Left, ..
+            } => Err(ScanRefusal::LeftPadded),
+            Framing::Padded { fill: 0, .. } => Ok(RangeScan::Values),
+            Framing::Padded { .. } => Err(ScanRefusal::PaddedWithNonZeroFill),
+            Framing::Delimited => Err(ScanRefusal::SeparatorJoined),
+        };
+        CodecRules {
+            len,
+            sorts: if kept && ordered {
+                Sorts::LikeValues
+            } else {
+                Sorts::Unordered
+            },
+            prefix_scan,
+            range_scan,
+            borrows: self.can_borrow(),
+            // Values are checked for the separator when written.
+            writes: ByteSet::NONE,
+            ends,
         }
-        if self.reverse != Reverse::No {
-            reverse_in_place(&mut v, self.reverse, text);
+    }
+}
+
+impl LayoutCodec for BytesCodec {
+    fn put_value(
+        &self,
+        w: &mut KeyWriter<'_>,
+        f: &FieldLayout,
+        v: &Value,
+    ) -> Result<(), EncodeError> {
+        match (f.value.unwrapped(), v) {
+            (ValueKind::Text, Value::Text(s)) => self.put(w, s.as_bytes(), true),
+            (ValueKind::Bytes, Value::Bytes(b)) => self.put(w, b, false),
+            _ => Err(mismatch(w)),
         }
-        Ok(v)
+    }
+
+    fn take_value(
+        &self,
+        r: &mut KeyReader<'_>,
+        f: &FieldLayout,
+        _: bool,
+    ) -> Result<Value, DecodeError> {
+        match f.value.unwrapped() {
+            ValueKind::Text => Ok(Value::Text(self.take_owned::<String>(r)?)),
+            ValueKind::Bytes => Ok(Value::Bytes(self.take_owned::<Vec<u8>>(r)?)),
+            _ => Err(kind_mismatch(r)),
+        }
+    }
+
+    fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {
+        let max_len = self.max_len;
+        match self.framing {
+            Framing::Escaped => write!(
+                s,
+                "{ty} (<= {max_len} bytes), 00 escaped as 00 FF, ends with 00 01"
+            )?,
+            Framing::Raw => write!(s, "{ty} (<= {max_len} bytes) as is, to the key's end")?,
+            Framing::Delimited => write!(s, "{ty} (<= {max_len} bytes) up to the separator")?,
+            Framing::Padded { width, fill, side } => write!(
+                s,
+                "{ty} padded on the {side} with {} to {width} bytes",
+                crate::KeyDisplay(&[fill])
+            )?,
+        }
+        match self.reverse {
+            Reverse::No => Ok(()),
+            Reverse::Chars => s.write_str(", reversed"),
+            Reverse::Segments(sep) => write!(s, ", '{}'-segments reversed", sep as char),
+        }
     }
 }
 

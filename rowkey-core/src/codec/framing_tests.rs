@@ -1,6 +1,7 @@
 //! Unit and property tests of `framing`: every framing, reversal and
 //! inversion roundtrips; bad bytes give errors.
 use super::*;
+use crate::error::DecodeErrorKind;
 use proptest::prelude::*;
 
 fn codec(framing: Framing, max: usize, reverse: Reverse, desc: bool) -> BytesCodec {

@@ -1,9 +1,20 @@
-//! Field codecs: one module per way of writing a value.
+//! Field codecs: one module per way of writing a value, and
+//! [`FieldCodec`], the name a layout gives one with its parameters.
+//!
+//! A codec's module holds its byte functions (what derived code calls),
+//! its format rules (a `const fn rules`, read by
+//! [`layout::rules`](crate::layout::rules)), its impl of `LayoutCodec`
+//! (what the layout's interpreter and `explain` do with a field of it)
+//! and, for a codec of one value type, its impl of `ScanCodec` (what a
+//! scan step writes). A new codec is that module, its lines here and its
+//! [`FieldCodec`] variant with its arm in `with_codec!` below; in
+//! `rowkey-derive`, the check that picks it and its emission.
 //!
 //! | module | writes | order |
 //! | --- | --- | --- |
 //! | [`int`] | integers big-endian, sign bit flipped for signed types | kept |
 //! | [`float`] | `f32`/`f64` bits in total order; `-0.0` stored as `0.0`, NaN refused | kept |
+//! | [`binary`] | any type by its own `KeyPart` (the modules above and the date, decimal and UUID ones): what a layout knows of it | the type's |
 //! | [`decimal`] | integers as zero-padded digits (`#[text]`) | kept |
 //! | [`escaped`] | variable bytes, `00`→`00 FF`, terminator `00 01` | kept |
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
@@ -14,10 +25,11 @@
 //! | `rust_decimal` (feature `rust_decimal`) | `Decimal` as a sign and exponent byte, then base-100 digits; normalised | kept |
 //! | `uuid` (feature `uuid`) | `uuid::Uuid` as its 16 bytes | kept (`Uuid`'s `Ord`) |
 //! | [`date_text`] | dates and times as fixed-width text in a [`DateFormat`] (`#[text(format = "..")]`) | kept (of the units written) |
-//! | `uuid_text` (feature `uuid`) | `uuid::Uuid` as 36 lowercase hyphenated characters (`#[text]`) | kept |
-//! | `decimal_text` (feature `rust_decimal`) | `Decimal` as zero-padded digits of a fixed scale (`#[text(width, scale)]`); negatives refused | kept |
+//! | [`uuid_text`] (its bytes: feature `uuid`) | `uuid::Uuid` as 36 lowercase hyphenated characters (`#[text]`) | kept |
+//! | [`decimal_text`] (its bytes: feature `rust_decimal`) | `Decimal` as zero-padded digits of a fixed scale (`#[text(width, scale)]`); negatives refused | kept |
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
+pub mod binary;
 mod byte_search;
 pub mod bytes;
 #[cfg(feature = "chrono")]
@@ -28,7 +40,6 @@ pub mod date_format;
 mod date_impls;
 pub mod date_text;
 pub mod decimal;
-#[cfg(feature = "rust_decimal")]
 pub mod decimal_text;
 pub mod desc;
 pub(crate) mod desc_part;
@@ -36,6 +47,7 @@ pub(crate) mod epoch;
 pub mod escaped;
 pub mod float;
 pub mod framing;
+mod framing_take;
 pub mod int;
 #[cfg(feature = "jiff")]
 pub mod jiff;
@@ -49,17 +61,140 @@ mod test_util;
 pub mod time;
 #[cfg(feature = "uuid")]
 pub mod uuid;
-#[cfg(feature = "uuid")]
 pub mod uuid_text;
 
+pub use binary::BinaryPart;
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
 pub use date_format::{DateFormat, FormatError, FormatItem};
 pub use date_text::{CivilTime, TextDate};
 pub use decimal::{Digits, TextInt};
-#[cfg(feature = "rust_decimal")]
 pub use decimal_text::DecimalText;
 pub use desc::{DescTs, Timestamp};
 pub use framing::{BytesCodec, Framing};
 pub use reverse::Reverse;
-#[cfg(feature = "uuid")]
 pub use uuid_text::UuidText;
+
+use crate::layout::rules::CodecRules;
+use crate::layout::LayoutCodec;
+
+/// How a field's value becomes bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum FieldCodec {
+    /// The type's own [`KeyPart`](crate::KeyPart) encoding (integers
+    /// big-endian with the sign bit flipped, bool, char, arrays, enums,
+    /// user types).
+    Binary,
+    /// Zero-padded decimal digits.
+    Text {
+        /// Digits written.
+        width: usize,
+        /// Digits stored back to front.
+        reverse: bool,
+    },
+    /// Text or bytes.
+    Bytes {
+        /// How the value is delimited.
+        framing: Framing,
+        /// The longest value accepted.
+        max_len: usize,
+        /// Reversal applied.
+        reverse: Reverse,
+    },
+    /// `i64::MAX - ts`.
+    DescTimestamp {
+        /// 19 digits instead of 8 bytes.
+        text: bool,
+    },
+    /// A date or time as fixed-width text (`#[text(format = "..")]`).
+    DateText {
+        /// The format (serialised as its string).
+        format: DateFormat,
+    },
+    /// A UUID's 36-character lowercase hyphenated form (`#[text]`).
+    UuidText,
+    /// A non-negative decimal as zero-padded digits with a fixed number of
+    /// decimals (`#[text(width, scale)]`).
+    DecimalText {
+        /// Characters, the `.` included.
+        width: usize,
+        /// Digits after the `.`.
+        scale: u32,
+    },
+}
+
+/// The codec a [`FieldCodec`] names, for a field with `#[desc]` =
+/// `$desc` in a key whose separator is `$sep`, bound to `$c` while `$body`
+/// runs: the one place a variant becomes its codec. A macro rather than a
+/// function returning one value: the codecs are different types, and the
+/// rules, which derived layouts evaluate in constants, call each codec's
+/// `const fn` statically, while the interpreter takes it as a
+/// [`LayoutCodec`].
+macro_rules! with_codec {
+    ($codec:expr, $desc:expr, $sep:expr, |$c:ident| $body:expr) => {{
+        let (desc, separator): (bool, Option<u8>) = ($desc, $sep);
+        match $codec {
+            FieldCodec::Binary => {
+                let $c = BinaryPart { desc };
+                $body
+            }
+            FieldCodec::Text { width, reverse } => {
+                let $c = Digits {
+                    width,
+                    reverse,
+                    desc,
+                };
+                $body
+            }
+            FieldCodec::Bytes {
+                framing,
+                max_len,
+                reverse,
+            } => {
+                let $c = BytesCodec {
+                    framing,
+                    max_len,
+                    reverse,
+                    desc,
+                    separator,
+                };
+                $body
+            }
+            FieldCodec::DescTimestamp { text } => {
+                let $c = DescTs { text };
+                $body
+            }
+            FieldCodec::DateText { format } => {
+                let $c = format;
+                $body
+            }
+            FieldCodec::UuidText => {
+                let $c = UuidText;
+                $body
+            }
+            FieldCodec::DecimalText { width, scale } => {
+                let $c = DecimalText { width, scale };
+                $body
+            }
+        }
+    }};
+}
+
+impl FieldCodec {
+    /// The codec's format rules, for a field with `#[desc]` = `desc`.
+    pub(crate) const fn rules(&self, desc: bool) -> CodecRules {
+        // The separator is the key's; no rule depends on it.
+        with_codec!(*self, desc, None, |c| c.rules())
+    }
+
+    /// Runs `f` with the codec, for a field with `#[desc]` = `desc` in a
+    /// key whose separator is `separator`.
+    pub(crate) fn with_codec<R>(
+        &self,
+        desc: bool,
+        separator: Option<u8>,
+        f: impl FnOnce(&dyn LayoutCodec) -> R,
+    ) -> R {
+        with_codec!(*self, desc, separator, |c| f(&c))
+    }
+}

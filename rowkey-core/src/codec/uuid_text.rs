@@ -1,29 +1,27 @@
-//! `#[text]` on `uuid::Uuid` (feature `uuid`): its 36-character lowercase
-//! hyphenated form, `01901234-5678-7abc-8def-0123456789ab`.
+//! `#[text]` on `uuid::Uuid`: its 36-character lowercase hyphenated form,
+//! `01901234-5678-7abc-8def-0123456789ab`. Its rules need no feature (the
+//! derive reads them); its bytes need `uuid`.
 //!
 //! Hex digits and hyphens sit at fixed places and `0-9` sorts before
 //! `a-f`, so the text sorts as the 16 bytes do (`Uuid`'s order). Decode
 //! takes only this form: uppercase, braces, a URN or 32 bare digits would
 //! be a second key for the same UUID, so each is an error at its byte.
-//!
-//! ```
-//! use rowkey::RowKey;
-//! use uuid::Uuid;
-//!
-//! #[derive(RowKey, Debug, PartialEq)]
-//! #[rowkey(separator = "_")]
-//! struct Session { #[text(width = 4)] tenant: u32, #[text] id: Uuid }
-//!
-//! let id = Uuid::from_u128(0x0190_1234_5678_7abc_8def_0123_4567_89ab);
-//! let key = Session { tenant: 7, id }.to_key()?;
-//! assert_eq!(&*key, b"0007_01901234-5678-7abc-8def-0123456789ab");
-//! assert_eq!(Session::decode(&key)?, Session { tenant: 7, id });
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::layout::dynamic::kinds::mismatch;
+use crate::layout::dynamic::Value;
+use crate::layout::rules::{ByteSet, CodecRules, UUID_TEXT_WIDTH};
+use crate::layout::{FieldLayout, LayoutCodec};
 use crate::reader::KeyReader;
+use crate::scan::field_codec::owned_value;
+#[cfg(feature = "uuid")]
+use crate::scan::{
+    field_codec::{OwnedValue, ScanCodec, ScanFieldInfo},
+    LatestNeedsADescTsField,
+};
 use crate::writer::KeyWriter;
+use core::fmt::{self, Write};
+#[cfg(feature = "uuid")]
 use uuid::Uuid;
 
 /// The `#[text]` codec of a `Uuid`: 36 lowercase hyphenated characters.
@@ -31,13 +29,37 @@ use uuid::Uuid;
 pub struct UuidText;
 
 /// Where the hyphens of the hyphenated form are.
+#[cfg(feature = "uuid")]
 const HYPHENS: [usize; 4] = [8, 13, 18, 23];
 
 impl UuidText {
     /// Bytes every UUID takes.
-    pub const WIDTH: usize = crate::layout::rules::UUID_TEXT_WIDTH;
+    pub const WIDTH: usize = UUID_TEXT_WIDTH;
 
+    /// Its format rules: a text form of lowercase hex digits and hyphens.
+    pub(crate) const fn rules(&self) -> CodecRules {
+        CodecRules::text_form(Self::WIDTH, ByteSet::DIGITS.with_all(b"abcdef-"))
+    }
+}
+
+#[cfg(feature = "uuid")]
+impl UuidText {
     /// Writes `v` as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use uuid::Uuid;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// #[rowkey(separator = "_")]
+    /// struct Session { #[text(width = 4)] tenant: u32, #[text] id: Uuid }
+    ///
+    /// let id = Uuid::from_u128(0x0190_1234_5678_7abc_8def_0123_4567_89ab);
+    /// let key = Session { tenant: 7, id }.to_key()?;
+    /// assert_eq!(&*key, b"0007_01901234-5678-7abc-8def-0123456789ab");
+    /// assert_eq!(Session::decode(&key)?, Session { tenant: 7, id });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn put(&self, w: &mut KeyWriter<'_>, v: &Uuid) -> Result<(), EncodeError> {
         let out = w.reserve(Self::WIDTH)?;
         v.hyphenated().encode_lower(out);
@@ -79,7 +101,64 @@ impl UuidText {
     }
 }
 
-#[cfg(test)]
+impl LayoutCodec for UuidText {
+    fn put_value(
+        &self,
+        w: &mut KeyWriter<'_>,
+        _: &FieldLayout,
+        v: &Value,
+    ) -> Result<(), EncodeError> {
+        let Value::Uuid(b) = v else {
+            return Err(mismatch(w));
+        };
+        #[cfg(feature = "uuid")]
+        return self.put(w, &Uuid::from_bytes(*b));
+        #[cfg(not(feature = "uuid"))]
+        return {
+            let _ = b;
+            Err(w.error(crate::EncodeErrorKind::Invalid(
+                "a UUID text field needs rowkey-core's `uuid` feature",
+            )))
+        };
+    }
+
+    fn take_value(
+        &self,
+        r: &mut KeyReader<'_>,
+        _: &FieldLayout,
+        _: bool,
+    ) -> Result<Value, DecodeError> {
+        #[cfg(feature = "uuid")]
+        return Ok(Value::Uuid(*self.take(r)?.as_bytes()));
+        #[cfg(not(feature = "uuid"))]
+        return Err(r.error(DecodeErrorKind::Invalid(
+            "a UUID text field needs rowkey-core's `uuid` feature",
+        )));
+    }
+
+    fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {
+        write!(s, "{ty} as 36 lowercase hyphenated characters")
+    }
+}
+
+/// Scans: the codec is its own scan codec type, its steps take a `Uuid`.
+#[cfg(feature = "uuid")]
+impl ScanCodec for UuidText {
+    type Value<'v> = Uuid;
+    type Prefix = str;
+    type LatestRule = LatestNeedsADescTsField;
+
+    #[inline]
+    fn put(w: &mut KeyWriter<'_>, _: &ScanFieldInfo, v: &Uuid) -> Result<(), EncodeError> {
+        UuidText.put(w, v)
+    }
+}
+
+owned_value! {
+    #[cfg(feature = "uuid")] [] UuidText => Uuid;
+}
+
+#[cfg(all(test, feature = "uuid"))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -1,8 +1,6 @@
 //! [`Layout::explain`]: the layout as a table a person reads.
 
-use super::{FieldCodec, KeyPrefix, Layout, Order};
-use crate::codec::framing::Side;
-use crate::codec::{Framing, Reverse};
+use super::{KeyPrefix, Layout, Order};
 use crate::salt::{BucketFormat, HashPrefixPlan, SaltHash, SaltPlan};
 use core::fmt::{self, Write};
 
@@ -72,7 +70,8 @@ impl Layout {
             if f.optional {
                 s.push_str("Option (tag 00 = None, 01 = Some), then ");
             }
-            describe_codec(s, &f.codec, f.rust_type)?;
+            f.codec
+                .with_codec(f.desc, None, |c| c.explain(s, f.rust_type))?;
             s.push('\n');
         }
         Ok(())
@@ -118,82 +117,4 @@ fn describe_hash_prefix(s: &mut String, p: &HashPrefixPlan) -> fmt::Result {
         p.hash,
         p.field
     )
-}
-
-/// How a binary part's bytes look, by its type as written: signed integers
-/// flip the sign bit, unsigned ones are plain big-endian, anything else
-/// (`bool`, `char`, arrays, enums, newtypes, your own parts) is written by
-/// its `KeyPart` impl.
-fn binary_form(ty: &str) -> &'static str {
-    let inner = ty
-        .strip_prefix("Option<")
-        .and_then(|t| t.strip_suffix('>'))
-        .unwrap_or(ty)
-        .trim();
-    match inner {
-        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "binary (big-endian, sign bit flipped)",
-        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "binary (big-endian)",
-        "f32" | "f64" => "binary (IEEE 754 bits in total order; -0.0 as 0.0, NaN refused)",
-        _ => "its KeyPart bytes",
-    }
-}
-
-fn describe_codec(s: &mut String, codec: &FieldCodec, ty: &str) -> fmt::Result {
-    match *codec {
-        FieldCodec::Binary => write!(s, "{ty} as {}", binary_form(ty)),
-        FieldCodec::Text { width, reverse } => {
-            write!(s, "{ty} as {width} zero-padded decimal digits")?;
-            if reverse {
-                s.push_str(", digits reversed");
-            }
-            Ok(())
-        }
-        FieldCodec::Bytes {
-            framing,
-            max_len,
-            reverse,
-        } => {
-            match framing {
-                Framing::Escaped => write!(
-                    s,
-                    "{ty} (<= {max_len} bytes), 00 escaped as 00 FF, ends with 00 01"
-                )?,
-                Framing::Raw => write!(s, "{ty} (<= {max_len} bytes) as is, to the key's end")?,
-                Framing::Delimited => write!(s, "{ty} (<= {max_len} bytes) up to the separator")?,
-                Framing::Padded { width, fill, side } => write!(
-                    s,
-                    "{ty} padded on the {} with {} to {width} bytes",
-                    match side {
-                        Side::Left => "left",
-                        Side::Right => "right",
-                    },
-                    crate::KeyDisplay(&[fill])
-                )?,
-            }
-            match reverse {
-                Reverse::No => Ok(()),
-                Reverse::Chars => s.write_str(", reversed"),
-                Reverse::Segments(sep) => write!(s, ", '{}'-segments reversed", sep as char),
-            }
-        }
-        FieldCodec::DateText { format } => write!(
-            s,
-            "{ty} as {} characters of text, format \"{format}\"",
-            format.width()
-        ),
-        FieldCodec::UuidText => write!(s, "{ty} as 36 lowercase hyphenated characters"),
-        FieldCodec::DecimalText { width, scale } => write!(
-            s,
-            "{ty} as {width} zero-padded characters with {scale} decimals"
-        ),
-        FieldCodec::DescTimestamp { text } => write!(
-            s,
-            "reversed timestamp i64::MAX - ts as {}",
-            if text {
-                "19 digits"
-            } else {
-                "8 bytes big-endian"
-            }
-        ),
-    }
 }

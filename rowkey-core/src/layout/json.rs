@@ -358,17 +358,11 @@ fn validate(l: &Layout) -> Result<(), String> {
         if l.fields[..i].iter().any(|g| g.name == f.name) {
             return Err(format!("field `{}` appears twice", f.name));
         }
-        if let FieldCodec::Bytes {
-            framing: crate::codec::Framing::Raw,
-            ..
-        } = f.codec
-        {
-            if i + 1 != l.fields.len() {
-                return Err(format!(
-                    "field `{}` is raw (runs to the key's end) but is not the last field",
-                    f.name
-                ));
-            }
+        if f.codec.ends_the_key() && i + 1 != l.fields.len() {
+            return Err(format!(
+                "field `{}` is raw (runs to the key's end) but is not the last field",
+                f.name
+            ));
         }
     }
     match &l.prefix {

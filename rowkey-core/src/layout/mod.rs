@@ -3,6 +3,7 @@
 //! interpreter that reads and writes keys by their layout alone
 //! ([`dynamic`]) and the scan and salt planners that build on it.
 
+mod codec;
 pub mod dynamic;
 mod explain;
 #[cfg(feature = "json")]
@@ -15,11 +16,10 @@ mod value_kind;
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 pub use value_kind::{TimeCrate, ValueKind};
 
-#[cfg(test)]
-use crate::codec::framing::Side;
-use crate::codec::{DateFormat, Framing, Reverse};
+pub use crate::codec::FieldCodec;
 use crate::salt::{HashPrefixPlan, SaltPlan};
 use crate::split::SplitKeys;
+pub(crate) use codec::LayoutCodec;
 
 /// The version of the layout format this crate writes and reads. A layout
 /// records the version it was written in; tools refuse a newer one rather
@@ -124,52 +124,6 @@ pub struct FieldLayout {
     pub desc: bool,
 }
 
-/// How a field's value becomes bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum FieldCodec {
-    /// The type's own [`KeyPart`](crate::KeyPart) encoding (integers
-    /// big-endian with the sign bit flipped, bool, char, arrays, enums,
-    /// user types).
-    Binary,
-    /// Zero-padded decimal digits.
-    Text {
-        /// Digits written.
-        width: usize,
-        /// Digits stored back to front.
-        reverse: bool,
-    },
-    /// Text or bytes.
-    Bytes {
-        /// How the value is delimited.
-        framing: Framing,
-        /// The longest value accepted.
-        max_len: usize,
-        /// Reversal applied.
-        reverse: Reverse,
-    },
-    /// `i64::MAX - ts`.
-    DescTimestamp {
-        /// 19 digits instead of 8 bytes.
-        text: bool,
-    },
-    /// A date or time as fixed-width text (`#[text(format = "..")]`).
-    DateText {
-        /// The format (serialised as its string).
-        format: DateFormat,
-    },
-    /// A UUID's 36-character lowercase hyphenated form (`#[text]`).
-    UuidText,
-    /// A non-negative decimal as zero-padded digits with a fixed number of
-    /// decimals (`#[text(width, scale)]`).
-    DecimalText {
-        /// Characters, the `.` included.
-        width: usize,
-        /// Digits after the `.`.
-        scale: u32,
-    },
-}
-
 /// How a field's bytes sort.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -246,7 +200,8 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::{BytesCodec, Digits};
+    use crate::codec::framing::Side;
+    use crate::codec::{BytesCodec, Digits, Framing, Reverse};
 
     fn field(codec: FieldCodec, desc: bool) -> FieldLayout {
         FieldLayout {

@@ -2,14 +2,14 @@
 //! takes, how they sort, which scans they answer, whether a decoded value
 //! can borrow them and which bytes the codec can write.
 //!
-//! These are the one source of each rule. `rowkey-derive` evaluates them
-//! while it expands a key (it depends on this crate) and bakes the answers
-//! into the generated constants; the layout, the interpreter
+//! Each codec states its rules once, as data (`CodecRules`) beside its
+//! byte functions; the methods here read them, through the one place a
+//! `FieldCodec` names its codec. `rowkey-derive` evaluates them while it
+//! expands a key (it depends on this crate) and bakes the answers into
+//! the generated constants; the layout, the interpreter
 //! ([`dynamic`](super::dynamic)) and tools read them here.
 
 use super::{FieldCodec, FieldLayout, Order, ValueKind};
-use crate::codec::desc::DESC_TS_DIGITS;
-use crate::codec::{Framing, Reverse};
 use crate::KeyPart;
 
 /// Characters of a UUID's hyphenated text (`#[text]` on a `Uuid`).
@@ -158,102 +158,174 @@ pub const fn set_exactly(optional: bool, hashed: bool) -> Result<(), ScanRefusal
     }
 }
 
+/// One codec's format rules as data: each codec states them once, in a
+/// `const fn rules` beside its byte functions, and [`FieldCodec`]'s
+/// rule methods below read them. Data built by a `const fn`, not trait
+/// methods: derived layouts evaluate the rules in constants
+/// ([`FieldLayout::of`]), where no trait method can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CodecRules {
+    /// How many bytes a value takes.
+    pub len: Lengths,
+    /// How the bytes sort against the values, before `#[desc]`.
+    pub sorts: Sorts,
+    /// What a text prefix (`_starts_with`) writes, or why there is none.
+    pub prefix_scan: Result<PrefixScan, ScanRefusal>,
+    /// How range bounds are written, or why there are none.
+    pub range_scan: Result<RangeScan, ScanRefusal>,
+    /// The stored bytes of a text or bytes value are the value itself, so
+    /// a decoded `&str` or `&[u8]` can point into the key (vacuously true
+    /// for codecs of other values).
+    pub borrows: bool,
+    /// The bytes a value can hold unchecked: a separator must be none of
+    /// them. Text and bytes values are checked for the separator when
+    /// written, so they write none.
+    pub writes: ByteSet,
+    /// Where a stored value ends.
+    pub ends: Ends,
+}
+
+impl CodecRules {
+    /// A type's values as fixed-width text of their own (a date format, a
+    /// UUID's or a decimal's text): `width` bytes of `writes`, sorting as
+    /// the values do, so ranges work; a text prefix would be of the text,
+    /// not of the values, so there is none.
+    pub(crate) const fn text_form(width: usize, writes: ByteSet) -> CodecRules {
+        CodecRules {
+            len: Lengths::Fixed(width),
+            sorts: Sorts::LikeValues,
+            prefix_scan: Err(ScanRefusal::TextFormTakesARange),
+            range_scan: Ok(RangeScan::Values),
+            borrows: true,
+            writes,
+            ends: Ends::Itself,
+        }
+    }
+}
+
+/// How many bytes a codec's values take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lengths {
+    /// As the type's [`KeyPart`] says ([`PartFacts`]): the binary codec.
+    OfType,
+    /// Always this many.
+    Fixed(usize),
+    /// At most this many.
+    UpTo(usize),
+}
+
+/// How a codec's bytes sort against its values, before `#[desc]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sorts {
+    /// Like the values.
+    LikeValues,
+    /// As the type's [`KeyPart::ORDERED`] says: the binary codec.
+    AsTheTypeSays,
+    /// Not like the values (reversed, left-padded, delimited).
+    Unordered,
+    /// Opposite to the values whatever `#[desc]` says (`#[desc_ts]`).
+    Descending,
+}
+
+impl Sorts {
+    /// The field's [`Order`]: `desc` is `#[desc]`, `part_ordered` the
+    /// type's [`KeyPart::ORDERED`].
+    pub(crate) const fn order(self, desc: bool, part_ordered: bool) -> Order {
+        let ordered = match self {
+            Sorts::Descending => return Order::Descending,
+            Sorts::LikeValues => true,
+            Sorts::AsTheTypeSays => part_ordered,
+            Sorts::Unordered => false,
+        };
+        match (ordered, desc) {
+            (false, _) => Order::Unordered,
+            (true, false) => Order::Ascending,
+            (true, true) => Order::Descending,
+        }
+    }
+}
+
+/// Where a stored value ends, which says whether one value's bytes can be
+/// a prefix of another's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ends {
+    /// Where its own bytes say: a fixed width, a terminator.
+    Itself,
+    /// At the key's separator, or the key's end after the last field.
+    AtSeparator,
+    /// At the key's end: only the last field can be raw.
+    AtKeyEnd,
+}
+
+/// A set of bytes, built in constants: the bytes a codec can write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    /// No byte.
+    pub(crate) const NONE: ByteSet = ByteSet([0; 4]);
+    /// Every byte: binary values.
+    pub(crate) const ALL: ByteSet = ByteSet([u64::MAX; 4]);
+    /// `0` to `9`.
+    pub(crate) const DIGITS: ByteSet = ByteSet::NONE.with_all(b"0123456789");
+
+    /// This set and `b`.
+    pub(crate) const fn with(self, b: u8) -> ByteSet {
+        let mut words = self.0;
+        words[(b / 64) as usize] |= 1 << (b % 64);
+        ByteSet(words)
+    }
+
+    /// This set and every byte of `bytes`.
+    pub(crate) const fn with_all(self, bytes: &[u8]) -> ByteSet {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.with(bytes[i]);
+            i += 1;
+        }
+        set
+    }
+
+    /// Whether `b` is in the set.
+    pub(crate) const fn contains(&self, b: u8) -> bool {
+        self.0[(b / 64) as usize] & (1 << (b % 64)) != 0
+    }
+}
+
+// The rules each codec states ([`CodecRules`]), asked of the codec a
+// `FieldCodec` names. `#[desc]` changes a codec's rules only where the
+// method takes it: the lengths and the range rule never depend on it.
 impl FieldCodec {
     /// Bytes every value takes when the codec alone fixes them; `None` for
     /// the binary codec (its type says, [`PartFacts`]) and unpadded text.
     pub const fn width(&self) -> Option<usize> {
-        match *self {
-            FieldCodec::Binary => None,
-            FieldCodec::Text { width, .. } | FieldCodec::DecimalText { width, .. } => Some(width),
-            FieldCodec::Bytes {
-                framing: Framing::Padded { width, .. },
-                ..
-            } => Some(width),
-            FieldCodec::Bytes { .. } => None,
-            FieldCodec::DescTimestamp { text: true } => Some(DESC_TS_DIGITS),
-            FieldCodec::DescTimestamp { text: false } => Some(DESC_TS_BYTES),
-            FieldCodec::DateText { format } => Some(format.width()),
-            FieldCodec::UuidText => Some(UUID_TEXT_WIDTH),
+        match self.rules(false).len {
+            Lengths::Fixed(n) => Some(n),
+            Lengths::OfType | Lengths::UpTo(_) => None,
         }
     }
 
     /// The most bytes a value takes (no `Option` tag); `None` for the
     /// binary codec, whose type says ([`PartFacts`]).
     pub const fn max_len(&self) -> Option<usize> {
-        match *self {
-            FieldCodec::Bytes {
-                framing, max_len, ..
-            } => Some(match framing {
-                // Every byte may be escaped, plus the terminator.
-                Framing::Escaped => max_len.saturating_mul(2).saturating_add(2),
-                Framing::Raw | Framing::Delimited => max_len,
-                Framing::Padded { width, .. } => width,
-            }),
-            _ => self.width(),
+        match self.rules(false).len {
+            Lengths::Fixed(n) | Lengths::UpTo(n) => Some(n),
+            Lengths::OfType => None,
         }
     }
 
     /// How the bytes sort against the values: `desc` is `#[desc]`,
     /// `part_ordered` the type's [`KeyPart::ORDERED`] (binary codec only).
     pub const fn order(&self, desc: bool, part_ordered: bool) -> Order {
-        let kept = if desc {
-            Order::Descending
-        } else {
-            Order::Ascending
-        };
-        let ordered = match *self {
-            FieldCodec::Binary => part_ordered,
-            FieldCodec::Text { reverse, .. } => !reverse,
-            FieldCodec::DescTimestamp { .. } => return Order::Descending,
-            FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
-                true
-            }
-            FieldCodec::Bytes {
-                framing, reverse, ..
-            } => {
-                matches!(reverse, Reverse::No)
-                    && match framing {
-                        Framing::Escaped | Framing::Raw => true,
-                        // Right padding keeps order only when the fill is
-                        // the smallest byte; left padding sorts by length.
-                        Framing::Padded { fill, side, .. } => {
-                            fill == 0 && matches!(side, crate::codec::framing::Side::Right)
-                        }
-                        Framing::Delimited => false,
-                    }
-            }
-        };
-        if ordered {
-            kept
-        } else {
-            Order::Unordered
-        }
+        self.rules(desc).sorts.order(desc, part_ordered)
     }
 
     /// What a text prefix of the field writes, or why it has none (`desc`
     /// is `#[desc]`). A prefix scan needs a value's stored bytes to start
     /// with its prefix's.
     pub const fn prefix_scan(&self, desc: bool) -> Result<PrefixScan, ScanRefusal> {
-        match *self {
-            FieldCodec::Text { reverse: true, .. } => Err(ScanRefusal::Reversed),
-            FieldCodec::Text { .. } => Ok(PrefixScan::Digits),
-            FieldCodec::DescTimestamp { .. } => Err(ScanRefusal::ReversedTimestamp),
-            FieldCodec::Binary => Err(ScanRefusal::BinaryHasNoTextPrefix),
-            FieldCodec::DateText { .. } | FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
-                Err(ScanRefusal::TextFormTakesARange)
-            }
-            FieldCodec::Bytes { reverse, .. } if !matches!(reverse, Reverse::No) => {
-                Err(ScanRefusal::Reversed)
-            }
-            FieldCodec::Bytes { framing, .. } => match framing {
-                Framing::Padded {
-                    side: crate::codec::framing::Side::Left,
-                    ..
-                } => Err(ScanRefusal::LeftPadded),
-                Framing::Escaped if desc => Err(ScanRefusal::DescendingEscaped),
-                _ => Ok(PrefixScan::Bytes),
-            },
-        }
+        self.rules(desc).prefix_scan
     }
 
     /// How range bounds of the field are written, or why it has none: a
@@ -261,56 +333,24 @@ impl FieldCodec {
     /// part's own order is checked where the range is built,
     /// [`KeyPart::ORDERED`].)
     pub const fn range_scan(&self) -> Result<RangeScan, ScanRefusal> {
-        match *self {
-            FieldCodec::Text { reverse: true, .. } => Err(ScanRefusal::Reversed),
-            FieldCodec::DescTimestamp { .. } => Ok(RangeScan::Time),
-            // Fixed-width text that sorts like the units it writes: bounds
-            // are written as values are (a `%Y%m` bound is its month).
-            FieldCodec::Text { .. }
-            | FieldCodec::Binary
-            | FieldCodec::DateText { .. }
-            | FieldCodec::UuidText
-            | FieldCodec::DecimalText { .. } => Ok(RangeScan::Values),
-            FieldCodec::Bytes { reverse, .. } if !matches!(reverse, Reverse::No) => {
-                Err(ScanRefusal::Reversed)
-            }
-            FieldCodec::Bytes { framing, .. } => match framing {
-                Framing::Escaped | Framing::Raw => Ok(RangeScan::Values),
-                Framing::Padded {
-                    side: crate::codec::framing::Side::Left,
-                    ..
-                } => Err(ScanRefusal::LeftPadded),
-                Framing::Padded { fill: 0, .. } => Ok(RangeScan::Values),
-                Framing::Padded { .. } => Err(ScanRefusal::PaddedWithNonZeroFill),
-                Framing::Delimited => Err(ScanRefusal::SeparatorJoined),
-            },
-        }
+        self.rules(false).range_scan
     }
 
     /// Whether the field can be left free (`any`): the fields after it
     /// need it to take one width. A binary part's `FIXED_LEN` is checked
     /// where the plan is built.
     pub const fn leaves_free(&self, optional: bool) -> Result<(), ScanRefusal> {
-        match *self {
+        match self.rules(false).len {
             _ if optional => Err(ScanRefusal::VariableWidth),
-            FieldCodec::Bytes {
-                framing: Framing::Padded { .. },
-                ..
-            } => Ok(()),
-            FieldCodec::Bytes { .. } => Err(ScanRefusal::VariableWidth),
-            _ => Ok(()),
+            Lengths::UpTo(_) => Err(ScanRefusal::VariableWidth),
+            Lengths::Fixed(_) | Lengths::OfType => Ok(()),
         }
     }
 
     /// Whether the stored bytes of a text or bytes value are the value
     /// itself, so a decoded `&str` or `&[u8]` can point into the key.
     pub const fn borrows(&self, desc: bool) -> bool {
-        match *self {
-            FieldCodec::Bytes {
-                framing, reverse, ..
-            } => !desc && matches!(reverse, Reverse::No) && !matches!(framing, Framing::Escaped),
-            _ => true,
-        }
+        self.rules(desc).borrows
     }
 
     /// Whether the codec can write byte `b` (`desc` is `#[desc]`): a
@@ -318,25 +358,34 @@ impl FieldCodec {
     /// writes. Text and bytes values are checked for it when written, so
     /// they answer `false`.
     pub fn can_write(&self, b: u8, desc: bool) -> bool {
-        if desc {
-            return true;
+        // Inverted bytes can be any byte.
+        desc || self.rules(desc).writes.contains(b)
+    }
+
+    /// Whether the codec writes bytes of every value, whatever they are
+    /// (the binary codecs), rather than text: a separator-joined key
+    /// cannot hold such a field.
+    pub fn writes_any_byte(&self) -> bool {
+        self.rules(false).writes == ByteSet::ALL
+    }
+
+    /// Whether no stored value is a prefix of another, for the field in
+    /// key position `last` (the last field or not): every codec but raw
+    /// bytes, and separator-joined text that ends the key (nothing
+    /// delimits it).
+    pub(crate) const fn prefix_free(&self, last: bool) -> bool {
+        match self.rules(false).ends {
+            Ends::Itself => true,
+            Ends::AtSeparator => !last,
+            Ends::AtKeyEnd => false,
         }
-        match *self {
-            FieldCodec::Binary | FieldCodec::DescTimestamp { text: false } => true,
-            FieldCodec::Bytes { .. } => false,
-            FieldCodec::Text { .. } | FieldCodec::DescTimestamp { text: true } => {
-                b.is_ascii_digit()
-            }
-            FieldCodec::UuidText => b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-',
-            FieldCodec::DecimalText { .. } => b.is_ascii_digit() || b == b'.',
-            FieldCodec::DateText { format } => {
-                b.is_ascii_digit()
-                    || format
-                        .items()
-                        .iter()
-                        .any(|i| matches!(i, crate::codec::FormatItem::Literal(l) if *l == b))
-            }
-        }
+    }
+
+    /// Whether only the last field of a key can have this codec: its
+    /// values run to the key's end.
+    #[cfg(feature = "json")]
+    pub(crate) const fn ends_the_key(&self) -> bool {
+        matches!(self.rules(false).ends, Ends::AtKeyEnd)
     }
 }
 
@@ -357,12 +406,11 @@ impl FieldLayout {
         part: PartFacts,
     ) -> FieldLayout {
         let tag = optional as usize;
-        let (max_len, width) = match codec {
-            FieldCodec::Binary => (part.max_len, part.fixed_len),
-            _ => match codec.max_len() {
-                Some(n) => (n, codec.width()),
-                None => (0, None),
-            },
+        let rules = codec.rules(desc);
+        let (max_len, width) = match rules.len {
+            Lengths::OfType => (part.max_len, part.fixed_len),
+            Lengths::Fixed(n) => (n, Some(n)),
+            Lengths::UpTo(n) => (n, None),
         };
         FieldLayout {
             name,
@@ -374,7 +422,7 @@ impl FieldLayout {
             // which the key's HBase assertion then reports.
             max_len: max_len.saturating_add(tag),
             fixed_len: if optional { None } else { width },
-            order: codec.order(desc, part.ordered),
+            order: rules.sorts.order(desc, part.ordered),
             optional,
             desc,
         }
@@ -382,136 +430,5 @@ impl FieldLayout {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::codec::framing::Side;
-    use crate::codec::DateFormat;
-
-    fn padded(fill: u8, side: Side) -> FieldCodec {
-        FieldCodec::Bytes {
-            framing: Framing::Padded {
-                width: 8,
-                fill,
-                side,
-            },
-            max_len: 8,
-            reverse: Reverse::No,
-        }
-    }
-
-    #[test]
-    fn widths_and_lengths() {
-        assert_eq!(FieldCodec::UuidText.width(), Some(36));
-        assert_eq!(FieldCodec::DescTimestamp { text: true }.width(), Some(19));
-        assert_eq!(FieldCodec::DescTimestamp { text: false }.width(), Some(8));
-        let month = FieldCodec::DateText {
-            format: DateFormat::parse_const("%Y-%m"),
-        };
-        assert_eq!(month.width(), Some(7));
-        let escaped = FieldCodec::Bytes {
-            framing: Framing::Escaped,
-            max_len: 10,
-            reverse: Reverse::No,
-        };
-        assert_eq!((escaped.width(), escaped.max_len()), (None, Some(22)));
-        assert_eq!(FieldCodec::Binary.max_len(), None);
-        assert_eq!(int_digits(8, true), 19);
-        assert_eq!(int_digits(16, false), 39);
-        assert!(decimal_text_is_valid(10, 2) && !decimal_text_is_valid(3, 2));
-    }
-
-    #[test]
-    fn order_and_scans() {
-        assert_eq!(padded(0, Side::Right).order(false, true), Order::Ascending);
-        assert_eq!(padded(0, Side::Right).order(true, true), Order::Descending);
-        assert_eq!(padded(1, Side::Right).order(false, true), Order::Unordered);
-        assert_eq!(padded(0, Side::Left).order(false, true), Order::Unordered);
-        assert_eq!(FieldCodec::Binary.order(false, false), Order::Unordered);
-        assert_eq!(
-            FieldCodec::DescTimestamp { text: false }.order(false, true),
-            Order::Descending
-        );
-        assert_eq!(
-            padded(1, Side::Right).range_scan(),
-            Err(ScanRefusal::PaddedWithNonZeroFill)
-        );
-        assert_eq!(
-            padded(0, Side::Left).prefix_scan(false),
-            Err(ScanRefusal::LeftPadded)
-        );
-        assert_eq!(
-            FieldCodec::Binary.prefix_scan(false),
-            Err(ScanRefusal::BinaryHasNoTextPrefix)
-        );
-        assert_eq!(set_exactly(true, true), Err(ScanRefusal::Hashed));
-    }
-
-    #[test]
-    fn bytes_a_codec_can_write() {
-        let date = FieldCodec::DateText {
-            format: DateFormat::parse_const("%Y/%m"),
-        };
-        assert!(date.can_write(b'/', false) && !date.can_write(b'_', false));
-        assert!(FieldCodec::UuidText.can_write(b'-', false));
-        assert!(!FieldCodec::UuidText.can_write(b'g', false));
-        assert!(FieldCodec::Binary.can_write(b'_', false));
-    }
-
-    #[test]
-    fn refusals_name_the_reason_types() {
-        use crate::scan;
-        fn name<T>() -> &'static str {
-            let full = core::any::type_name::<T>();
-            full.rsplit("::").next().unwrap_or(full)
-        }
-        let pairs = [
-            (
-                ScanRefusal::LeftPadded,
-                name::<scan::LeftPaddedFieldsHaveNoPrefixOrRangeOrder>(),
-            ),
-            (
-                ScanRefusal::Reversed,
-                name::<scan::ReversedFieldsHaveNoPrefixOrRangeOrder>(),
-            ),
-            (
-                ScanRefusal::BinaryHasNoTextPrefix,
-                name::<scan::BinaryFieldsHaveNoTextPrefix>(),
-            ),
-            (
-                ScanRefusal::DescendingEscaped,
-                name::<scan::DescendingEscapedFieldsHaveNoPrefix>(),
-            ),
-            (
-                ScanRefusal::ReversedTimestamp,
-                name::<scan::ReversedTimestampsHaveNoPrefix>(),
-            ),
-            (
-                ScanRefusal::SeparatorJoined,
-                name::<scan::SeparatorJoinedTextHasNoRangeOrder>(),
-            ),
-            (
-                ScanRefusal::PaddedWithNonZeroFill,
-                name::<scan::PaddedFieldsWithNonZeroFillHaveNoRangeOrder>(),
-            ),
-            (
-                ScanRefusal::Hashed,
-                name::<scan::HashedFieldsAreSetExactly>(),
-            ),
-            (
-                ScanRefusal::Optional,
-                name::<scan::OptionalFieldsAreSetExactly>(),
-            ),
-            (
-                ScanRefusal::VariableWidth,
-                name::<scan::VariableWidthFieldsCannotBeLeftFree>(),
-            ),
-            (
-                ScanRefusal::TextFormTakesARange,
-                name::<scan::TextFormsTakeARangeNotAPrefix>(),
-            ),
-        ];
-        for (refusal, ty) in pairs {
-            assert_eq!(refusal.reason_type(), ty);
-        }
-    }
-}
+#[path = "rules_tests.rs"]
+mod tests;

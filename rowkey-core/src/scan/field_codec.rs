@@ -55,18 +55,11 @@ impl ScanFieldInfo {
         self.separator.filter(|_| !self.last)
     }
 
-    /// No stored value is a prefix of another: every field but raw bytes,
-    /// and separator-joined text that ends the key (nothing delimits it).
+    /// No stored value is a prefix of another: the codec's rule, for the
+    /// field where it sits.
     #[inline]
     pub fn prefix_free(&self) -> bool {
-        match self.layout.codec {
-            crate::FieldCodec::Bytes { framing, .. } => match framing {
-                kinds::Framing::Raw => false,
-                kinds::Framing::Delimited => !self.last,
-                _ => true,
-            },
-            _ => true,
-        }
+        self.layout.codec.prefix_free(self.last)
     }
 
     fn digits(&self) -> kinds::Digits {
@@ -90,7 +83,7 @@ impl ScanFieldInfo {
 /// The derive pairs each codec type with the layout it writes: another
 /// pairing is a bug in the derive, never a user's input.
 #[cold]
-fn unreachable_codec() -> ! {
+pub(crate) fn unreachable_codec() -> ! {
     unreachable!("rowkey: a scan field's codec does not match its layout")
 }
 
@@ -192,12 +185,6 @@ pub mod codec {
     pub struct DescTs<T>(PhantomData<fn() -> T>);
     /// A date or time as `#[text(format = "..")]`.
     pub struct DateText<T>(PhantomData<fn() -> T>);
-    /// A UUID as its hyphenated text.
-    #[cfg(feature = "uuid")]
-    pub struct UuidText;
-    /// A decimal as `#[text(width, scale)]`.
-    #[cfg(feature = "rust_decimal")]
-    pub struct DecimalText;
     /// An `Option` of codec `C`'s values: a tag byte, then the value.
     pub struct Optional<C>(PhantomData<fn() -> C>);
 }
@@ -396,39 +383,6 @@ fn date_format(f: &ScanFieldInfo) -> kinds::DateFormat {
     }
 }
 
-#[cfg(feature = "uuid")]
-impl ScanCodec for codec::UuidText {
-    type Value<'v> = uuid::Uuid;
-    type Prefix = str;
-    type LatestRule = super::LatestNeedsADescTsField;
-
-    #[inline]
-    fn put(w: &mut KeyWriter<'_>, _: &ScanFieldInfo, v: &uuid::Uuid) -> Result<(), EncodeError> {
-        kinds::UuidText.put(w, v)
-    }
-}
-
-#[cfg(feature = "rust_decimal")]
-impl ScanCodec for codec::DecimalText {
-    type Value<'v> = rust_decimal::Decimal;
-    type Prefix = str;
-    type LatestRule = super::LatestNeedsADescTsField;
-
-    #[inline]
-    fn put(
-        w: &mut KeyWriter<'_>,
-        f: &ScanFieldInfo,
-        v: &rust_decimal::Decimal,
-    ) -> Result<(), EncodeError> {
-        match f.layout.codec {
-            crate::FieldCodec::DecimalText { width, scale } => {
-                kinds::DecimalText { width, scale }.put(w, v)
-            }
-            _ => unreachable_codec(),
-        }
-    }
-}
-
 impl<C: OwnedValue + ScanCodec> ScanCodec for codec::Optional<C> {
     type Value<'v> = Option<C::Owned>;
     type Prefix = C::Prefix;
@@ -462,7 +416,8 @@ pub trait OwnedValue {
     ) -> Result<(), EncodeError>;
 }
 
-/// `OwnedValue` for codecs whose `Value` is their `T`.
+/// `OwnedValue` for codecs whose `Value` is their `T` (also for the codec
+/// types that are their own scan codec, in their modules).
 macro_rules! owned_value {
     ($($(#[$cfg:meta])* [$($g:tt)*] $codec:ty => $owned:ty;)*) => {$(
         $(#[$cfg])*
@@ -475,6 +430,7 @@ macro_rules! owned_value {
         }
     )*};
 }
+pub(crate) use owned_value;
 
 owned_value! {
     [T: KeyPart] codec::Part<T> => T;
@@ -482,6 +438,4 @@ owned_value! {
     [T: KeyBytes] codec::OwnedBytes<T> => T;
     [T: Timestamp] codec::DescTs<T> => T;
     [T: TextDate] codec::DateText<T> => T;
-    #[cfg(feature = "uuid")] [] codec::UuidText => uuid::Uuid;
-    #[cfg(feature = "rust_decimal")] [] codec::DecimalText => rust_decimal::Decimal;
 }

@@ -5,7 +5,6 @@ use super::field::FieldCheck;
 use crate::attr::Spanned;
 use crate::model::{FieldCodec, FieldModel};
 use crate::ty::TypeKind;
-use syn::spanned::Spanned as _;
 
 impl FieldCheck<'_> {
     pub(super) fn check_desc_and_reverse(&self) {
@@ -35,30 +34,35 @@ impl FieldCheck<'_> {
             );
             return;
         }
-        match codec {
-            FieldCodec::Binary => self.cx.error_spanned_by(
-                self.ty,
-                match self.kind {
-                    TypeKind::Int { .. } => format!(
-                        "field `{name}` is a binary integer, whose bytes can include the \
-                         separator '{s}'; write it as digits with #[text(width = N)]"
+        if codec.writes_any_byte() {
+            // Binary bytes: the attribute that chose them says how to
+            // write the field as text instead.
+            match self.attrs.desc_ts {
+                Some(ts) => self.cx.error_at(
+                    ts,
+                    format!(
+                        "field `{name}` is an 8-byte binary timestamp, whose bytes can include \
+                         the separator '{s}'; add #[text] to write it as 19 digits"
                     ),
-                    _ => format!(
-                        "field `{name}` is written as binary, whose bytes can include the \
-                         separator '{s}'; a separator-joined key needs text fields"
-                    ),
-                },
-            ),
-            FieldCodec::DescTimestamp { text: false } => self.cx.error_at(
-                self.attrs.desc_ts.unwrap_or_else(|| self.ty.span()),
-                format!(
-                    "field `{name}` is an 8-byte binary timestamp, whose bytes can include the \
-                     separator '{s}'; add #[text] to write it as 19 digits"
                 ),
-            ),
+                None => self.cx.error_spanned_by(
+                    self.ty,
+                    match self.kind {
+                        TypeKind::Int { .. } => format!(
+                            "field `{name}` is a binary integer, whose bytes can include the \
+                             separator '{s}'; write it as digits with #[text(width = N)]"
+                        ),
+                        _ => format!(
+                            "field `{name}` is written as binary, whose bytes can include the \
+                             separator '{s}'; a separator-joined key needs text fields"
+                        ),
+                    },
+                ),
+            }
+        } else if codec.can_write(sep.value, false) {
             // Core's rule of the bytes each codec writes: digits, a UUID's
             // hex and hyphens, a decimal's point, a date format's literals.
-            _ if codec.can_write(sep.value, false) => self.cx.error_at(
+            self.cx.error_at(
                 sep.span,
                 format!(
                     "the separator '{s}' is {} field `{name}`'s text can hold; choose one it \
@@ -69,8 +73,7 @@ impl FieldCheck<'_> {
                         "a character"
                     }
                 ),
-            ),
-            _ => {}
+            );
         }
     }
 

@@ -179,12 +179,23 @@ pub fn put(f: &FieldModel, v: TokenStream, on_err: &TokenStream) -> TokenStream 
                 #c.put::<#ty>(#w, #v)#on_err?;
             }
         }
-        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+        // A text form of one type (a UUID's, a decimal's): its codec value.
+        _ => {
             let c = text_form(f);
             quote_spanned! {ty.span()=>
                 #c.put(#w, #v)#on_err?;
             }
         }
+    }
+}
+
+/// The bytes every value takes, when the derive sums them into one
+/// number: a width the codec fixes, but not the binary codec's or text
+/// and bytes' (even padded: their own `encoded_len` says).
+pub fn fixed_width(f: &FieldModel) -> Option<usize> {
+    match f.codec {
+        FieldCodec::Binary | FieldCodec::Bytes { .. } => None,
+        codec => codec.width(),
     }
 }
 
@@ -201,12 +212,8 @@ pub fn encoded_len(f: &FieldModel, v: TokenStream) -> TokenStream {
                 #c.encoded_len(<#ty as __rk::KeyBytes>::key_bytes(#v))
             }
         }
-        FieldCodec::Text { .. }
-        | FieldCodec::DescTimestamp { .. }
-        | FieldCodec::DateText { .. }
-        | FieldCodec::UuidText
-        | FieldCodec::DecimalText { .. } => {
-            let n = f.codec.width().unwrap_or(0);
+        _ => {
+            let n = fixed_width(f).unwrap_or(0);
             quote!({ let _ = #v; #n })
         }
     }
@@ -255,7 +262,7 @@ pub fn take(f: &FieldModel, on_err: &TokenStream) -> TokenStream {
                 #c.take::<#ty>(#r)#on_err?
             }
         }
-        FieldCodec::UuidText | FieldCodec::DecimalText { .. } => {
+        _ => {
             let c = text_form(f);
             quote_spanned! {ty.span()=>
                 #c.take(#r)#on_err?
@@ -274,20 +281,35 @@ pub fn value_kind(f: &FieldModel) -> TokenStream {
         },
         FieldCodec::UuidText => quote!(__rk::ValueKind::Uuid),
         FieldCodec::DecimalText { .. } => quote!(__rk::ValueKind::Decimal),
-        FieldCodec::Binary
-        | FieldCodec::Text { .. }
-        | FieldCodec::DescTimestamp { .. }
-        | FieldCodec::DateText { .. } => {
-            quote_spanned! {f.value_ty.span()=>
-                <#ty as __rk::KeyPart>::VALUE
-            }
-        }
+        _ => quote_spanned! {f.value_ty.span()=>
+            <#ty as __rk::KeyPart>::VALUE
+        },
     }
 }
 
-/// The `rowkey::scan::codec` type that writes the field: it fixes what
-/// the field's steps take (`borrowed`: a text or bytes field's `eq` takes
-/// `&str` / `&[u8]`).
+/// Whether the field's scan steps can take its value borrowed, `&str` /
+/// `&[u8]`, rather than as its type: text and bytes, but not an
+/// `Option` of them.
+pub fn scans_borrowed(f: &FieldModel) -> bool {
+    matches!(f.codec, FieldCodec::Bytes { .. }) && !f.optional
+}
+
+/// The part facts a field's layout is computed from: the type's own
+/// `KeyPart`'s for the binary codec; every other codec fixes its lengths
+/// and order itself.
+pub fn part_facts(f: &FieldModel) -> TokenStream {
+    match f.codec {
+        FieldCodec::Binary => {
+            let ty = ty::with_static_lifetimes(f.value_ty);
+            quote_spanned!(f.value_ty.span()=> __rk::layout::PartFacts::of::<#ty>())
+        }
+        _ => quote!(__rk::layout::PartFacts::NOT_BINARY),
+    }
+}
+
+/// The scan codec type that writes the field (`rowkey::scan::codec`'s,
+/// or the codec's own): it fixes what the field's steps take
+/// (`borrowed`: a text or bytes field's `eq` takes `&str` / `&[u8]`).
 pub fn scan_codec(f: &FieldModel, borrowed: bool) -> TokenStream {
     let ty = f.value_ty;
     let owned = match f.codec {
@@ -299,8 +321,9 @@ pub fn scan_codec(f: &FieldModel, borrowed: bool) -> TokenStream {
         FieldCodec::Bytes { .. } => quote!(__rk::scan::codec::OwnedBytes<#ty>),
         FieldCodec::DescTimestamp { .. } => quote!(__rk::scan::codec::DescTs<#ty>),
         FieldCodec::DateText { .. } => quote!(__rk::scan::codec::DateText<#ty>),
-        FieldCodec::UuidText => quote!(__rk::scan::codec::UuidText),
-        FieldCodec::DecimalText { .. } => quote!(__rk::scan::codec::DecimalText),
+        // Codecs of one type are their own scan codec type.
+        FieldCodec::UuidText => quote!(__rk::UuidText),
+        FieldCodec::DecimalText { .. } => quote!(__rk::DecimalText),
     };
     if f.optional {
         quote!(__rk::scan::codec::Optional<#owned>)

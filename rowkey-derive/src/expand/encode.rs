@@ -2,7 +2,7 @@
 //! `to_key` write), the consts and `layout`.
 
 use super::{codec, prefix};
-use crate::model::{FieldCodec, FieldModel, KeyModel};
+use crate::model::{FieldModel, KeyModel};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -39,10 +39,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
         if f.optional {
             return None;
         }
-        match f.codec {
-            FieldCodec::Binary | FieldCodec::Bytes { .. } => None,
-            _ => f.codec.width(),
-        }
+        codec::fixed_width(f)
     };
     let fixed: usize = seps + model.fields.iter().filter_map(known).sum::<usize>();
     let lens = model.fields.iter().filter(|f| known(f).is_none()).map(|f| {

@@ -4,11 +4,9 @@
 //! the `Layout`.
 
 use super::codec;
-use crate::model::{FieldCodec, FieldModel, KeyModel};
-use crate::ty;
+use crate::model::{FieldModel, KeyModel};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
-use syn::spanned::Spanned;
 
 pub fn consts(model: &KeyModel) -> TokenStream {
     let sep_len = usize::from(model.separator.is_some());
@@ -85,15 +83,7 @@ fn field_layout(f: &FieldModel) -> TokenStream {
     let codec = codec::field_codec(f);
     let optional = f.optional;
     let desc = f.desc;
-    // The binary codec takes its lengths and order from the type's own
-    // `KeyPart`; every other codec fixes them itself.
-    let part = match f.codec {
-        FieldCodec::Binary => {
-            let ty = ty::with_static_lifetimes(f.value_ty);
-            quote_spanned!(f.value_ty.span()=> __rk::layout::PartFacts::of::<#ty>())
-        }
-        _ => quote!(__rk::layout::PartFacts::NOT_BINARY),
-    };
+    let part = codec::part_facts(f);
     quote! {
         __rk::FieldLayout::of(#name, #rust_type, #value, #codec, #optional, #desc, #part)
     }

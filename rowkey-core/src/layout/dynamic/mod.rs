@@ -33,89 +33,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-/// Runs `$body` with `$T` the integer type of `$kind`
-/// (`ValueKind::Int`), or evaluates to `Err($err)`.
-macro_rules! with_int {
-    ($kind:expr, $err:expr, |$T:ident| $body:expr) => {{
-        use $crate::layout::ValueKind as K;
-        match *$kind {
-            K::Int {
-                bytes: 1,
-                signed: false,
-            } => {
-                type $T = u8;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 2,
-                signed: false,
-            } => {
-                type $T = u16;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 4,
-                signed: false,
-            } => {
-                type $T = u32;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 8,
-                signed: false,
-            } => {
-                type $T = u64;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 16,
-                signed: false,
-            } => {
-                type $T = u128;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 1,
-                signed: true,
-            } => {
-                type $T = i8;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 2,
-                signed: true,
-            } => {
-                type $T = i16;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 4,
-                signed: true,
-            } => {
-                type $T = i32;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 8,
-                signed: true,
-            } => {
-                type $T = i64;
-                Ok($body)
-            }
-            K::Int {
-                bytes: 16,
-                signed: true,
-            } => {
-                type $T = i128;
-                Ok($body)
-            }
-            _ => Err($err),
-        }
-    }};
-}
-
 mod decode;
 mod encode;
+pub(crate) mod kinds;
 mod neutral;
 mod parse;
 mod salt;

@@ -10,12 +10,12 @@ use crate::EncodeErrorKind;
 
 /// A date as days since 1970-01-01, as the date types store it.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct EpochDays(pub i32);
+pub(crate) struct EpochDays(pub i32);
 
 /// A date-time or instant as nanoseconds since the epoch (wider than an
 /// `i64`, so that the codec, not this type, refuses what it cannot hold).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct EpochNanos(pub i128);
+pub(crate) struct EpochNanos(pub i128);
 
 // The kind given here is not read: the field's own kind is in the layout.
 days_part!(
@@ -56,7 +56,7 @@ impl Timestamp for EpochNanos {
 /// A calendar value for `#[text(format)]`: a date (`TIME = false`, which
 /// the format reads only at midnight) or a date and time.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct CivilValue<const TIME: bool>(pub CivilTime);
+pub(crate) struct CivilValue<const TIME: bool>(pub CivilTime);
 
 impl<const TIME: bool> TextDate for CivilValue<TIME> {
     const HAS_TIME: bool = TIME;

@@ -1,12 +1,10 @@
 //! Values from what a person types (`at=2026-11-01T07:30:00Z`,
 //! `metric=Temp`, `amount=12.50`), by the field's [`ValueKind`].
 
-use super::neutral::CivilValue;
 use super::Value;
 use crate::codec::CivilTime;
 use crate::key_text::{parse_binary, parse_hex};
-use crate::layout::{FieldCodec, FieldLayout, ValueKind};
-use crate::KeyReader;
+use crate::layout::{FieldLayout, ValueKind};
 
 /// Parses one field's value from text: the field's value kind says the
 /// form; an `Option` field takes `None`, `Some(v)` or a bare `v`.
@@ -29,25 +27,17 @@ fn option(text: &str, inner: impl Fn(&str) -> Result<Value, String>) -> Result<V
 }
 
 fn bare(f: &FieldLayout, text: &str) -> Result<Value, String> {
-    let parsed = kind_value(&f.value, text);
-    match (f.codec, parsed) {
-        (_, Ok(v)) => Ok(v),
-        // A text date may also be given as the text the key holds
-        // (`2021-12` for `%Y-%m`), read through the field's format.
-        (FieldCodec::DateText { format }, Err(why)) => {
-            let mut r = KeyReader::new(text.as_bytes(), "value");
-            let stored = format
-                .take::<CivilValue<true>>(&mut r)
-                .and_then(|c| r.finish().map(|()| c.0));
-            match (stored, f.value.unwrapped()) {
-                (Ok(c), ValueKind::Date(_)) => Ok(Value::Date(c)),
-                (Ok(c), ValueKind::DateTime(_)) => Ok(Value::DateTime(c)),
-                (Ok(c), ValueKind::Instant(_)) => Ok(Value::Instant(c)),
-                _ => Err(format!("{why}, or the field's text \"{format}\"")),
-            }
+    kind_value(&f.value, text).or_else(|why| {
+        // The codec's own text form, if it has one: the text the key holds.
+        let stored = f
+            .codec
+            .with_codec(f.desc, None, |c| c.parse_stored(&f.value, text));
+        match stored {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(form)) => Err(format!("{why}, or {form}")),
+            None => Err(why),
         }
-        (_, Err(why)) => Err(why),
-    }
+    })
 }
 
 /// A value of `kind` from its text.

@@ -7,7 +7,7 @@
 
 use super::{bucket_depth, hashes_inputs, marks, state, state_in, step_type};
 use crate::expand::prefix;
-use crate::model::{FieldCodec, FieldModel, KeyModel, PrefixModel, SaltModel};
+use crate::model::{FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 use rowkey_core::layout::rules::{set_exactly, ScanRefusal};
@@ -39,7 +39,7 @@ fn is_group_field(model: &KeyModel, depth: usize) -> bool {
 /// a value of the field's type. A group field takes its own type: the
 /// group function reads it.
 fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
-    matches!(f.codec, FieldCodec::Bytes { .. }) && !f.optional && !is_group_field(model, depth)
+    crate::expand::codec::scans_borrowed(f) && !is_group_field(model, depth)
 }
 
 /// `impl ScanField for State<depth>`: field `depth` described by types
