@@ -240,7 +240,8 @@ fn put_decimal(w: &mut KeyWriter<'_>, d: &str) -> Result<(), EncodeError> {
 
 #[cfg(not(feature = "rust_decimal"))]
 fn put_decimal(w: &mut KeyWriter<'_>, _: &str) -> Result<(), EncodeError> {
-    Err(super::decimal_text::needs_rust_decimal(w))
+    let why = super::decimal_text::NEEDS_RUST_DECIMAL;
+    Err(w.error(EncodeErrorKind::Invalid(why)))
 }
 
 #[cfg(feature = "rust_decimal")]
@@ -252,7 +253,6 @@ fn take_decimal(r: &mut KeyReader<'_>) -> Result<Value, DecodeError> {
 
 #[cfg(not(feature = "rust_decimal"))]
 fn take_decimal(r: &mut KeyReader<'_>) -> Result<Value, DecodeError> {
-    Err(r.error(DecodeErrorKind::Invalid(
-        "a decimal field needs rowkey-core's `rust_decimal` feature",
-    )))
+    let why = super::decimal_text::NEEDS_RUST_DECIMAL;
+    Err(r.error(DecodeErrorKind::Invalid(why)))
 }

@@ -193,13 +193,11 @@ pub(crate) fn parse_decimal(w: &KeyWriter<'_>, d: &str) -> Result<Decimal, Encod
     })
 }
 
-/// The interpreter's error for a decimal value without `rust_decimal`.
+/// Why the interpreter reads or writes no decimal without `rust_decimal`
+/// (text or binary: both go through `Decimal`).
 #[cfg(not(feature = "rust_decimal"))]
-pub(crate) fn needs_rust_decimal(w: &KeyWriter<'_>) -> EncodeError {
-    w.error(EncodeErrorKind::Invalid(
-        "a decimal field needs rowkey-core's `rust_decimal` feature",
-    ))
-}
+pub(crate) const NEEDS_RUST_DECIMAL: &str =
+    "a decimal field needs rowkey-core's `rust_decimal` feature";
 
 impl LayoutCodec for DecimalText {
     fn put_value(
@@ -216,7 +214,7 @@ impl LayoutCodec for DecimalText {
         #[cfg(not(feature = "rust_decimal"))]
         return {
             let _ = d;
-            Err(needs_rust_decimal(w))
+            Err(w.error(EncodeErrorKind::Invalid(NEEDS_RUST_DECIMAL)))
         };
     }
 
@@ -229,9 +227,7 @@ impl LayoutCodec for DecimalText {
         #[cfg(feature = "rust_decimal")]
         return Ok(Value::Decimal(self.take(r)?.to_string()));
         #[cfg(not(feature = "rust_decimal"))]
-        return Err(r.error(DecodeErrorKind::Invalid(
-            "a decimal field needs rowkey-core's `rust_decimal` feature",
-        )));
+        return Err(r.error(DecodeErrorKind::Invalid(NEEDS_RUST_DECIMAL)));
     }
 
     fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {

@@ -101,6 +101,10 @@ impl UuidText {
     }
 }
 
+/// Why the interpreter reads or writes no UUID text without `uuid`.
+#[cfg(not(feature = "uuid"))]
+const NEEDS_UUID: &str = "a UUID text field needs rowkey-core's `uuid` feature";
+
 impl LayoutCodec for UuidText {
     fn put_value(
         &self,
@@ -116,9 +120,7 @@ impl LayoutCodec for UuidText {
         #[cfg(not(feature = "uuid"))]
         return {
             let _ = b;
-            Err(w.error(crate::EncodeErrorKind::Invalid(
-                "a UUID text field needs rowkey-core's `uuid` feature",
-            )))
+            Err(w.error(crate::EncodeErrorKind::Invalid(NEEDS_UUID)))
         };
     }
 
@@ -131,9 +133,7 @@ impl LayoutCodec for UuidText {
         #[cfg(feature = "uuid")]
         return Ok(Value::Uuid(*self.take(r)?.as_bytes()));
         #[cfg(not(feature = "uuid"))]
-        return Err(r.error(DecodeErrorKind::Invalid(
-            "a UUID text field needs rowkey-core's `uuid` feature",
-        )));
+        return Err(r.error(DecodeErrorKind::Invalid(NEEDS_UUID)));
     }
 
     fn explain(&self, s: &mut String, ty: &str) -> fmt::Result {
