@@ -308,7 +308,7 @@ fn ledger_queries<S: Store, E: BlockOn>(
     }
     let largest = SpendByAmount::scan()
         .month
-        .eq("2021-12".into())
+        .eq("2021-12")
         .plan()?
         .with_limit(3);
     println!("  December's largest spends, through the index:");
