@@ -257,8 +257,8 @@ fn ledger_queries<S: Store, E: BlockOn>(
         entries,
         PutRecordsOptions::default(),
         |p| {
-            bar.set_position(p.records);
             bar.set_message(format!("{} rows, {} KiB written", p.rows, p.bytes / 1024));
+            bar.set_position(p.records);
         },
     )?;
     bar.finish_and_clear();
