@@ -90,12 +90,14 @@ impl<const N: usize> KeyBuf<N> {
         key: &'static str,
         f: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
+        let base = self.bytes.as_ptr();
         // SAFETY: `bytes[..len]` has been written (the field invariant);
         // the writer writes every byte before the position it ends at, so
-        // the new `len` keeps the invariant.
+        // the new `len` keeps the invariant (`finish_over`: if `f` left
+        // that writer in `w`).
         let mut w = unsafe { KeyWriter::over_uninit(&mut self.bytes, key, self.len) };
         f(&mut w)?;
-        self.len = w.finish();
+        self.len = w.finish_over(base)?;
         Ok(())
     }
 
@@ -149,12 +151,14 @@ impl<const N: usize> KeyStorage for KeyBuf<N> {
     #[inline(always)]
     fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError> {
         let mut buf = Self::new();
+        let base = buf.bytes.as_ptr();
         // SAFETY: nothing of `bytes` needs to be written at position 0;
         // the writer writes every byte before the position it ends at,
-        // so `len` keeps the field invariant.
+        // so `len` keeps the field invariant (`finish_over`: if
+        // `write_key` left that writer in `w`).
         let mut w = unsafe { KeyWriter::over_uninit(&mut buf.bytes, K::layout().name, 0) };
         key.write_key(&mut w)?;
-        buf.len = w.finish();
+        buf.len = w.finish_over(base)?;
         Ok(buf)
     }
 }
