@@ -312,6 +312,57 @@ mod tests {
         }
     }
 
+    /// A key whose encoder swaps the writer it is handed for one over a
+    /// buffer of its own, 82 bytes in.
+    struct Swapper;
+
+    impl RowKey for Swapper {
+        const MAX_LEN: usize = 82;
+        const FIXED_LEN: Option<usize> = None;
+        type Key = KeyBuf<82>;
+        fn encoded_len(&self) -> usize {
+            82
+        }
+        fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
+            let other: &'static mut [u8] = Box::leak(Box::new([0u8; 82]));
+            let mut mine = crate::KeyWriter::new(other, "Swapper");
+            mine.put_repeated(1, 82)?;
+            core::mem::swap(w, &mut mine);
+            Ok(())
+        }
+        fn layout() -> &'static crate::Layout {
+            Name::layout()
+        }
+    }
+
+    /// The position of a writer swapped in is not taken for the key's
+    /// length: none of the buffer's bytes were written (unsafe to read in
+    /// a release build).
+    #[test]
+    fn a_writer_swapped_by_the_encoder_is_an_error() {
+        let err = Swapper.to_key().unwrap_err();
+        assert!(
+            matches!(err.kind(), EncodeErrorKind::Invalid(why) if why.contains("replaced")),
+            "{err}"
+        );
+        let mut k = KeyBuf::<4>::from_slice(b"ab").unwrap();
+        let err = k
+            .append("K", |w| {
+                let other: &'static mut [u8] = Box::leak(Box::new([0u8; 4]));
+                let mut mine = crate::KeyWriter::new(other, "K");
+                mine.put(b"wxyz")?;
+                core::mem::swap(w, &mut mine);
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(matches!(err.kind(), EncodeErrorKind::Invalid(_)), "{err}");
+        assert_eq!(&*k, b"ab");
+        // `encode_into` writes into the caller's initialised slice: a swap
+        // there misreports the length, and reads nothing unwritten.
+        let mut out = [0u8; 82];
+        assert_eq!(Swapper.encode_into(&mut out).unwrap(), 82);
+    }
+
     proptest! {
         /// `to_key` (an unzeroed buffer) and `encode_into` (a buffer of
         /// garbage) write the same bytes, whatever came before.
