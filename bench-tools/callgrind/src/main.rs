@@ -18,8 +18,8 @@
 //! proves it).
 
 use rowkey::scan::merge_sorted;
-use rowkey_fixtures::hand::*;
 use rowkey::RowKey;
+use rowkey_fixtures::hand::*;
 use std::hint::black_box;
 
 // ---------------------------------------------------------------- layouts
@@ -517,7 +517,14 @@ fn run(case: &str, iters: u64) -> bool {
             let s = spend();
             bench_loop(iters, || {
                 let s = black_box(&s);
-                Spend::scan().month.eq(s.month).user.eq(s.user).at_ms.latest(1).unwrap()
+                Spend::scan()
+                    .month
+                    .eq(s.month)
+                    .user
+                    .eq(s.user)
+                    .at_ms
+                    .latest(1)
+                    .unwrap()
             });
         }
         "salted_call/scan/rowkey" => {
@@ -561,7 +568,14 @@ fn check() -> Result<(), String> {
     }
 
     // The scan cases' plans select the sample's key.
-    let plan = Spend::scan().month.eq(s.month).user.eq(s.user).at_ms.latest(1).unwrap();
+    let plan = Spend::scan()
+        .month
+        .eq(s.month)
+        .user
+        .eq(s.user)
+        .at_ms
+        .latest(1)
+        .unwrap();
     if plan.limit() != Some(1) || !plan.contains(&key) {
         return Err("spend scan".into());
     }
