@@ -90,12 +90,14 @@ impl<const N: usize> KeyBuf<N> {
         key: &'static str,
         f: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     ) -> Result<(), EncodeError> {
+        let base = self.bytes.as_ptr();
         // SAFETY: `bytes[..len]` has been written (the field invariant);
         // the writer writes every byte before the position it ends at, so
-        // the new `len` keeps the invariant.
+        // the new `len` keeps the invariant (`finish_over`: if `f` left
+        // that writer in `w`).
         let mut w = unsafe { KeyWriter::over_uninit(&mut self.bytes, key, self.len) };
         f(&mut w)?;
-        self.len = w.finish();
+        self.len = w.finish_over(base)?;
         Ok(())
     }
 
@@ -150,12 +152,14 @@ impl<const N: usize> KeyStorage for KeyBuf<N> {
     #[inline(always)]
     fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError> {
         let mut buf = Self::new();
+        let base = buf.bytes.as_ptr();
         // SAFETY: nothing of `bytes` needs to be written at position 0;
         // the writer writes every byte before the position it ends at,
-        // so `len` keeps the field invariant.
+        // so `len` keeps the field invariant (`finish_over`: if
+        // `write_key` left that writer in `w`).
         let mut w = unsafe { KeyWriter::over_uninit(&mut buf.bytes, K::layout().name, 0) };
         key.write_key(&mut w)?;
-        buf.len = w.finish();
+        buf.len = w.finish_over(base)?;
         Ok(buf)
     }
 }
@@ -310,6 +314,57 @@ mod tests {
             };
             &LAYOUT
         }
+    }
+
+    /// A key whose encoder swaps the writer it is handed for one over a
+    /// buffer of its own, 82 bytes in.
+    struct Swapper;
+
+    impl RowKey for Swapper {
+        const MAX_LEN: usize = 82;
+        const FIXED_LEN: Option<usize> = None;
+        type Key = KeyBuf<82>;
+        fn encoded_len(&self) -> usize {
+            82
+        }
+        fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
+            let other: &'static mut [u8] = Box::leak(Box::new([0u8; 82]));
+            let mut mine = crate::KeyWriter::new(other, "Swapper");
+            mine.put_repeated(1, 82)?;
+            core::mem::swap(w, &mut mine);
+            Ok(())
+        }
+        fn layout() -> &'static crate::Layout {
+            Name::layout()
+        }
+    }
+
+    /// The position of a writer swapped in is not taken for the key's
+    /// length: none of the buffer's bytes were written (unsafe to read in
+    /// a release build).
+    #[test]
+    fn a_writer_swapped_by_the_encoder_is_an_error() {
+        let err = Swapper.to_key().unwrap_err();
+        assert!(
+            matches!(err.kind(), EncodeErrorKind::Invalid(why) if why.contains("replaced")),
+            "{err}"
+        );
+        let mut k = KeyBuf::<4>::from_slice(b"ab").unwrap();
+        let err = k
+            .append("K", |w| {
+                let other: &'static mut [u8] = Box::leak(Box::new([0u8; 4]));
+                let mut mine = crate::KeyWriter::new(other, "K");
+                mine.put(b"wxyz")?;
+                core::mem::swap(w, &mut mine);
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(matches!(err.kind(), EncodeErrorKind::Invalid(_)), "{err}");
+        assert_eq!(&*k, b"ab");
+        // `encode_into` writes into the caller's initialised slice: a swap
+        // there misreports the length, and reads nothing unwritten.
+        let mut out = [0u8; 82];
+        assert_eq!(Swapper.encode_into(&mut out).unwrap(), 82);
     }
 
     proptest! {

@@ -11,6 +11,50 @@
 //! have just written (`MaybeUninit::write`, or a fill of zeros first when
 //! handing out a `&mut [u8]` to write into), and never write an
 //! uninitialised value, so the views below only ever cover written bytes.
+//!
+//! A `KeyBuf` takes its length from the position of the writer it made,
+//! after handing the encoder `&mut KeyWriter`. The encoder could swap that
+//! writer for another (`mem::swap` with `KeyWriter::new` over a leaked
+//! buffer, all safe code), whose position says nothing of this buffer:
+//! `KeyWriter::finish_over` takes the position only from a writer still
+//! over the buffer, and is an error otherwise (a test in `buf.rs`). Its
+//! comparison costs Spend's encode one instruction and the salted scan
+//! below 21; elsewhere the compiler drops it.
+//!
+//! # What it buys
+//!
+//! Kept because it measured a gain over the safe version beyond the
+//! threshold (2% of a layout's instructions per op: the counts are exact,
+//! so 2% is a choice of what is worth an `unsafe`, not noise). The safe
+//! version: `KeyBuf` holds `[u8; N]`, zeroed in `new` (poisoned in debug
+//! builds, as here), and `KeyWriter` writes through `&mut [u8]`, `reserve`
+//! zeroing as it does here; the patch that makes it is
+//! `bench-tools/unsafe-ab/safe-key-buffers.patch`. The same command on
+//! both trees (release, rustc 1.95.0), instructions per op:
+//!
+//! ```sh
+//! bash bench-tools/callgrind.sh -j 2
+//! git apply bench-tools/unsafe-ab/safe-key-buffers.patch
+//! CARGO_TARGET_DIR=target-bench-safe bash bench-tools/callgrind.sh -j 2
+//! ```
+//!
+//! | case | `MaybeUninit` (this) | zeroed `[u8; N]` |
+//! | --- | ---: | ---: |
+//! | Spend encode (`to_key`) | 76 | 78 (+2.6%) |
+//! | CallRecord encode | 165 | 182 (+10.3%) |
+//! | CallRecord, salted, encode | 293 | 294 (+0.3%) |
+//! | Event encode | 196 | 203 (+3.6%) |
+//! | 2 / 4 / 8 / 16 x u64 encode | 11 / 17 / 32 / 63 | the same |
+//! | every decode, `merge_sorted` | | the same |
+//! | Spend scan (`scan()..latest(1)`) | 1,139 | 1,146 (+0.6%) |
+//! | CallRecord, salted, scan (`since`) | 1,255 | 1,242 (-1.0%) |
+//!
+//! The u64 keys write every byte of a fixed-length buffer, so the zeroing
+//! is dead and removed. Event's key is variable-length: the zeroed tail is
+//! real stores. CallRecord (fixed 28 bytes, all written) loses 17
+//! instructions anyway: the disassembly holds no zeroing stores; LLVM,
+//! knowing the buffer's bytes, combines the digit stores differently. A
+//! compiler upgrade can move that one; re-measure with the commands above.
 
 use core::mem::MaybeUninit;
 

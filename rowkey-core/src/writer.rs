@@ -180,6 +180,36 @@ impl<'b> KeyWriter<'b> {
     pub fn finish(self) -> usize {
         self.pos
     }
+
+    /// Ends a writer [`over_uninit`](KeyWriter::over_uninit) made over the
+    /// buffer that starts at `base`, and returns its length: the bytes
+    /// before it have been written. A key's encoder is handed `&mut
+    /// KeyWriter` and could swap it for a writer over another buffer
+    /// (`mem::swap` with `KeyWriter::new` over a leaked one), whose
+    /// position says nothing of this one: that is an error. Where the
+    /// encoder is inlined, the compiler sees the writer's buffer unchanged
+    /// and drops the check.
+    #[inline(always)]
+    pub(crate) fn finish_over(self, base: *const MaybeUninit<u8>) -> Result<usize, EncodeError> {
+        if core::ptr::eq(self.out.as_ptr(), base) {
+            Ok(self.pos)
+        } else {
+            Err(writer_replaced(self.key, self.pos))
+        }
+    }
+}
+
+/// The error of [`KeyWriter::finish_over`], out of line: the check is one
+/// comparison on the hot path.
+#[cold]
+#[inline(never)]
+fn writer_replaced(key: &'static str, offset: usize) -> EncodeError {
+    EncodeError::new(
+        key,
+        "",
+        offset,
+        EncodeErrorKind::Invalid("the key's encoder replaced the KeyWriter it was handed"),
+    )
 }
 
 /// Every writer error is built here, from plain values (see

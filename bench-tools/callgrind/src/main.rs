@@ -18,8 +18,8 @@
 //! proves it).
 
 use rowkey::scan::merge_sorted;
-use rowkey_fixtures::hand::*;
 use rowkey::RowKey;
+use rowkey_fixtures::hand::*;
 use std::hint::black_box;
 
 // ---------------------------------------------------------------- layouts
@@ -346,6 +346,8 @@ const CASES: &[&str] = &[
     "event/decode/format",
     "event/decode/memcomparable",
     "event/decode/storekey",
+    "spend/scan/rowkey",
+    "salted_call/scan/rowkey",
     "u64x2/encode/rowkey",
     "u64x2/encode/hand",
     "u64x2/decode/rowkey",
@@ -511,6 +513,27 @@ fn run(case: &str, iters: u64) -> bool {
                 storekey::decode::<_, PlainEvent>(black_box(&sk[..])).unwrap()
             });
         }
+        "spend/scan/rowkey" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let s = black_box(&s);
+                Spend::scan()
+                    .month
+                    .eq(s.month)
+                    .user
+                    .eq(s.user)
+                    .at_ms
+                    .latest(1)
+                    .unwrap()
+            });
+        }
+        "salted_call/scan/rowkey" => {
+            let r = salted_call();
+            bench_loop(iters, || {
+                let r = black_box(&r);
+                SaltedCall::scan().tel.eq(r.tel).time.since(r.time).unwrap()
+            });
+        }
         "merge/6/rowkey" => merge_case(6, iters),
         "merge/64/rowkey" => merge_case(64, iters),
         "merge/256/rowkey" => merge_case(256, iters),
@@ -542,6 +565,24 @@ fn check() -> Result<(), String> {
         || spend_decode_by_hand(&key) != Some((s.month, s.user, s.at_ms))
     {
         return Err("spend decode".into());
+    }
+
+    // The scan cases' plans select the sample's key.
+    let plan = Spend::scan()
+        .month
+        .eq(s.month)
+        .user
+        .eq(s.user)
+        .at_ms
+        .latest(1)
+        .unwrap();
+    if plan.limit() != Some(1) || !plan.contains(&key) {
+        return Err("spend scan".into());
+    }
+    let r = salted_call();
+    let plan = SaltedCall::scan().tel.eq(r.tel).time.since(r.time).unwrap();
+    if plan.len() != 6 || !plan.contains(&r.to_key().unwrap()) {
+        return Err("salted call scan".into());
     }
 
     let r = call();

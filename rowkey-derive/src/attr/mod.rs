@@ -159,7 +159,24 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                 }
                 "crate" => {
                     let s: syn::LitStr = meta.value()?.parse()?;
-                    out.krate = Some(s.parse()?);
+                    let path: Path = s.parse()?;
+                    // The expansion's const block names rowkey's private
+                    // module `__rk`: a path starting with it would name one
+                    // thing in the scan states (module level) and another
+                    // in their `ScanField` impls (in the block), and core's
+                    // casts between a state and its step rely on the two
+                    // naming the same `Step` (`scan/state_cast.rs`).
+                    if path.leading_colon.is_none()
+                        && path.segments.first().is_some_and(|p| p.ident == "__rk")
+                    {
+                        return Err(syn::Error::new(
+                            s.span(),
+                            "a crate path cannot start with `__rk`, the name the derive gives \
+                             rowkey's private module in its expansion; write it from `self::`, \
+                             `crate::` or `::`",
+                        ));
+                    }
+                    out.krate = Some(path);
                 }
                 "index_of" => index::parse_index_of(cx, &meta, &mut out.index_of)?,
                 other => {
