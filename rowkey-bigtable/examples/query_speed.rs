@@ -8,7 +8,13 @@
 //! Beside each median wall time it prints the median CPU time the client
 //! process and the emulator spent on that way (from `/proc/<pid>/stat`,
 //! in clock ticks of 10 ms): both share the machine's cores, so client
-//! CPU slows the emulator directly.
+//! CPU slows the emulator directly. For the queries it prints the reads
+//! (`Store::read_rows` calls, one request each) and the rows their ranges
+//! held, which the emulator gathers whatever a request's `rows_limit`.
+//!
+//! `QUERY_SPEED_PROBE=1` first measures the emulator's cost of a request
+//! (see `probe`); `QUERY_SPEED_ALL=1` prints every run's time, sorted;
+//! `--only I` runs way I alone (for a profiler attached after loading).
 
 use bigtable_rs::google::bigtable::v2::row_filter::Filter;
 use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowFilter, RowSet};
