@@ -106,13 +106,21 @@ impl<R: AssembledRow> RowAssembler<R> {
 
     /// Takes one chunk; a committed row goes to `out`. A refused chunk
     /// ends the stream: the row it was part of is dropped.
-    pub(crate) fn push(&mut self, chunk: CellChunk, out: &mut VecDeque<R>) -> Result<(), String> {
+    pub(crate) fn push(
+        &mut self,
+        mut chunk: CellChunk,
+        out: &mut VecDeque<R>,
+    ) -> Result<(), String> {
         if matches!(chunk.row_status, Some(RowStatus::ResetRow(true))) {
             return self.reset(&chunk);
         }
         let commit = matches!(chunk.row_status, Some(RowStatus::CommitRow(true)));
         let mut row = match self.row.take() {
-            None => self.begin_row(&chunk)?,
+            None => {
+                self.check_new_row(&chunk)?;
+                // The row takes the chunk's key: no copy.
+                R::begin(std::mem::take(&mut chunk.row_key))
+            }
             // A chunk in the middle of a row may repeat the row's key.
             Some(row) if chunk.row_key.is_empty() || chunk.row_key == row.key() => row,
             Some(row) => {
@@ -150,12 +158,19 @@ impl<R: AssembledRow> RowAssembler<R> {
                         (family.to_owned(), qualifier)
                     }
                 };
-                // `value_size` is the whole value's size: reserve it, but
-                // no more than a message may carry, whatever it claims.
-                let size = usize::try_from(chunk.value_size).unwrap_or(0);
-                let mut value =
-                    Vec::with_capacity(size.min(MAX_MESSAGE_BYTES).max(chunk.value.len()));
-                value.extend_from_slice(&chunk.value);
+                let value = if chunk.value_size == 0 {
+                    // The whole value: the cell takes it, no copy.
+                    std::mem::take(&mut chunk.value)
+                } else {
+                    // The first part of a split value; `value_size` is the
+                    // whole value's size: reserve it, but no more than a
+                    // message may carry, whatever it claims.
+                    let size = usize::try_from(chunk.value_size).unwrap_or(0);
+                    let mut value =
+                        Vec::with_capacity(size.min(MAX_MESSAGE_BYTES).max(chunk.value.len()));
+                    value.extend_from_slice(&chunk.value);
+                    value
+                };
                 AssembledCell {
                     cell: Cell {
                         family,
@@ -176,7 +191,14 @@ impl<R: AssembledRow> RowAssembler<R> {
             row.add(cell);
         }
         if commit {
-            self.last = Some(row.key().to_vec());
+            // The last key's buffer is reused: no allocation per row.
+            match &mut self.last {
+                Some(last) => {
+                    last.clear();
+                    last.extend_from_slice(row.key());
+                }
+                None => self.last = Some(row.key().to_vec()),
+            }
             out.push_back(row);
         } else {
             self.row = Some(row);
@@ -184,8 +206,9 @@ impl<R: AssembledRow> RowAssembler<R> {
         Ok(())
     }
 
-    /// A new row from its first chunk, which names its first cell.
-    fn begin_row(&self, chunk: &CellChunk) -> Result<R, String> {
+    /// Checks the first chunk of a new row: it has a key, after the last
+    /// row's, and names its first cell.
+    fn check_new_row(&self, chunk: &CellChunk) -> Result<(), String> {
         if chunk.row_key.is_empty() {
             return Err("chunk without a row key outside a row".into());
         }
@@ -209,7 +232,7 @@ impl<R: AssembledRow> RowAssembler<R> {
                 KeyDisplay(self.last.as_deref().unwrap_or_default())
             ));
         }
-        Ok(R::begin(chunk.row_key.clone()))
+        Ok(())
     }
 
     /// Drops the row being read, on a chunk that says so.

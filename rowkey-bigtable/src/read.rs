@@ -8,6 +8,12 @@
 //! pulled yet, and closes the connection (`ENHANCE_YOUR_CALM`) when too
 //! many small DATA frames pile up unread, so a slow reader of one long
 //! stream would fail. A page bounds what can pile up.
+//!
+//! A page of a multi-range read names only the ranges it is likely to
+//! reach (its window, sized by the page before; the first page names them
+//! all): the emulator gathers every row of a request's `RowSet` before it
+//! applies `rows_limit`, so ten pages that each named every range left
+//! made it gather five times the rows of the read.
 
 use crate::chunks::RowAssembler;
 use crate::status::{store_error, url_encode};
@@ -18,9 +24,13 @@ use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{
     ColumnRange, ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
 };
-use rowkey_store::{Columns, ReadRequest, RetryPolicy, Row, RowStream, StoreError};
+use futures_core::Stream;
+use rowkey_store::{Columns, KeyRange, ReadRequest, RetryPolicy, Row, RowStream, StoreError};
 use std::collections::VecDeque;
+use std::future::poll_fn;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 use tokio::time::timeout;
 use tonic::metadata::MetadataValue;
 use tonic::Streaming;
@@ -139,6 +149,58 @@ pub(crate) fn regex_filter(regex: String) -> RowFilter {
     }
 }
 
+/// The first `n` ranges of `request` in reading order (its last `n` when
+/// reversed), with its fuzzy key and direction; no limit.
+fn first(request: &ReadRequest, n: usize) -> ReadRequest {
+    let ranges = request.ranges();
+    let n = n.min(ranges.len());
+    let chosen = if request.is_reversed() {
+        &ranges[ranges.len() - n..]
+    } else {
+        &ranges[..n]
+    };
+    same_kind(request, chosen)
+}
+
+/// `request` without its first `n` ranges in reading order.
+fn without_first(request: &ReadRequest, n: usize) -> ReadRequest {
+    let ranges = request.ranges();
+    let n = n.min(ranges.len());
+    let rest = if request.is_reversed() {
+        &ranges[..ranges.len() - n]
+    } else {
+        &ranges[n..]
+    };
+    same_kind(request, rest)
+}
+
+/// A request of `ranges` read as `like` is: direction, fuzzy key and
+/// columns (everything but the ranges and the limit, which the caller
+/// sets per page).
+fn same_kind(like: &ReadRequest, ranges: &[KeyRange]) -> ReadRequest {
+    let mut r = ReadRequest::new(ranges.iter().cloned());
+    if like.is_reversed() {
+        r = r.reversed();
+    }
+    if let Some(fuzzy) = like.fuzzy() {
+        r = r.with_fuzzy(fuzzy.clone());
+    }
+    if let Some(columns) = like.columns() {
+        r = r.with_columns(columns.clone());
+    }
+    r
+}
+
+/// How many ranges hold about a page and a quarter (`asked` and a
+/// quarter), when `window` ranges held `got` rows; `None` (every range
+/// left) when they held none.
+fn window_for(asked: u64, got: u64, window: u64) -> Option<usize> {
+    (got > 0).then(|| {
+        let want = asked.saturating_add(asked / 4).saturating_mul(window) / got;
+        usize::try_from(want).unwrap_or(usize::MAX)
+    })
+}
+
 /// The rows of `request`, resumed after transient failures.
 pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
     if request.is_empty() {
@@ -147,6 +209,9 @@ pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
     }
     let rows = RowAssembler::new(request.is_reversed());
     let reader = Reader {
+        pending: request.clone(),
+        window: 0,
+        next_window: None,
         target,
         request,
         stream: None,
@@ -158,16 +223,30 @@ pub(crate) fn read(target: Target, request: ReadRequest) -> RowStream {
         failed: None,
         done: false,
     };
-    Box::pin(futures_util::stream::unfold(reader, |mut r| async move {
-        let item = r.next().await?;
-        Some((item, r))
-    }))
+    // Boxed: the reader moves into each row's future and back out, a
+    // pointer rather than the whole struct.
+    Box::pin(futures_util::stream::unfold(
+        Box::new(reader),
+        |mut r| async move {
+            let item = r.next().await?;
+            Some((item, r))
+        },
+    ))
 }
 
 struct Reader {
     target: Target,
-    /// The whole request; a retry reads `request.after_rows(last, committed)`.
+    /// The whole request: its limit counts every row committed.
     request: ReadRequest,
+    /// The ranges of the request not yet read to their end (a range a
+    /// page read in part is trimmed after the last row when the next page
+    /// is sent).
+    pending: ReadRequest,
+    /// How many of `pending`'s ranges, in reading order, the request in
+    /// flight covers.
+    window: usize,
+    /// How many ranges the next page names (`None`: every range left).
+    next_window: Option<usize>,
     stream: Option<Streaming<ReadRowsResponse>>,
     rows: RowAssembler,
     buffer: VecDeque<Row>,
@@ -199,7 +278,13 @@ impl Reader {
                 None => self.open().await,
                 Some(stream) => {
                     let idle = self.target.retry.idle_timeout;
-                    match timeout(idle, stream.message()).await {
+                    // A message already received needs no timer.
+                    let ready = poll_fn(|cx| Poll::Ready(Pin::new(&mut *stream).poll_next(cx)));
+                    let message = match ready.await {
+                        Poll::Ready(message) => Ok(message.transpose()),
+                        Poll::Pending => timeout(idle, stream.message()).await,
+                    };
+                    match message {
                         Err(_) => Err(StoreError::transient(
                             "read rows",
                             format!("the stream stalled: no response for {idle:?}"),
@@ -213,10 +298,8 @@ impl Reader {
                             "the stream ended in the middle of a row",
                         )),
                         Ok(Ok(None)) => {
-                            // A full page: more may follow, from after it.
-                            let (asked, got) = self.page;
                             self.stream = None;
-                            self.done = got < asked;
+                            self.page_ended();
                             Ok(())
                         }
                         Ok(Ok(Some(response))) => self.take(response),
@@ -231,16 +314,24 @@ impl Reader {
 
     /// Sends the request for what is left of the read.
     async fn open(&mut self) -> Result<(), StoreError> {
-        let rest = match self.rows.last() {
-            Some(last) => self.request.after_rows(last, self.committed),
-            None => self.request.clone(),
-        };
-        if rest.is_empty() {
+        if let Some(last) = self.rows.last() {
+            self.pending = self.pending.after(last);
+        }
+        let left = self
+            .request
+            .limit()
+            .map(|l| l.saturating_sub(self.committed));
+        if self.pending.ranges().is_empty() || left == Some(0) {
             self.done = true;
             return Ok(());
         }
-        let asked = rest.limit().unwrap_or(u64::MAX).min(self.target.page_rows);
-        let rest = rest.with_limit(asked);
+        let asked = left.unwrap_or(u64::MAX).min(self.target.page_rows);
+        let left_ranges = self.pending.ranges().len();
+        self.window = self
+            .next_window
+            .unwrap_or(left_ranges)
+            .clamp(1, left_ranges);
+        let rest = first(&self.pending, self.window).with_limit(asked);
         let message = ReadRowsRequest {
             table_name: self.target.table.to_string(),
             app_profile_id: self.target.app_profile.to_string(),
@@ -268,6 +359,36 @@ impl Reader {
                 self.page = (asked, 0);
                 Ok(())
             }
+        }
+    }
+
+    /// A page's stream ended. A short page read its window to the end; a
+    /// full one stopped at its limit, and the read goes on after its last
+    /// row. Either sizes the next page's window.
+    ///
+    /// The emulator gathers every row of a request's `RowSet` before it
+    /// applies `rows_limit`, so pages that each named every range left
+    /// would cost it the rest of the read again for every page. A page
+    /// names as many ranges as hold about a page and a quarter, by the
+    /// last page (a window a little too wide costs the emulator a few rows
+    /// more to gather; one too narrow, a request more). The first page
+    /// names them all, so that a read of one page stays one request.
+    fn page_ended(&mut self) {
+        let (asked, got) = self.page;
+        if got < asked {
+            // Every range of the window read: `got / window` rows each.
+            let window = self.window.max(1) as u64;
+            self.pending = without_first(&self.pending, self.window);
+            self.done = self.pending.ranges().is_empty();
+            self.next_window = window_for(asked, got, window);
+        } else if let Some(last) = self.rows.last() {
+            // The page read `passed` ranges to their end and a part of the
+            // next one: the next page starts in that one and names as many
+            // more as the page read to their end.
+            let before = self.pending.ranges().len();
+            self.pending = self.pending.after(last);
+            let passed = before - self.pending.ranges().len();
+            self.next_window = Some(passed + 1);
         }
     }
 
@@ -306,7 +427,10 @@ impl Reader {
 
 #[cfg(test)]
 mod tests {
-    use super::{columns_filter, row_filter, EndQualifier, StartQualifier, FEATURE_FLAGS};
+    use super::{
+        columns_filter, first, row_filter, window_for, without_first, EndQualifier, StartQualifier,
+        FEATURE_FLAGS,
+    };
     use bigtable_rs::google::bigtable::v2::row_filter::Filter;
     use rowkey_store::{Columns, KeyRange, ReadRequest};
 
@@ -340,6 +464,37 @@ mod tests {
             chain.filters[1].filter,
             Some(Filter::CellsPerColumnLimitFilter(1))
         );
+    }
+
+    #[test]
+    fn windows_hold_about_a_page_and_a_quarter() {
+        // 4 ranges held 5,000 rows: 1,250 each; a page and a quarter of
+        // 10,000 is 10 of them.
+        assert_eq!(window_for(10_000, 5_000, 4), Some(10));
+        // Ranges larger than a page: one.
+        assert_eq!(window_for(10_000, 9_000, 1), Some(1));
+        // Empty ranges say nothing: every range left.
+        assert_eq!(window_for(10_000, 0, 7), None);
+        assert_eq!(window_for(u64::MAX, 1, u64::MAX), Some(usize::MAX));
+    }
+
+    #[test]
+    fn windows_are_taken_in_reading_order() {
+        let r = |a: &str, b: &str| KeyRange::new(a, Some(b.as_bytes().to_vec()));
+        let request = ReadRequest::new([r("a", "b"), r("c", "d"), r("e", "f")]);
+        let keys = |q: &ReadRequest| format!("{:?}", q.ranges());
+        assert_eq!(keys(&first(&request, 2)), "[[a, b), [c, d)]");
+        assert_eq!(keys(&without_first(&request, 2)), "[[e, f)]");
+        let back = request.clone().reversed();
+        assert_eq!(keys(&first(&back, 2)), "[[c, d), [e, f)]");
+        assert_eq!(keys(&without_first(&back, 2)), "[[a, b)]");
+        assert!(first(&back, 1).is_reversed() && without_first(&back, 1).is_reversed());
+        assert_eq!(first(&request, 9).ranges().len(), 3);
+        assert!(without_first(&request, 9).ranges().is_empty());
+        // A window reads the same cells as the whole request.
+        let only = request.with_columns(Columns::new([("d", "v")]));
+        assert_eq!(first(&only, 1).columns(), only.columns());
+        assert_eq!(without_first(&only, 1).columns(), only.columns());
     }
     use bigtable_rs::google::bigtable::v2::FeatureFlags;
 

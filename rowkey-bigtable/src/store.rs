@@ -115,7 +115,10 @@ impl BigtableStore {
     /// The same store asking for at most `n` rows per `ReadRows` request
     /// (default 10,000; 0 is taken as 1). A long read is sent as requests
     /// of this many rows, each resuming after the last, which bounds what
-    /// the HTTP/2 layer holds unread for a slow reader.
+    /// the HTTP/2 layer holds unread for a slow reader. A page of a
+    /// multi-range read (`read_plan`) names only the ranges it is likely to
+    /// reach, sized by the page before: the emulator's cost of a request
+    /// grows with the rows of its whole `RowSet`, whatever its limit.
     pub fn with_read_page_rows(mut self, n: u64) -> Self {
         self.target.page_rows = n.max(1);
         self

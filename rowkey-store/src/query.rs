@@ -8,7 +8,8 @@ use rowkey_core::scan::{MergeHeads, MergeOrder, ScanPlan};
 use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Wake, Waker};
 
 /// How a query reads the ranges of a plan.
 ///
@@ -89,11 +90,56 @@ struct Range {
     fetch: Option<Fetch>,
     /// No more rows will come from this range.
     done: bool,
+    /// Wakes the query for this range's read, and says which range woke.
+    waker: Waker,
+    /// Whether the range is on the query's list of ranges that may be
+    /// starved, or of those that may be running low.
+    maybe_starved: bool,
+    maybe_low: bool,
 }
 
 impl Range {
     fn idle(&self) -> bool {
         !self.done && self.fetch.is_none()
+    }
+}
+
+/// The ranges whose reads woke since the query last polled them, and the
+/// task to wake when one does while the query waits.
+///
+/// A query polls only the reads that woke it (and those it just started),
+/// not every read in flight for every row it yields.
+struct Woken {
+    ranges: Vec<usize>,
+    /// Whether each range is in `ranges`.
+    queued: Vec<bool>,
+    /// The task waiting on the query (taken by the first wake).
+    task: Option<Waker>,
+}
+
+/// A range's waker: queues its range, then wakes the query's task.
+struct RangeWaker {
+    woken: Arc<Mutex<Woken>>,
+    range: usize,
+}
+
+impl Wake for RangeWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        let task = {
+            let mut woken = self.woken.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(queued @ false) = woken.queued.get_mut(self.range) {
+                *queued = true;
+                woken.ranges.push(self.range);
+            }
+            woken.task.take()
+        };
+        if let Some(task) = task {
+            task.wake();
+        }
     }
 }
 
@@ -123,11 +169,21 @@ pub struct QueryStream<S> {
     /// Rows buffered, plus rows asked for and not yet delivered.
     held: u64,
     finished: bool,
+    /// Which ranges' reads woke, shared with the ranges' wakers.
+    woken: Arc<Mutex<Woken>>,
+    /// The ranges being polled (the woken list, swapped out).
+    polling: Vec<usize>,
+    /// Ranges that may be starved: the merge waits on them and nothing of
+    /// them is buffered or being read. Checked when a read may start.
+    maybe_starved: Vec<usize>,
+    /// Ranges that may be running low: idle, under a quarter page
+    /// buffered. Read ahead while the budget has room.
+    maybe_low: Vec<usize>,
 }
 
 impl<S: Store> QueryStream<S> {
     pub(crate) fn new<const N: usize>(store: S, plan: &ScanPlan<N>, options: QueryOptions) -> Self {
-        let ranges: Vec<Range> = plan
+        let ranges = plan
             .ranges()
             .map(|r| {
                 let mut request = ReadRequest::range(&r);
@@ -139,12 +195,29 @@ impl<S: Store> QueryStream<S> {
                 }
                 request
             })
-            .map(|request| Range {
+            .collect::<Vec<_>>();
+        let n = ranges.len();
+        let woken = Arc::new(Mutex::new(Woken {
+            ranges: Vec::new(),
+            queued: vec![false; n],
+            task: None,
+        }));
+        let ranges: Vec<Range> = ranges
+            .into_iter()
+            .enumerate()
+            .map(|(i, request)| Range {
                 request,
                 last: None,
                 buffer: VecDeque::new(),
                 fetch: None,
                 done: false,
+                waker: Waker::from(Arc::new(RangeWaker {
+                    woken: Arc::clone(&woken),
+                    range: i,
+                })),
+                // At first every range is starved.
+                maybe_starved: true,
+                maybe_low: true,
             })
             .collect();
         let order = MergeOrder {
@@ -161,6 +234,10 @@ impl<S: Store> QueryStream<S> {
             in_flight: 0,
             held: 0,
             finished: false,
+            woken,
+            polling: Vec::new(),
+            maybe_starved: (0..n).collect(),
+            maybe_low: (0..n).collect(),
         }
     }
 
@@ -186,6 +263,8 @@ impl<S: Store> QueryStream<S> {
         });
         self.in_flight += 1;
         self.held += asked;
+        // A new read is polled at once (nothing has woken for it yet).
+        self.polling.push(i);
     }
 
     /// Whether the merge waits on range `i` and nothing of it is buffered
@@ -198,40 +277,105 @@ impl<S: Store> QueryStream<S> {
     /// Starts reads while reads may start: first for the ranges the merge
     /// waits on, each for its share of the free budget; then ahead, a full
     /// page, for ranges running low while the budget has room.
+    ///
+    /// Only the ranges on the `maybe_starved` and `maybe_low` lists are
+    /// looked at (a range joins them when the merge takes its head, a read
+    /// of it ends, or its buffer runs low), not all of them for every row.
     fn start_reads(&mut self) {
         let concurrency = self.options.concurrency.max(1);
         let page = self.options.page_rows.max(1) as u64;
         let budget = self.options.buffer_rows as u64;
-        let mut starved = (0..self.ranges.len()).filter(|&i| self.starved(i)).count() as u64;
-        for i in 0..self.ranges.len() {
-            if starved == 0 || self.in_flight >= concurrency {
-                break;
-            }
-            if self.starved(i) {
+        if self.in_flight >= concurrency {
+            return;
+        }
+        if !self.maybe_starved.is_empty() {
+            let mut list = std::mem::take(&mut self.maybe_starved);
+            list.retain(|&i| {
+                let starved = self.starved(i);
+                self.ranges[i].maybe_starved = starved;
+                starved
+            });
+            // In range order, as a scan of every range would start them.
+            list.sort_unstable();
+            let mut starved = list.len() as u64;
+            let mut started = 0;
+            for &i in &list {
+                if self.in_flight >= concurrency {
+                    break;
+                }
                 let share = budget.saturating_sub(self.held) / starved;
                 self.start(i, share.clamp(1, page));
+                self.ranges[i].maybe_starved = false;
                 starved -= 1;
+                started += 1;
             }
+            // The rest wait for a read to end.
+            list.drain(..started);
+            self.maybe_starved = list;
         }
-        for i in 0..self.ranges.len() {
+        if self.maybe_low.is_empty() {
+            return;
+        }
+        let mut list = std::mem::take(&mut self.maybe_low);
+        let mut seen = 0;
+        for &i in &list {
             if self.in_flight >= concurrency || self.held + page > budget {
-                return;
+                break;
             }
             let r = &self.ranges[i];
             if r.idle() && (r.buffer.len() as u64) < (page / 4).max(1) {
                 self.start(i, page);
             }
+            // Read ahead, or not low (any more): off the list until it is.
+            self.ranges[i].maybe_low = false;
+            seen += 1;
+        }
+        list.drain(..seen);
+        self.maybe_low = list;
+    }
+
+    /// Puts range `i` on the lists of ranges to look at when reads may
+    /// start.
+    fn look_at(&mut self, i: usize) {
+        let range = &mut self.ranges[i];
+        if !range.idle() {
+            return;
+        }
+        if !range.maybe_starved {
+            range.maybe_starved = true;
+            self.maybe_starved.push(i);
+        }
+        if !range.maybe_low {
+            range.maybe_low = true;
+            self.maybe_low.push(i);
         }
     }
 
-    /// Drains every read in flight into its range's buffer. Returns
-    /// whether a read ended (freeing its place for another).
-    fn poll_reads(&mut self, cx: &mut Context<'_>) -> Result<bool, StoreError> {
+    /// Drains the reads that woke (or just started) into their ranges'
+    /// buffers. Returns whether a read ended (freeing its place for
+    /// another).
+    fn poll_reads(&mut self) -> Result<bool, StoreError> {
+        {
+            let mut guard = self.woken.lock().unwrap_or_else(PoisonError::into_inner);
+            let woken = &mut *guard;
+            for &i in &woken.ranges {
+                woken.queued[i] = false;
+            }
+            let woken = &mut woken.ranges;
+            if self.polling.is_empty() {
+                std::mem::swap(&mut self.polling, woken);
+            } else {
+                self.polling.append(woken);
+            }
+        }
         let mut freed = false;
-        for range in &mut self.ranges {
+        let mut polling = std::mem::take(&mut self.polling);
+        for &i in &polling {
+            let range = &mut self.ranges[i];
             let Some(fetch) = &mut range.fetch else {
                 continue;
             };
+            let mut cx = Context::from_waker(&range.waker);
             loop {
                 // A read that delivered all it asked for ends here (a store
                 // that would send more breaks no budget): its range is done
@@ -239,11 +383,19 @@ impl<S: Store> QueryStream<S> {
                 let ended = if fetch.got >= fetch.asked {
                     Some(fetch.covers_limit)
                 } else {
-                    match fetch.rows.as_mut().poll_next(cx) {
+                    match fetch.rows.as_mut().poll_next(&mut cx) {
                         Poll::Pending => None,
                         Poll::Ready(Some(Ok(row))) => {
                             fetch.got += 1;
-                            range.last = Some(row.key.clone());
+                            // The last key's buffer is reused: no
+                            // allocation per row.
+                            match &mut range.last {
+                                Some(last) => {
+                                    last.clear();
+                                    last.extend_from_slice(&row.key);
+                                }
+                                None => range.last = Some(row.key.clone()),
+                            }
                             range.buffer.push_back(row);
                             continue;
                         }
@@ -259,20 +411,55 @@ impl<S: Store> QueryStream<S> {
                     range.fetch = None;
                     self.in_flight -= 1;
                     freed = true;
+                    self.look_at(i);
                 }
                 break;
             }
         }
+        polling.clear();
+        self.polling = polling;
         Ok(freed)
+    }
+
+    /// Whether a read could start now for a range on the lists.
+    fn may_start(&self) -> bool {
+        let page = self.options.page_rows.max(1) as u64;
+        self.in_flight < self.options.concurrency.max(1)
+            && (!self.maybe_starved.is_empty()
+                || (!self.maybe_low.is_empty()
+                    && self.held + page <= self.options.buffer_rows as u64))
+    }
+
+    /// Before the query waits: registers its task to be woken by the
+    /// next read that wakes.
+    ///
+    /// When one woke while the query was busy, its task is woken at once:
+    /// the query yields rather than polling again in this call, because a
+    /// read may have woken only to yield (tokio's cooperative budget: a
+    /// task that spent it gets `Pending` and an immediate wake from every
+    /// resource until it returns to the scheduler).
+    fn wait(&mut self, cx: &Context<'_>) {
+        let mut woken = self.woken.lock().unwrap_or_else(PoisonError::into_inner);
+        if !woken.ranges.is_empty() {
+            drop(woken);
+            cx.waker().wake_by_ref();
+            return;
+        }
+        match &woken.task {
+            Some(task) if task.will_wake(cx.waker()) => {}
+            _ => woken.task = Some(cx.waker().clone()),
+        }
     }
 
     /// Gives the merge each awaited range's next buffered row (or its
     /// end); `true` when every range's head is known.
     fn fill_heads(&mut self) -> bool {
+        let low = (self.options.page_rows.max(1) / 4).max(1);
         let (ranges, held) = (&mut self.ranges, &mut self.held);
+        let (maybe_starved, maybe_low) = (&mut self.maybe_starved, &mut self.maybe_low);
         self.heads.fill(|i| {
             let range = &mut ranges[i];
-            match range.buffer.pop_front() {
+            let head = match range.buffer.pop_front() {
                 Some(row) => {
                     *held -= 1;
                     // A drained buffer gives its room back: kept, 120
@@ -283,9 +470,21 @@ impl<S: Store> QueryStream<S> {
                     }
                     Some(Some(row))
                 }
-                None if range.done => Some(None),
+                None if range.done => return Some(None),
                 None => None,
+            };
+            // Awaited, or running low: worth a look when reads may start.
+            if range.idle() {
+                if head.is_none() && !range.maybe_starved {
+                    range.maybe_starved = true;
+                    maybe_starved.push(i);
+                }
+                if range.buffer.len() < low && !range.maybe_low {
+                    range.maybe_low = true;
+                    maybe_low.push(i);
+                }
             }
+            head
         })
     }
 }
@@ -301,7 +500,7 @@ impl<S: Store> Stream for QueryStream<S> {
         }
         loop {
             this.start_reads();
-            let freed = match this.poll_reads(cx) {
+            let freed = match this.poll_reads() {
                 Ok(freed) => freed,
                 Err(e) => {
                     this.finish();
@@ -309,10 +508,14 @@ impl<S: Store> Stream for QueryStream<S> {
                 }
             };
             if this.fill_heads() {
-                let Some((_, row)) = this.heads.pop() else {
+                let Some((i, row)) = this.heads.pop() else {
                     this.finish();
                     return Poll::Ready(None);
                 };
+                // The merge now waits on range `i`.
+                if this.ranges[i].buffer.is_empty() {
+                    this.look_at(i);
+                }
                 if let Some(n) = &mut this.remaining {
                     *n -= 1;
                     if *n == 0 {
@@ -325,7 +528,8 @@ impl<S: Store> Stream for QueryStream<S> {
             }
             // A read ended: another may start, or a range is now done.
             // Otherwise every read in flight is pending and will wake us.
-            if !freed {
+            if !freed && !this.may_start() {
+                this.wait(cx);
                 return Poll::Pending;
             }
         }
@@ -337,6 +541,8 @@ impl<S> QueryStream<S> {
     fn finish(&mut self) {
         self.finished = true;
         self.ranges.clear();
+        self.maybe_starved.clear();
+        self.maybe_low.clear();
         self.heads = MergeHeads::new(0, self.heads.order());
     }
 }
