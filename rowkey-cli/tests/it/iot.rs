@@ -6,7 +6,7 @@
 //! files in `tests/layouts`); every value is shown and typed as a person
 //! writes it.
 
-mod run;
+use crate::run;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rowkey::{KeyDisplay, RowKey};

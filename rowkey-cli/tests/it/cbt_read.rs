@@ -8,7 +8,7 @@
 //! Needs `cbt` (Google Cloud SDK; CI installs it) and the emulator: a
 //! missing `cbt` fails the test, saying so.
 
-mod run;
+use crate::run;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use rowkey::bigtable::{blocking, TableSpec};

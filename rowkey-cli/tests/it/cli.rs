@@ -6,7 +6,7 @@
 use rowkey::hotspot::HotspotReport;
 use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::{CallRecord, OrderStatus, SellerTrade, Trade, UserOp};
-mod run;
+use crate::run;
 
 use run::{fails, hex, keys_file, layout, ok, tmp};
 

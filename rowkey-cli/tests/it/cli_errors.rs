@@ -2,7 +2,7 @@
 //! wrong layout file... each is a clear error on stderr and exit code 1,
 //! never a panic.
 
-mod run;
+use crate::run;
 
 use run::{fails, keys_file, layout, ok, tmp};
 

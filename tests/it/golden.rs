@@ -9,9 +9,7 @@
 
 use rowkey::{KeyDisplay, KeyPart, RowKey};
 
-#[path = "golden/optional.rs"]
 mod optional;
-#[path = "golden/text_forms.rs"]
 mod text_forms;
 
 #[derive(KeyPart, Debug, PartialEq)]
