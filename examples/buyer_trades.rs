@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo run --example buyer_trades`
 //!
-//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->
+//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test it docs:: rewrites it) -->
 //!
 //! Defined once in `fixtures/src/layouts/trades.rs` (the tests run it too):
 //!

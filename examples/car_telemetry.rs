@@ -2,7 +2,7 @@
 //!
 //! Run: `cargo run --example car_telemetry`
 //!
-//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->
+//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test it docs:: rewrites it) -->
 //!
 //! Defined once in `fixtures/src/layouts/lookups.rs` (the tests run it too):
 //!

@@ -2,7 +2,7 @@
 //!
 //! Run: `cargo run --example order_status`
 //!
-//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->
+//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test it docs:: rewrites it) -->
 //!
 //! Defined once in `fixtures/src/layouts/events.rs` (the tests run it too):
 //!

@@ -2,7 +2,7 @@
 //!
 //! Run: `cargo run --example user_ops`
 //!
-//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->
+//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test it docs:: rewrites it) -->
 //!
 //! Defined once in `fixtures/src/layouts/activity.rs` (the tests run it too):
 //!

@@ -25,7 +25,7 @@
 //!
 //! # Field attributes
 //!
-//! The table is README.md's (tests/docs.rs checks they are one text).
+//! The table is README.md's (tests/it/docs.rs checks they are one text).
 //!
 #![doc = include_str!("../docs/attributes.md")]
 //!

@@ -5,6 +5,12 @@ use rowkey::{KeyDisplay, KeyPart, RowKey};
 use rowkey_fixtures::alloc::{allocations, Counting};
 use rowkey_fixtures::{BucketedCall as CallRecord, Spend};
 
+// A test binary of its own, not a module of `tests/it/`: a global
+// allocator is one per binary, so there it would sit under every test of
+// the facade, and the proofs here are best made in a process where no
+// other test runs (the counts are per thread, but the harness and other
+// tests' threads would share the allocator, its process-wide counters and
+// its cost).
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 

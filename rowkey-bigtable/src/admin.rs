@@ -259,7 +259,7 @@ impl BigtableAdmin {
     /// reports them. The admin API's `Table` has no field for them, and
     /// `SampleRowKeys` returns other keys: on the emulator, sampled row
     /// keys, and in an empty table only its end whatever its splits
-    /// (`tests/admin.rs` checks this); on Cloud Bigtable, the current
+    /// (`tests/it/admin.rs` checks this); on Cloud Bigtable, the current
     /// tablet boundaries, which Bigtable changes as it rebalances tablets
     /// by size and load, so a healthy table's would not match its initial
     /// splits. A table that [`Existed`] keeps the splits it was created

@@ -12,6 +12,9 @@ use rowkey_fixtures::alloc::{live_bytes, peak_bytes, reset_peak, Counting};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::Ledger;
 
+// A test binary of its own, not a module of `tests/it/`: the peak heap
+// measured here is the whole process's, and tests running on other
+// threads of one shared binary would add their allocations to it.
 #[global_allocator]
 static HEAP: Counting = Counting;
 

@@ -1,4 +1,4 @@
-// The Java side of tests/java_crosscheck.rs: the reference formulas the
+// The Java side of tests/it/java_crosscheck.rs: the reference formulas the
 // Rust salts must reproduce, run on the JVM itself. Reads tab-separated
 // cases on stdin, prints one answer line per case.
 //

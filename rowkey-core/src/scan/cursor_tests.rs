@@ -1,5 +1,5 @@
 //! The token's format and every way a token is refused before it reaches
-//! a plan (the plan's checks are in `tests/cursors.rs`).
+//! a plan (the plan's checks are in `tests/it/cursors.rs`).
 
 use super::*;
 use crate::scan::ScanPlan;

@@ -8,7 +8,7 @@
 //! Needs `cbt` (Google Cloud SDK; CI installs it) and the emulator: a
 //! missing `cbt` fails the test, saying so.
 
-mod run;
+use crate::run;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use rowkey::bigtable::{blocking, TableSpec};
@@ -17,8 +17,7 @@ use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Metric, ReadingKey};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Readings whose keys hold what a terminal would hide or break on: NUL
 /// padding always, and the first devices whose salt buckets are 0x00 and
@@ -119,23 +118,10 @@ fn cbt(host: &str, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
-/// `rowkey` with `stdin` on its standard input.
+/// `rowkey` with `stdin` on its standard input; expects success, stdout.
 fn rowkey_with_input(args: &[&str], stdin: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let out = run::rowkey(args).write_stdin(stdin).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Compile-fail cases: every misuse the derives reject, with the message
 //! and span a user sees. Regenerate with
-//! `TRYBUILD=overwrite cargo test --all-features --test ui`.
+//! `TRYBUILD=overwrite cargo test --all-features --test it ui::`.
 //!
 //! The snapshots are taken with every feature on (the README's test
 //! command): rustc lists types that implement `KeyPart` in some messages,

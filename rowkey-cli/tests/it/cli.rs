@@ -3,10 +3,10 @@
 //! the hotspot picture (parsed as XML: one bar per region), and bad input
 //! (in `cli_errors.rs`).
 
+use crate::run;
 use rowkey::hotspot::HotspotReport;
 use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::{CallRecord, OrderStatus, SellerTrade, Trade, UserOp};
-mod run;
 
 use run::{fails, hex, keys_file, layout, ok, tmp};
 

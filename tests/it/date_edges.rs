@@ -2,7 +2,6 @@
 //! second (chrono only) is an encode error naming the field in every codec
 //! that takes a date-time, never another second's key; a date outside what
 //! `#[desc_ts]` holds is an error that names the date and the range.
-#![cfg(all(feature = "chrono", feature = "time", feature = "jiff"))]
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use rowkey::codec::CivilTime;

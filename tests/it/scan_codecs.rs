@@ -10,7 +10,6 @@
 //! field and salted field) and a hash prefix learn from their fields, the whole
 //! key a scan builds (`key()`) is the encoder's key, its `plan()` holds
 //! exactly that key, and a range from the value to itself holds it too.
-#![cfg(all(feature = "chrono", feature = "uuid", feature = "rust_decimal"))]
 
 use chrono::NaiveDate;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Keys of a fixed-length layout are decoded with one length check when
 //! they have that length; keys of any other length must still get the
 //! precise error of the field where they end, or of the bytes after them.
-//! (Run in release too: `cargo test --release --test fixed_len_decode`,
+//! (Run in release too: `cargo test --release --test it fixed_len_decode::`,
 //! where the two paths are separate code.)
 
 use proptest::prelude::*;

@@ -2,7 +2,6 @@
 //! features) derive `RowKey`: keys roundtrip, sort like the fields, errors
 //! name the field, and every scan finisher selects exactly the rows a
 //! brute-force filter over a sorted map selects.
-#![cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]
 
 use proptest::prelude::*;
 use rowkey::scan::{merge_sorted, ScanPlan};

@@ -46,7 +46,7 @@ const SHOWN: &[(&str, &str, &[&str])] = &[
     ("spending_ledger", "ledger", &["Ledger"]),
 ];
 
-const BEGIN: &str = "//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test docs rewrites it) -->";
+const BEGIN: &str = "//! <!-- shown from the fixtures (ROWKEY_BLESS=1 cargo test --all-features --test it docs:: rewrites it) -->";
 const END: &str = "//! <!-- end of what is shown from the fixtures -->";
 
 /// `struct name`'s definition in `src`, with its docs and attributes.
@@ -173,7 +173,7 @@ fn each_seed_example_shows_its_key_and_queries() {
         assert!(
             bless,
             "examples/{example}.rs does not show {types:?} as fixtures/src/layouts/{fixture}.rs defines them: \
-             run ROWKEY_BLESS=1 cargo test --all-features --test docs"
+             run ROWKEY_BLESS=1 cargo test --all-features --test it docs::"
         );
         let updated = match current {
             Some((b, e)) => format!("{}{want}{}", &src[..b], &src[e..]),

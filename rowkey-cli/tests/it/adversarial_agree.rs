@@ -6,7 +6,7 @@
 //! to the value and encodes back; random and nearby bytes: both decoders
 //! give the same value or the same error.
 
-mod support;
+use crate::support;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! errors, no panics on any column bytes, and the bytes hbase-thrift's
 //! binary protocol writes and reads.
 
-mod common;
+use crate::common;
 
 use common::{written, written_cells};
 use hbase_thrift::hbase::{BatchMutation, Mutation, TCell, TColumn, TRowResult, TScan};

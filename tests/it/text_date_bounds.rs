@@ -12,7 +12,6 @@
 //! Every specifier the README lists (`%Y %m %d %j %H %M %S %3f %6f %9f
 //! %F %T`, literals) is in a format here, each format with bounds of every
 //! precision from the year to the nanosecond.
-#![cfg(all(feature = "chrono", feature = "jiff"))]
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
 use proptest::prelude::*;

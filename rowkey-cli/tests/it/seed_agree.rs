@@ -2,7 +2,7 @@
 //! layouts (rowkey-fixtures), fed by their generators: they agree with the
 //! derived code on every key and on every key's neighbours.
 
-mod support;
+use crate::support;
 
 use rowkey::{DecodeKeyOwned, IndexOf, RowKey};
 use rowkey_fixtures::layouts::*;

@@ -348,7 +348,7 @@ macro_rules! layouts {
             $(#[tokio::test] async fn $name() { super::$name(&mut super::Mem).await; })*
         }
         // The emulator runs on the multi-thread runtime, as services do;
-        // tests/bigtable_store.rs covers the current-thread one.
+        // rowkey-bigtable/tests/it/conformance.rs runs the current-thread one.
         #[cfg(feature = "bigtable")]
         mod bigtable {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {

@@ -4,14 +4,13 @@
 //! and for `\`), which is exact and readable.
 //!
 //! After an intended format change (which breaks every stored key!), run
-//! `ROWKEY_BLESS=1 cargo test --all-features --test golden` and review the
-//! diff (keys of optional key parts are only built with their features).
+//! `ROWKEY_BLESS=1 cargo test --all-features --test it golden::` and review
+//! the diff (keys of optional key parts are only built with their
+//! features).
 
 use rowkey::{KeyDisplay, KeyPart, RowKey};
 
-#[path = "golden/optional.rs"]
 mod optional;
-#[path = "golden/text_forms.rs"]
 mod text_forms;
 
 #[derive(KeyPart, Debug, PartialEq)]

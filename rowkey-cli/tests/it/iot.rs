@@ -6,9 +6,10 @@
 //! files in `tests/layouts`); every value is shown and typed as a person
 //! writes it.
 
-mod run;
+use crate::run;
 
 use chrono::{DateTime, NaiveDate, Utc};
+use predicates::prelude::*;
 use rowkey::{KeyDisplay, RowKey};
 use rowkey_fixtures::layouts::{Invoice, Metric, ReadingKey};
 use run::{fails, hex, layout, ok, rowkey, tmp};
@@ -206,7 +207,9 @@ fn cbt_read_output_is_read_as_raw_keys() {
     ]);
     assert!(out.contains("Humidity"), "{out}");
     // A raw key as an argument is refused with the way to give it.
-    let raw = rowkey(&["decode", "--layout", &l, "--keys", file.to_str().unwrap()]);
-    let e = String::from_utf8_lossy(&raw.stderr);
-    assert!(e.contains("for raw keys from `cbt read` use --cbt"), "{e}");
+    rowkey(&["decode", "--layout", &l, "--keys", file.to_str().unwrap()])
+        .assert()
+        .stderr(predicate::str::contains(
+            "for raw keys from `cbt read` use --cbt",
+        ));
 }

@@ -3,7 +3,7 @@
 //! JSON, every key decodes to the text it holds and encodes back, and on
 //! damaged keys the layout decoder and the derived one agree.
 
-mod support;
+use crate::support;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! property tests) the keys a model of HBase's scan semantics selects
 //! with them, forwards and backwards, against brute force.
 
-mod common;
+use crate::common;
 
 use common::{assert_only_rows, scan, Reading, Table, HBASE, MAX_KEY, READINGS};
 use hbase_thrift::hbase::TScan;

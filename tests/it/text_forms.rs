@@ -5,13 +5,6 @@
 //! canonically, sort like what they keep, refuse bad bytes with the field
 //! and offset, and scans select what a brute-force filter selects. The
 //! seed ledger is written with two `NaiveDateTime` fields, byte for byte.
-#![cfg(all(
-    feature = "chrono",
-    feature = "uuid",
-    feature = "rust_decimal",
-    feature = "time",
-    feature = "jiff"
-))]
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 use proptest::prelude::*;

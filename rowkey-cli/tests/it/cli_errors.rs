@@ -2,8 +2,9 @@
 //! wrong layout file... each is a clear error on stderr and exit code 1,
 //! never a panic.
 
-mod run;
+use crate::run;
 
+use predicates::prelude::*;
 use run::{fails, keys_file, layout, ok, tmp};
 
 #[test]
@@ -241,9 +242,9 @@ fn hostile_counts_files_and_names() {
 
 /// Runs `rowkey`, expecting clap to refuse the arguments (exit 2); stderr.
 fn rowkey_run(args: &[&str]) -> String {
-    let out = run::rowkey(args);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
+    let out = run::rowkey(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("panicked").not());
+    String::from_utf8(out.get_output().stderr.clone()).unwrap()
 }
