@@ -320,19 +320,22 @@ mod tests {
     /// buffer of its own, 82 bytes in.
     struct Swapper;
 
-    impl RowKey for Swapper {
-        const MAX_LEN: usize = 82;
-        const FIXED_LEN: Option<usize> = None;
-        type Key = KeyBuf<82>;
-        fn encoded_len(&self) -> usize {
-            82
-        }
+    impl crate::key::WriteKey for Swapper {
         fn write_key(&self, w: &mut crate::KeyWriter<'_>) -> Result<(), crate::EncodeError> {
             let other: &'static mut [u8] = Box::leak(Box::new([0u8; 82]));
             let mut mine = crate::KeyWriter::new(other, "Swapper");
             mine.put_repeated(1, 82)?;
             core::mem::swap(w, &mut mine);
             Ok(())
+        }
+    }
+
+    impl RowKey for Swapper {
+        const MAX_LEN: usize = 82;
+        const FIXED_LEN: Option<usize> = None;
+        type Key = KeyBuf<82>;
+        fn encoded_len(&self) -> usize {
+            82
         }
         fn layout() -> &'static crate::Layout {
             Name::layout()
