@@ -8,7 +8,11 @@
 //! and, for a codec of one value type, its impl of `ScanCodec` (what a
 //! scan step writes). A new codec is that module, its lines here and its
 //! [`FieldCodec`] variant with its arm in `with_codec!` below; in
-//! `rowkey-derive`, the check that picks it and its emission.
+//! `rowkey-derive`, the check that picks it (`check/`) and its emission
+//! (`expand/codec.rs`): 4 files in 2 crates, and a fifth, the attribute
+//! parser (`attr/mod.rs`), when it is spelled with a new word. (Measured
+//! with a toy `#[text(hex)]` on `u32`/`u64`: 5 files after the codecs
+//! stated their own rules, 13 before.)
 //!
 //! | module | writes | order |
 //! | --- | --- | --- |

@@ -31,7 +31,7 @@ mod parking;
 pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
 pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
 
-use crate::{Cell, QueryOptions, ReadRequest, Row, RowStream, Store, StoreError, StoreExt};
+use crate::{Cell, QueryOptions, ReadRequest, Record, Row, RowStream, Store, StoreError, StoreExt};
 use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};
 use rowkey_core::RowKey;
 use std::future::Future;
@@ -128,6 +128,38 @@ impl<S: Store, E: BlockOn> BlockingStore<S, E> {
     /// The row of a typed key; see [`StoreExt::get`].
     pub fn get<K: RowKey>(&self, key: &K) -> Result<Option<Row>, StoreError> {
         self.executor.block_on("read row", self.store.get(key))?
+    }
+
+    /// Writes one record; see [`StoreExt::put_record`].
+    ///
+    /// ```
+    /// use rowkey::store::blocking::MemStore;
+    /// use rowkey::{Record, RowKey};
+    ///
+    /// #[derive(RowKey, Debug, Clone, PartialEq)]
+    /// struct ReadingKey { device: u32, #[desc_ts] at_ms: i64 }
+    ///
+    /// #[derive(Record, Debug, PartialEq)]
+    /// #[record(key = ReadingKey, family = "d")]
+    /// struct Reading { device: u32, at_ms: i64, value: f64 }
+    ///
+    /// let store = MemStore::default();
+    /// let r = Reading { device: 7, at_ms: 1_700_000_000_000, value: 21.5 };
+    /// store.put_record(&r)?;
+    /// let key = ReadingKey { device: 7, at_ms: 1_700_000_000_000 };
+    /// assert_eq!(store.get_record::<Reading>(&key)?, Some(r));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn put_record<R: Record>(&self, record: &R) -> Result<(), StoreError> {
+        self.executor
+            .block_on("write rows", self.store.put_record(record))?
+    }
+
+    /// The record stored under `key`, read with only its columns; see
+    /// [`StoreExt::get_record`].
+    pub fn get_record<R: Record>(&self, key: &R::Key) -> Result<Option<R>, StoreError> {
+        self.executor
+            .block_on("read a record", self.store.get_record(key))?
     }
 
     /// The rows of one range; see [`StoreExt::scan`].
