@@ -144,7 +144,9 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                                 s.span(),
                                 format!(
                                     "unknown target `{other}`; use target = \"bigtable\" (keys up \
-                                     to 4096 bytes) or target = \"hbase\" (32767 bytes)"
+                                     to {} bytes) or target = \"hbase\" ({} bytes)",
+                                    rowkey_core::BIGTABLE_MAX_KEY_LEN,
+                                    rowkey_core::HBASE_MAX_KEY_LEN,
                                 ),
                             ))
                         }

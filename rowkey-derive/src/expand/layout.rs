@@ -25,7 +25,8 @@ pub fn consts(model: &KeyModel) -> TokenStream {
     };
     let bytes_codecs = super::codec::bytes_codec_consts(&model.fields, model.separator);
     let hbase_msg = format!(
-        "{name}: the layout can exceed HBase's 32767-byte row key limit; lower a max_len or pad width"
+        "{name}: the layout can exceed HBase's {}-byte row key limit; lower a max_len or pad width",
+        rowkey_core::HBASE_MAX_KEY_LEN
     );
     let hbase_assert = quote_spanned! {model.ident.span()=>
         const _: () = ::core::assert!(__MAX_LEN <= __rk::HBASE_MAX_KEY_LEN, #hbase_msg);
