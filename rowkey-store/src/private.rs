@@ -114,7 +114,10 @@ pub trait JsonValue: Sized {
     fn from_json(bytes: &[u8]) -> Result<Self, CellError>;
 }
 
+// `do_not_recommend`: a type with neither serde trait is one error, this
+// trait's, at `#[cell(json)]`, not one per missing serde trait.
 #[cfg(feature = "serde")]
+#[diagnostic::do_not_recommend]
 impl<T: serde::Serialize + serde::de::DeserializeOwned> JsonValue for T {
     fn to_json(&self) -> Vec<u8> {
         crate::cell::json::to_json(self)
