@@ -25,7 +25,7 @@ use bigtable_rs::google::bigtable::v2::{
     ColumnRange, ReadRowsRequest, ReadRowsResponse, RowFilter, RowRange, RowSet,
 };
 use futures_core::Stream;
-use rowkey_store::{Columns, KeyRange, ReadRequest, RetryPolicy, Row, RowStream, StoreError};
+use rowkey_store::{Columns, ReadRequest, RetryPolicy, Row, RowStream, StoreError};
 use std::collections::VecDeque;
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -147,48 +147,6 @@ pub(crate) fn regex_filter(regex: String) -> RowFilter {
     RowFilter {
         filter: Some(Filter::RowKeyRegexFilter(regex.into_bytes())),
     }
-}
-
-/// The first `n` ranges of `request` in reading order (its last `n` when
-/// reversed), with its fuzzy key and direction; no limit.
-fn first(request: &ReadRequest, n: usize) -> ReadRequest {
-    let ranges = request.ranges();
-    let n = n.min(ranges.len());
-    let chosen = if request.is_reversed() {
-        &ranges[ranges.len() - n..]
-    } else {
-        &ranges[..n]
-    };
-    same_kind(request, chosen)
-}
-
-/// `request` without its first `n` ranges in reading order.
-fn without_first(request: &ReadRequest, n: usize) -> ReadRequest {
-    let ranges = request.ranges();
-    let n = n.min(ranges.len());
-    let rest = if request.is_reversed() {
-        &ranges[..ranges.len() - n]
-    } else {
-        &ranges[n..]
-    };
-    same_kind(request, rest)
-}
-
-/// A request of `ranges` read as `like` is: direction, fuzzy key and
-/// columns (everything but the ranges and the limit, which the caller
-/// sets per page).
-fn same_kind(like: &ReadRequest, ranges: &[KeyRange]) -> ReadRequest {
-    let mut r = ReadRequest::new(ranges.iter().cloned());
-    if like.is_reversed() {
-        r = r.reversed();
-    }
-    if let Some(fuzzy) = like.fuzzy() {
-        r = r.with_fuzzy(fuzzy.clone());
-    }
-    if let Some(columns) = like.columns() {
-        r = r.with_columns(columns.clone());
-    }
-    r
 }
 
 /// How many ranges hold about a page and a quarter (`asked` and a
@@ -331,7 +289,7 @@ impl Reader {
             .next_window
             .unwrap_or(left_ranges)
             .clamp(1, left_ranges);
-        let rest = first(&self.pending, self.window).with_limit(asked);
+        let rest = self.pending.split_ranges(self.window).0.with_limit(asked);
         let message = ReadRowsRequest {
             table_name: self.target.table.to_string(),
             app_profile_id: self.target.app_profile.to_string(),
@@ -378,7 +336,7 @@ impl Reader {
         if got < asked {
             // Every range of the window read: `got / window` rows each.
             let window = self.window.max(1) as u64;
-            self.pending = without_first(&self.pending, self.window);
+            self.pending = self.pending.split_ranges(self.window).1;
             self.done = self.pending.ranges().is_empty();
             self.next_window = window_for(asked, got, window);
         } else if let Some(last) = self.rows.last() {
@@ -428,8 +386,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::{
-        columns_filter, first, row_filter, window_for, without_first, EndQualifier, StartQualifier,
-        FEATURE_FLAGS,
+        columns_filter, row_filter, window_for, EndQualifier, StartQualifier, FEATURE_FLAGS,
     };
     use bigtable_rs::google::bigtable::v2::row_filter::Filter;
     use rowkey_store::{Columns, KeyRange, ReadRequest};
@@ -478,24 +435,6 @@ mod tests {
         assert_eq!(window_for(u64::MAX, 1, u64::MAX), Some(usize::MAX));
     }
 
-    #[test]
-    fn windows_are_taken_in_reading_order() {
-        let r = |a: &str, b: &str| KeyRange::new(a, Some(b.as_bytes().to_vec()));
-        let request = ReadRequest::new([r("a", "b"), r("c", "d"), r("e", "f")]);
-        let keys = |q: &ReadRequest| format!("{:?}", q.ranges());
-        assert_eq!(keys(&first(&request, 2)), "[[a, b), [c, d)]");
-        assert_eq!(keys(&without_first(&request, 2)), "[[e, f)]");
-        let back = request.clone().reversed();
-        assert_eq!(keys(&first(&back, 2)), "[[c, d), [e, f)]");
-        assert_eq!(keys(&without_first(&back, 2)), "[[a, b)]");
-        assert!(first(&back, 1).is_reversed() && without_first(&back, 1).is_reversed());
-        assert_eq!(first(&request, 9).ranges().len(), 3);
-        assert!(without_first(&request, 9).ranges().is_empty());
-        // A window reads the same cells as the whole request.
-        let only = request.with_columns(Columns::new([("d", "v")]));
-        assert_eq!(first(&only, 1).columns(), only.columns());
-        assert_eq!(without_first(&only, 1).columns(), only.columns());
-    }
     use bigtable_rs::google::bigtable::v2::FeatureFlags;
 
     #[test]

@@ -268,13 +268,7 @@ impl ReadRequest {
                 stop: r.stop.clone(),
             })
             .collect();
-        ReadRequest {
-            ranges,
-            limit: self.limit,
-            reversed: self.reversed,
-            fuzzy: self.fuzzy.clone(),
-            columns: self.columns.clone(),
-        }
+        self.with_ranges(ranges, self.limit)
     }
 
     /// Only the keys strictly below `key`.
@@ -291,9 +285,56 @@ impl ReadRequest {
                 },
             })
             .collect();
+        self.with_ranges(ranges, self.limit)
+    }
+
+    /// The first `n` ranges in reading order (the last `n` when reversed)
+    /// and the ranges left, each read as this request is (direction, fuzzy
+    /// key, columns) and with no limit: how a backend sends a request with
+    /// many ranges a window of ranges at a time, setting each window's
+    /// limit itself.
+    ///
+    /// ```
+    /// use rowkey::store::{Columns, KeyRange, ReadRequest};
+    /// let r = |a: &str, b: &str| KeyRange::new(a, Some(b.as_bytes().to_vec()));
+    /// let request = ReadRequest::new([r("a", "b"), r("c", "d"), r("e", "f")])
+    ///     .with_columns(Columns::new([("d", "v")]))
+    ///     .with_limit(10);
+    /// let (window, rest) = request.split_ranges(2);
+    /// assert_eq!(format!("{:?}", window.ranges()), "[[a, b), [c, d)]");
+    /// assert_eq!(format!("{:?}", rest.ranges()), "[[e, f)]");
+    /// assert_eq!(window.columns(), request.columns());
+    /// assert_eq!((window.limit(), rest.limit()), (None, None));
+    /// let (window, rest) = request.reversed().split_ranges(1);
+    /// assert_eq!(format!("{:?}", window.ranges()), "[[e, f)]");
+    /// assert!(window.is_reversed() && rest.is_reversed());
+    /// ```
+    pub fn split_ranges(&self, n: usize) -> (Self, Self) {
+        let n = n.min(self.ranges.len());
+        let at = if self.reversed {
+            self.ranges.len() - n
+        } else {
+            n
+        };
+        let (low, high) = self.ranges.split_at(at);
+        let (low, high) = (
+            self.with_ranges(low.to_vec(), None),
+            self.with_ranges(high.to_vec(), None),
+        );
+        if self.reversed {
+            (high, low)
+        } else {
+            (low, high)
+        }
+    }
+
+    /// This request with other ranges (sorted and disjoint, as they come
+    /// from this request's) and `limit`: everything else is kept, so a
+    /// field added to the request is carried by every derived request.
+    fn with_ranges(&self, ranges: Vec<KeyRange>, limit: Option<u64>) -> Self {
         ReadRequest {
             ranges,
-            limit: self.limit,
+            limit,
             reversed: self.reversed,
             fuzzy: self.fuzzy.clone(),
             columns: self.columns.clone(),
@@ -325,6 +366,29 @@ impl fmt::Debug for ReadRequest {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A backend's windows of a multi-range request (rowkey-bigtable's
+    /// pages) are taken in reading order and read as the request does.
+    #[test]
+    fn windows_are_taken_in_reading_order() {
+        let r = |a: &str, b: &str| KeyRange::new(a, Some(b.as_bytes().to_vec()));
+        let request = ReadRequest::new([r("a", "b"), r("c", "d"), r("e", "f")]);
+        let keys = |q: &ReadRequest| format!("{:?}", q.ranges());
+        let first = |q: &ReadRequest, n| q.split_ranges(n).0;
+        let without_first = |q: &ReadRequest, n| q.split_ranges(n).1;
+        assert_eq!(keys(&first(&request, 2)), "[[a, b), [c, d)]");
+        assert_eq!(keys(&without_first(&request, 2)), "[[e, f)]");
+        let back = request.clone().reversed();
+        assert_eq!(keys(&first(&back, 2)), "[[c, d), [e, f)]");
+        assert_eq!(keys(&without_first(&back, 2)), "[[a, b)]");
+        assert!(first(&back, 1).is_reversed() && without_first(&back, 1).is_reversed());
+        assert_eq!(first(&request, 9).ranges().len(), 3);
+        assert!(without_first(&request, 9).ranges().is_empty());
+        // A window reads the same cells as the whole request.
+        let only = request.with_columns(Columns::new([("d", "v")]));
+        assert_eq!(first(&only, 1).columns(), only.columns());
+        assert_eq!(without_first(&only, 1).columns(), only.columns());
+    }
 
     fn key() -> impl Strategy<Value = Vec<u8>> {
         proptest::collection::vec(
