@@ -3,9 +3,13 @@
 //! ledger loaded in bulk with an index by amount and queried, and the
 //! precise errors that replace silent truncation.
 //!
-//! Run: `cargo run --example demo` (in memory), or against the Cloud
+//! Run: `cargo run --example demo` (in memory), against the Cloud
 //! Bigtable emulator: `cargo run --example demo --features bigtable -- --bigtable`
-//! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator).
+//! (uses `BIGTABLE_EMULATOR_HOST` when set, else starts the emulator), or
+//! against HBase: `cargo run --example demo --features hbase -- --hbase`
+//! (uses the Thrift server at `HBASE_THRIFT` when set, as
+//! `cargo run -p rowkey-fixtures --bin hbase-server` prints it; else
+//! starts a standalone HBase for the demo, about 20 s).
 
 use rowkey::store::blocking::{BlockOn, BlockingIndexedStore};
 use rowkey::store::{
@@ -110,7 +114,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     .to_key()?;
     println!("  {key}  ({} bytes)\n", key.len());
 
-    ledger(std::env::args().any(|a| a == "--bigtable"))?;
+    let backend = std::env::args().find(|a| a == "--bigtable" || a == "--hbase");
+    ledger(backend.as_deref())?;
 
     println!("== Errors, never truncation ==");
     let too_long = Spend {
@@ -186,11 +191,15 @@ struct SpendByAmount {
 
 /// The spending ledger in a store: 10,000 entries loaded with their index
 /// by amount, then its queries.
-fn ledger(bigtable: bool) -> Result<(), Box<dyn std::error::Error>> {
-    if bigtable {
-        return bigtable_ledger();
+fn ledger(backend: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
+    match backend {
+        Some("--bigtable") => return bigtable_ledger(),
+        Some("--hbase") => return hbase_ledger(),
+        _ => {}
     }
-    println!("== Spending ledger in a MemStore (--bigtable for the emulator) ==");
+    println!(
+        "== Spending ledger in a MemStore (--bigtable for the emulator, --hbase for HBase) =="
+    );
     let memory = IndexedStore::new(MemStore::new(), MemStore::new());
     ledger_queries(&rowkey::store::blocking::IndexedMemStore::new(memory))
 }
@@ -231,6 +240,57 @@ fn bigtable_ledger() -> Result<(), Box<dyn std::error::Error>> {
     ledger_queries(&IndexedBigtableStore::with_executor(
         IndexedStore::new(main, index),
         rt,
+    ))
+}
+
+#[cfg(not(feature = "hbase"))]
+fn hbase_ledger() -> Result<(), Box<dyn std::error::Error>> {
+    Err(
+        "--hbase needs the hbase feature: cargo run --example demo --features hbase -- --hbase"
+            .into(),
+    )
+}
+
+#[cfg(feature = "hbase")]
+fn hbase_ledger() -> Result<(), Box<dyn std::error::Error>> {
+    use rowkey::hbase::blocking;
+    use rowkey::store::admin::{TableSpec, TableStatus};
+    use rowkey::store::blocking::ParkingExecutor;
+    // The server at HBASE_THRIFT, or one started (and stopped when
+    // `_server` drops) for the demo.
+    let (address, _server) = match std::env::var("HBASE_THRIFT") {
+        Ok(address) => (address, None),
+        Err(_) => {
+            println!("  starting a standalone HBase for the demo (HBASE_THRIFT=host:port to use yours)...");
+            let s = rowkey_fixtures::hbase::HBase::start();
+            (s.thrift.clone(), Some(s))
+        }
+    };
+    println!("== Spending ledger in HBase (Thrift 1 server at {address}) ==");
+    let client = blocking::client(&address)?;
+    let admin = client.admin();
+    // A fresh pair of tables each run: the demo loads them anew.
+    for table in ["ledger", "ledger_by_amount"] {
+        if blocking::block_on(admin.table_names())?
+            .iter()
+            .any(|t| t == table)
+        {
+            blocking::block_on(admin.delete_table(table))?;
+        }
+    }
+    let created =
+        blocking::block_on(admin.create_table_if_missing(&TableSpec::new("ledger", &["d"])))?;
+    blocking::block_on(admin.create_table_if_missing(&TableSpec::new("ledger_by_amount", &["i"])))?;
+    assert_eq!(created, TableStatus::Created);
+    let splits = Ledger::split_keys();
+    println!(
+        "  tables 'ledger' and 'ledger_by_amount' created; Thrift 1 cannot pre-split, the shell can:\n    {}",
+        splits.hbase_shell("ledger", "d").chars().take(100).collect::<String>() + " ..."
+    );
+    let store = IndexedStore::new(client.table("ledger"), client.table("ledger_by_amount"));
+    ledger_queries(&blocking::IndexedHBaseStore::with_executor(
+        store,
+        ParkingExecutor,
     ))
 }
 

@@ -85,7 +85,8 @@
 //! [`store::blocking`], the same for code that is not async; the
 //! `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable, the
 //! `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
-//! (hbase-thrift adapters, the `rowkey-hbase` crate).
+//! (HBase through its Thrift 1 server: `HBaseStore`, `HBaseAdmin` and
+//! hbase-thrift adapters, the `rowkey-hbase` crate).
 
 // Where rustdoc links this crate's items from other crates' pages when
 // its own docs are not built beside them: `cargo doc --no-deps` documents

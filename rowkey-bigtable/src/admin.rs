@@ -6,10 +6,8 @@ use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
     bigtable_table_admin_client::BigtableTableAdminClient, create_table_request::Split,
     table::View, ColumnFamily, CreateTableRequest, DeleteTableRequest, GetTableRequest, Table,
 };
-use rowkey_core::split::SplitKeys;
+pub use rowkey_store::admin::{TableMismatch, TableSpec, TableStatus};
 use rowkey_store::StoreError;
-use std::collections::BTreeSet;
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
@@ -17,109 +15,6 @@ use tonic::Code;
 
 const ADMIN_HOST: &str = "bigtableadmin.googleapis.com";
 const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
-
-/// A table to create: its id, column families and split keys.
-///
-/// ```
-/// use rowkey_bigtable::TableSpec;
-/// use rowkey::split::SplitKeys;
-/// let splits = SplitKeys::new([b"m".to_vec()]);
-/// let spec = TableSpec::new("spend", &["d"]).splits(&splits);
-/// assert_eq!(spec.table, "spend");
-/// ```
-#[derive(Debug, Clone, Copy)]
-#[non_exhaustive]
-pub struct TableSpec<'a> {
-    /// The table's id.
-    pub table: &'a str,
-    /// Column families to create.
-    pub families: &'a [&'a str],
-    /// Tablet boundaries (from `Key::split_keys()` or [`SplitKeys`]).
-    pub splits: Option<&'a SplitKeys>,
-}
-
-impl<'a> TableSpec<'a> {
-    /// A table with these families and no splits.
-    pub fn new(table: &'a str, families: &'a [&'a str]) -> Self {
-        TableSpec {
-            table,
-            families,
-            splits: None,
-        }
-    }
-
-    /// The same table, pre-split at `splits`.
-    pub fn splits(mut self, splits: &'a SplitKeys) -> Self {
-        self.splits = Some(splits);
-        self
-    }
-}
-
-/// What [`BigtableAdmin::create_table_if_missing`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableStatus {
-    /// The table was missing and is now created, with the spec's families
-    /// and split keys.
-    Created,
-    /// The table exists already with exactly the spec's column families.
-    /// Its split keys are not known to match: Bigtable cannot report them
-    /// (see [`BigtableAdmin::create_table_if_missing`]).
-    Existed,
-}
-
-/// A table that exists with other column families than its spec: the
-/// source of the [`StoreError::Backend`] that
-/// [`BigtableAdmin::create_table_if_missing`] returns then.
-///
-/// ```
-/// use rowkey_bigtable::TableMismatch;
-/// # fn check(e: &rowkey::store::StoreError) -> Option<Vec<String>> {
-/// // Which families the spec asks for and the table lacks:
-/// let missing = std::error::Error::source(e)
-///     .and_then(|s| s.downcast_ref::<TableMismatch>())
-///     .map(|m| m.missing_families.clone());
-/// # missing }
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct TableMismatch {
-    /// The table's id.
-    pub table: String,
-    /// Families in the spec that the table lacks, sorted.
-    pub missing_families: Vec<String>,
-    /// Families of the table that the spec lacks, sorted.
-    pub extra_families: Vec<String>,
-}
-
-impl fmt::Display for TableMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "table {} exists with other column families than its spec:",
-            self.table
-        )?;
-        if !self.missing_families.is_empty() {
-            write!(
-                f,
-                " missing {} (in the spec, not the table)",
-                self.missing_families.join(", ")
-            )?;
-        }
-        if !self.missing_families.is_empty() && !self.extra_families.is_empty() {
-            write!(f, ";")?;
-        }
-        if !self.extra_families.is_empty() {
-            write!(
-                f,
-                " extra {} (in the table, not the spec)",
-                self.extra_families.join(", ")
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for TableMismatch {}
 
 /// The table admin API of one instance.
 #[derive(Clone)]
@@ -302,17 +197,10 @@ impl BigtableAdmin {
             Err(e) => return Err(e),
         }
         let table = self.get_table(spec.table).await?;
-        let wanted: BTreeSet<&str> = spec.families.iter().copied().collect();
-        let found: BTreeSet<&str> = table.column_families.keys().map(String::as_str).collect();
-        let mismatch = TableMismatch {
-            table: spec.table.to_string(),
-            missing_families: wanted.difference(&found).map(|f| f.to_string()).collect(),
-            extra_families: found.difference(&wanted).map(|f| f.to_string()).collect(),
-        };
-        if mismatch.missing_families.is_empty() && mismatch.extra_families.is_empty() {
-            Ok(TableStatus::Existed)
-        } else {
-            Err(StoreError::backend("create table", mismatch))
+        let found = table.column_families.keys().map(String::as_str);
+        match TableMismatch::between(spec.table, spec.families.iter().copied(), found) {
+            None => Ok(TableStatus::Existed),
+            Some(mismatch) => Err(StoreError::backend("create table", mismatch)),
         }
     }
 

@@ -87,6 +87,20 @@ fn batch(row: Row) -> BatchMutation {
     }
 }
 
+/// The put of a borrowed cell (the store keeps its rows for retries).
+pub(crate) fn mutation_of(cell: &Cell) -> Mutation {
+    let mut column = Vec::with_capacity(cell.family.len() + 1 + cell.qualifier.len());
+    column.extend_from_slice(cell.family.as_bytes());
+    column.push(b':');
+    column.extend_from_slice(&cell.qualifier);
+    Mutation {
+        is_delete: Some(false),
+        column: Some(column),
+        value: Some(cell.value.clone()),
+        write_to_w_a_l: Some(true),
+    }
+}
+
 fn put(cell: Cell) -> Mutation {
     let mut column = Vec::with_capacity(cell.family.len() + 1 + cell.qualifier.len());
     column.extend_from_slice(cell.family.as_bytes());

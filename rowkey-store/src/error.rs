@@ -101,6 +101,22 @@ pub enum StoreError {
         /// Why.
         source: BoxError,
     },
+    /// The table does not exist on the server: refused, never retried.
+    NoSuchTable {
+        /// What was being done.
+        op: &'static str,
+        /// The table, as the store names it.
+        table: String,
+    },
+    /// A column family the table does not have: refused, never retried.
+    NoSuchFamily {
+        /// What was being done.
+        op: &'static str,
+        /// The table.
+        table: String,
+        /// The family the operation named.
+        family: String,
+    },
     /// A blocking call made on a thread that runs an async runtime, where
     /// blocking would stall (or deadlock) the runtime. Use the async store.
     InsideAsyncRuntime {
@@ -163,6 +179,8 @@ impl StoreError {
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
             | StoreError::BadRecord { op, .. }
+            | StoreError::NoSuchTable { op, .. }
+            | StoreError::NoSuchFamily { op, .. }
             | StoreError::InsideAsyncRuntime { op } => op,
         }
     }
@@ -234,6 +252,13 @@ impl fmt::Display for StoreError {
             StoreError::BadRecord { op, key, .. } => {
                 write!(f, "cannot {op} at main row {}", shown(key))
             }
+            StoreError::NoSuchTable { op, table } => {
+                write!(f, "cannot {op}: table {table:?} does not exist")
+            }
+            StoreError::NoSuchFamily { op, table, family } => write!(
+                f,
+                "cannot {op}: table {table:?} has no column family {family:?}"
+            ),
             StoreError::InsideAsyncRuntime { op } => write!(
                 f,
                 "cannot {op}: a blocking store was called from inside an async runtime, \

@@ -59,6 +59,7 @@
 #![doc(html_root_url = "https://docs.rs/rowkey-store/0.1.0")]
 #![warn(missing_docs)]
 
+pub mod admin;
 pub mod blocking;
 pub mod cell;
 mod columns;

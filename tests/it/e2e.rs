@@ -3,7 +3,10 @@
 //! answered through the typed builders and compared with a brute-force
 //! filter over the generated rows. Each layout runs on `MemStore` and, with
 //! the `bigtable` feature, on `BigtableStore` against the Cloud Bigtable
-//! emulator (one per test, started and stopped by the harness).
+//! emulator (one per test, started and stopped by the harness), and with
+//! the `hbase` feature on `HBaseStore` against a real HBase and its
+//! Thrift 1 server (one for the test binary, `rowkey_fixtures::hbase`),
+//! in tables that are not pre-split: Thrift 1 cannot create them so.
 
 use futures::{StreamExt, TryStreamExt};
 use rowkey::split::SplitKeys;
@@ -45,6 +48,28 @@ impl Tables for Bigtable {
         BigtableStore::connect_emulator(host, "p", "i", name)
             .await
             .unwrap()
+    }
+}
+
+#[cfg(feature = "hbase")]
+struct HBase;
+#[cfg(feature = "hbase")]
+impl Tables for HBase {
+    type S = rowkey::hbase::HBaseStore;
+    async fn table(&mut self, name: &str, _: &SplitKeys) -> Self::S {
+        use rowkey::hbase::HBaseClient;
+        use rowkey::store::admin::TableSpec;
+        let address = &rowkey_fixtures::hbase::shared().thrift;
+        let client = HBaseClient::connect(address).await.unwrap();
+        // Named after the process too: each test binary has a server of
+        // its own, but a name says where a table came from.
+        let name = format!("{name}_{}", std::process::id());
+        client
+            .admin()
+            .create_table(&TableSpec::new(&name, &["d", "i"]))
+            .await
+            .unwrap();
+        client.table(&name)
     }
 }
 
@@ -354,6 +379,12 @@ macro_rules! layouts {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
                 let emulator = rowkey_fixtures::emulator::Emulator::start();
                 super::$name(&mut super::Bigtable(emulator)).await;
+            })*
+        }
+        #[cfg(feature = "hbase")]
+        mod hbase {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+                super::$name(&mut super::HBase).await;
             })*
         }
     };

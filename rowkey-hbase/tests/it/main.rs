@@ -2,8 +2,13 @@
 //! one binary. Run one module with `cargo test -p rowkey-hbase --test it
 //! scans::`.
 
+mod admin;
+mod conformance;
 mod data;
+mod faults;
+mod java_checks;
 mod scans;
+mod server;
 
 /// The brute-force model of HBase's Thrift handler both modules check
 /// against.

@@ -1,0 +1,321 @@
+//! A read as a stream of rows: one scanner per range, opened on a pooled
+//! connection, advanced a page at a time (no more rows asked for than the
+//! limit still wants), closed at the range's end, when the limit is met
+//! or when the stream is dropped.
+//!
+//! What a gateway's scan cannot say, the loop does on the client: a
+//! reversed scan's start row is inclusive, so a range read backwards is
+//! scanned from its stop row and the steps of
+//! [`ReverseStep`](crate::ReverseStep) drop what lies outside it; a fuzzy
+//! key (Thrift 1's filter language has no `FuzzyRowFilter`) drops the
+//! rows that do not match it before the limit counts them.
+//!
+//! After a transient failure, or a scanner the server forgot (its lease
+//! expired while the reader was slow), the range is opened again strictly
+//! after the last row the server returned, so no row comes twice and none
+//! is missed.
+
+use super::pool::Slot;
+use super::retry::with_retries;
+use super::{Connection, Connector, GatewayError, ScannerId, ServerScan, Target};
+use crate::bounds::{below, Bounds};
+use crate::reversed::ReverseStep;
+use futures_core::Stream;
+use rowkey_core::scan::FuzzyFilter;
+use rowkey_store::{Columns, KeyRange, ReadRequest, Row, RowStream, StoreError};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// The rows of `request`.
+pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> RowStream {
+    let nothing = request.is_empty()
+        || request.limit() == Some(0)
+        || request.columns().is_some_and(Columns::is_empty);
+    if nothing {
+        // A scan without rows or columns would read the whole table.
+        return Box::pin(futures_util::stream::empty());
+    }
+    let mut ranges: VecDeque<KeyRange> = request.ranges().iter().cloned().collect();
+    if request.is_reversed() {
+        ranges = ranges.into_iter().rev().collect();
+    }
+    let cursor = Cursor {
+        ranges,
+        reversed: request.is_reversed(),
+        fuzzy: request.fuzzy().cloned(),
+        columns: request.columns().cloned(),
+        left: request.limit(),
+        open: None,
+        stale: None,
+        page_rows: target.page_rows.max(1),
+    };
+    Box::pin(ReadStream {
+        target,
+        state: State::Idle(Box::new(cursor)),
+        rows: VecDeque::new(),
+    })
+}
+
+/// What is left of a read; it moves into each page's job and back.
+struct Cursor {
+    /// The ranges not yet read to their end, in reading order; the first
+    /// is trimmed past each row the server returns.
+    ranges: VecDeque<KeyRange>,
+    reversed: bool,
+    fuzzy: Option<FuzzyFilter>,
+    columns: Option<Columns>,
+    /// Rows the limit still wants.
+    left: Option<u64>,
+    /// The scanner open on the first range.
+    open: Option<ScannerId>,
+    /// A scanner left behind by a broken connection, to close on the next.
+    stale: Option<ScannerId>,
+    page_rows: u32,
+}
+
+impl Cursor {
+    fn is_done(&self) -> bool {
+        self.ranges.is_empty() || self.left == Some(0)
+    }
+
+    /// The next rows (empty only when the read is done), opening,
+    /// advancing and closing scanners as it goes.
+    fn next_page(
+        &mut self,
+        conn: &mut impl Connection,
+        table: &str,
+    ) -> Result<Vec<Row>, GatewayError> {
+        if let Some(id) = self.stale.take() {
+            // Best effort: the server expires it anyway.
+            let _ = conn.close_scanner(id);
+        }
+        loop {
+            if self.is_done() {
+                self.close(conn);
+                self.ranges.clear();
+                return Ok(Vec::new());
+            }
+            let front = &self.ranges[0];
+            let Some(bounds) = Bounds::hbase(&front.start, front.stop.as_deref()) else {
+                // No HBase row can be in it.
+                self.ranges.pop_front();
+                continue;
+            };
+            let want = match (&self.fuzzy, self.left) {
+                // Rows the fuzzy key drops do not count: ask a whole page.
+                (None, Some(left)) => left.min(u64::from(self.page_rows)) as u32,
+                _ => self.page_rows,
+            };
+            let id = match self.open {
+                Some(id) => id,
+                None => {
+                    let scan = self.server_scan(&bounds, want);
+                    let id = conn.open_scanner(table, &scan)?;
+                    self.open = Some(id);
+                    id
+                }
+            };
+            let rows = match conn.next_rows(id, want) {
+                Ok(rows) => rows,
+                Err(e) => {
+                    self.open = None;
+                    if !matches!(e, GatewayError::ScannerLost(_)) {
+                        self.stale = Some(id);
+                    }
+                    return Err(e);
+                }
+            };
+            let mut ended = rows.len() < want as usize;
+            let mut page = Vec::with_capacity(rows.len());
+            let mut last = None;
+            for row in rows {
+                if self.reversed {
+                    match step(&bounds, &row.key) {
+                        ReverseStep::Stop => {
+                            ended = true;
+                            break;
+                        }
+                        ReverseStep::Skip => continue,
+                        ReverseStep::Take => {}
+                    }
+                }
+                if self.left == Some(0) {
+                    break;
+                }
+                last = Some(row.key.clone());
+                if self.fuzzy.as_ref().is_none_or(|f| f.matches(&row.key)) {
+                    if let Some(left) = &mut self.left {
+                        *left -= 1;
+                    }
+                    page.push(row);
+                }
+            }
+            if let Some(last) = last {
+                self.resume_after(&last);
+            }
+            if ended {
+                self.close(conn);
+                self.ranges.pop_front();
+            }
+            if !page.is_empty() {
+                return Ok(page);
+            }
+        }
+    }
+
+    /// The scan of the first range, whose bounds are `b`.
+    fn server_scan(&self, b: &Bounds, want: u32) -> ServerScan {
+        let (start_row, stop_row) = if self.reversed {
+            // From the stop row down; the steps drop the stop row itself
+            // and stop below the start row.
+            (b.stop.clone().unwrap_or_default(), below(&b.start))
+        } else {
+            (b.start.clone(), b.stop.clone())
+        };
+        ServerScan {
+            start_row,
+            stop_row,
+            reversed: self.reversed,
+            columns: self.columns.clone(),
+            caching: want.max(1),
+        }
+    }
+
+    /// Trims the first range to what lies past `key` in reading order.
+    fn resume_after(&mut self, key: &[u8]) {
+        let Some(front) = self.ranges.front_mut() else {
+            return;
+        };
+        if self.reversed {
+            front.stop = Some(key.to_vec());
+        } else {
+            let mut next = Vec::with_capacity(key.len() + 1);
+            next.extend_from_slice(key);
+            next.push(0);
+            front.start = next;
+        }
+    }
+
+    /// Closes the open scanner, if any (best effort: a scanner the server
+    /// cannot close is one it no longer has).
+    fn close(&mut self, conn: &mut impl Connection) {
+        if let Some(id) = self.open.take() {
+            let _ = conn.close_scanner(id);
+        }
+    }
+
+    fn release<C: Connector>(mut self: Box<Self>, slot: &mut Slot<C>) {
+        if self.open.is_some() || self.stale.is_some() {
+            if let Ok(conn) = slot.connection() {
+                if let Some(id) = self.stale.take() {
+                    let _ = conn.close_scanner(id);
+                }
+                self.close(conn);
+            }
+        }
+    }
+}
+
+/// Whether a row of a backwards scan of `b` is in it.
+fn step(b: &Bounds, key: &[u8]) -> ReverseStep {
+    if key < b.start.as_slice() {
+        ReverseStep::Stop
+    } else if b.stop.as_ref().is_some_and(|s| key >= s.as_slice()) {
+        ReverseStep::Skip
+    } else {
+        ReverseStep::Take
+    }
+}
+
+type Fetch = Pin<Box<dyn Future<Output = Result<Fetched, StoreError>> + Send>>;
+type Fetched = (Box<Cursor>, Result<Vec<Row>, StoreError>);
+
+enum State {
+    Idle(Box<Cursor>),
+    Fetching(Fetch),
+    Done,
+}
+
+struct ReadStream<C: Connector> {
+    target: Target<C>,
+    state: State,
+    rows: VecDeque<Row>,
+}
+
+impl<C: Connector> ReadStream<C> {
+    fn fetch(&self, mut cursor: Box<Cursor>) -> Fetch {
+        let table = self.target.table.clone();
+        let retry = self.target.retry;
+        Box::pin(self.target.pool.run(
+            "read rows",
+            move |slot: &mut Slot<C>| {
+                let rows = with_retries(slot, &retry, |conn| cursor.next_page(conn, &table))
+                    .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
+                (cursor, rows)
+            },
+            |(cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot),
+        ))
+    }
+}
+
+impl<C: Connector> Stream for ReadStream<C> {
+    type Item = Result<Row, StoreError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(row) = this.rows.pop_front() {
+                return Poll::Ready(Some(Ok(row)));
+            }
+            match std::mem::replace(&mut this.state, State::Done) {
+                State::Done => return Poll::Ready(None),
+                State::Idle(cursor) => {
+                    if cursor.is_done() && cursor.open.is_none() && cursor.stale.is_none() {
+                        return Poll::Ready(None);
+                    }
+                    this.state = State::Fetching(this.fetch(cursor));
+                }
+                State::Fetching(mut fetch) => match fetch.as_mut().poll(cx) {
+                    Poll::Pending => {
+                        this.state = State::Fetching(fetch);
+                        return Poll::Pending;
+                    }
+                    Poll::Ready(Err(e)) => return Poll::Ready(Some(Err(e))),
+                    Poll::Ready(Ok((cursor, Err(e)))) => {
+                        this.drop_cursor(cursor);
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                    Poll::Ready(Ok((cursor, Ok(rows)))) => {
+                        if rows.is_empty() {
+                            this.drop_cursor(cursor);
+                            return Poll::Ready(None);
+                        }
+                        this.rows.extend(rows);
+                        this.state = State::Idle(cursor);
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl<C: Connector> ReadStream<C> {
+    /// Lets go of a cursor, closing what it still holds on the server.
+    fn drop_cursor(&self, cursor: Box<Cursor>) {
+        if cursor.open.is_some() || cursor.stale.is_some() {
+            self.target.pool.spawn(move |slot| cursor.release(slot));
+        }
+    }
+}
+
+impl<C: Connector> Drop for ReadStream<C> {
+    fn drop(&mut self) {
+        // A fetch in flight closes its scanner itself when its answer
+        // finds no one waiting (the pool's orphan hook).
+        if let State::Idle(cursor) = std::mem::replace(&mut self.state, State::Done) {
+            self.drop_cursor(cursor);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! Writes and deletes in batches: repeated keys merged first (the last
+//! row's cells win, as in `MemStore`), so that no key is in two batches
+//! and batches can go out several at a time; each batch capped in rows
+//! and bytes, and retried after a transient failure (a put of the same
+//! cells, or a delete, is the same whether it ran once or twice).
+
+use super::pool::Slot;
+use super::retry::with_retries;
+use super::{Connection, Connector, GatewayError, Target};
+use futures_util::{StreamExt, TryStreamExt};
+use rowkey_store::{Row, StoreError};
+use std::collections::{HashMap, HashSet};
+
+/// How writes and deletes are batched.
+///
+/// ```
+/// use rowkey_hbase::WriteOptions;
+/// let o = WriteOptions::default().batch_rows(500).in_flight(2);
+/// assert_eq!((o.batch_rows, o.batch_bytes, o.in_flight), (500, 4 << 20, 2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct WriteOptions {
+    /// The most rows (or keys, for deletes) one `mutateRows` call carries.
+    pub batch_rows: usize,
+    /// About the most bytes of keys and cells one call carries (a single
+    /// larger row goes alone).
+    pub batch_bytes: usize,
+    /// The most calls in flight at once.
+    pub in_flight: usize,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            batch_rows: 1000,
+            batch_bytes: 4 << 20,
+            in_flight: 4,
+        }
+    }
+}
+
+impl WriteOptions {
+    /// The same options with at most `n` rows a call (0 is taken as 1).
+    pub fn batch_rows(mut self, n: usize) -> Self {
+        self.batch_rows = n.max(1);
+        self
+    }
+
+    /// The same options with about at most `n` bytes a call.
+    pub fn batch_bytes(mut self, n: usize) -> Self {
+        self.batch_bytes = n.max(1);
+        self
+    }
+
+    /// The same options with at most `n` calls in flight (0 is taken as 1).
+    pub fn in_flight(mut self, n: usize) -> Self {
+        self.in_flight = n.max(1);
+        self
+    }
+}
+
+/// Writes `rows` (already checked against the key limit).
+pub(crate) async fn write<C: Connector>(
+    target: &Target<C>,
+    rows: Vec<Row>,
+    options: WriteOptions,
+) -> Result<(), StoreError> {
+    let rows = merge_repeated(rows);
+    let batches = batches(rows, options, Row::size);
+    send(
+        target,
+        batches,
+        options,
+        "write rows",
+        |conn, table, batch| {
+            conn.put_rows(table, batch)
+                .map_err(|e| diagnose(conn, table, batch, e))
+        },
+    )
+    .await
+}
+
+/// Deletes the rows of `keys` (already checked), every family of each.
+pub(crate) async fn delete<C: Connector>(
+    target: &Target<C>,
+    mut keys: Vec<Vec<u8>>,
+    options: WriteOptions,
+) -> Result<(), StoreError> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let table = target.table.clone();
+    let retry = target.retry;
+    let families = target
+        .pool
+        .run(
+            "delete rows",
+            move |slot: &mut Slot<C>| {
+                with_retries(slot, &retry, |conn| conn.families(&table))
+                    .map_err(|(e, n)| e.into_store_error("delete rows", &table, n))
+            },
+            |_, _| {},
+        )
+        .await??;
+    let batches = batches(keys, options, Vec::len);
+    send(
+        target,
+        batches,
+        options,
+        "delete rows",
+        move |conn, table, keys| conn.delete_rows(table, keys, &families),
+    )
+    .await
+}
+
+/// A failed write's precise cause, where the server's answer hides it: a
+/// put to a missing table or family comes back from HBase's client as
+/// `RetriesExhaustedWithDetailsException` ("Failed 1 action: t: 1 time"),
+/// marked worth retrying, after the server's own retries. Asking for the
+/// table's families tells a missing table or family from a real failure.
+fn diagnose<C: Connection>(
+    conn: &mut C,
+    table: &str,
+    rows: &[Row],
+    e: GatewayError,
+) -> GatewayError {
+    if !matches!(e, GatewayError::Retryable(_) | GatewayError::Refused(_)) {
+        return e;
+    }
+    match conn.families(table) {
+        Err(GatewayError::NoSuchTable) => GatewayError::NoSuchTable,
+        Ok(families) => rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .find(|c| !families.contains(&c.family))
+            .map_or(e, |c| GatewayError::NoSuchFamily(c.family.clone())),
+        Err(_) => e,
+    }
+}
+
+/// Sends each batch as one call, `options.in_flight` at a time, stopping
+/// at the first that fails for good.
+async fn send<C, T, F>(
+    target: &Target<C>,
+    batches: Vec<Vec<T>>,
+    options: WriteOptions,
+    op: &'static str,
+    call: F,
+) -> Result<(), StoreError>
+where
+    C: Connector,
+    T: Send + Sync + 'static,
+    F: Fn(&mut C::Connection, &str, &[T]) -> Result<(), GatewayError>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+{
+    futures_util::stream::iter(batches)
+        .map(|batch| {
+            let table = target.table.clone();
+            let retry = target.retry;
+            let call = call.clone();
+            let job = target.pool.run(
+                op,
+                move |slot: &mut Slot<C>| {
+                    with_retries(slot, &retry, |conn| call(conn, &table, &batch))
+                        .map_err(|(e, n)| e.into_store_error(op, &table, n))
+                },
+                |_, _| {},
+            );
+            async move { job.await? }
+        })
+        .buffer_unordered(options.in_flight.max(1))
+        .try_for_each(|()| std::future::ready(Ok(())))
+        .await
+}
+
+/// `items` in batches of at most `options.batch_rows` items and about
+/// `options.batch_bytes` bytes, in order.
+fn batches<T>(items: Vec<T>, options: WriteOptions, size: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
+    let max_rows = options.batch_rows.max(1);
+    let mut out = Vec::with_capacity(items.len() / max_rows + 1);
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    for item in items {
+        let n = size(&item);
+        if !batch.is_empty() && (batch.len() >= max_rows || bytes + n > options.batch_bytes) {
+            out.push(std::mem::take(&mut batch));
+            bytes = 0;
+        }
+        bytes += n;
+        batch.push(item);
+    }
+    if !batch.is_empty() {
+        out.push(batch);
+    }
+    out
+}
+
+/// The rows with each key once: a repeated key's rows merged in order,
+/// a later cell replacing an earlier one of the same column (what
+/// `MemStore` keeps). Rows whose keys are all distinct are returned as
+/// they are, without a copy.
+pub(crate) fn merge_repeated(rows: Vec<Row>) -> Vec<Row> {
+    let repeated = {
+        let mut seen = HashSet::with_capacity(rows.len());
+        rows.iter().any(|r| !seen.insert(r.key.as_slice()))
+            || rows.iter().any(|r| has_repeated_column(&r.cells))
+    };
+    if !repeated {
+        return rows;
+    }
+    let mut at: HashMap<Vec<u8>, usize> = HashMap::with_capacity(rows.len());
+    let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+    for row in rows {
+        let i = *at.entry(row.key.clone()).or_insert_with(|| {
+            out.push(Row::new(row.key.clone(), Vec::new()));
+            out.len() - 1
+        });
+        let cells = &mut out[i].cells;
+        for cell in row.cells {
+            match cells
+                .iter_mut()
+                .find(|c| c.family == cell.family && c.qualifier == cell.qualifier)
+            {
+                Some(old) => old.value = cell.value,
+                None => cells.push(cell),
+            }
+        }
+    }
+    out
+}
+
+fn has_repeated_column(cells: &[rowkey_store::Cell]) -> bool {
+    cells.len() > 1
+        && cells.iter().enumerate().any(|(i, a)| {
+            cells[i + 1..]
+                .iter()
+                .any(|b| a.family == b.family && a.qualifier == b.qualifier)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rowkey_store::Cell;
+
+    #[test]
+    fn repeated_keys_merge_with_the_last_cell_winning() {
+        let rows = vec![
+            Row::new(
+                "a",
+                vec![Cell::new("d", "x", "1"), Cell::new("d", "y", "1")],
+            ),
+            Row::new("b", vec![Cell::new("d", "x", "b")]),
+            Row::new(
+                "a",
+                vec![Cell::new("d", "x", "2"), Cell::new("d", "z", "2")],
+            ),
+        ];
+        let merged = merge_repeated(rows);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].key, b"a");
+        assert_eq!(merged[0].value("d", "x"), Some(&b"2"[..]));
+        assert_eq!(merged[0].value("d", "y"), Some(&b"1"[..]));
+        assert_eq!(merged[0].value("d", "z"), Some(&b"2"[..]));
+        // A repeated column inside one row: the later cell.
+        let one = merge_repeated(vec![Row::new(
+            "k",
+            vec![Cell::new("d", "x", "old"), Cell::new("d", "x", "new")],
+        )]);
+        assert_eq!(one[0].cells.len(), 1);
+        assert_eq!(one[0].value("d", "x"), Some(&b"new"[..]));
+    }
+
+    #[test]
+    fn batches_respect_rows_and_bytes() {
+        let options = WriteOptions::default().batch_rows(3).batch_bytes(10);
+        let items: Vec<Vec<u8>> = (0..7)
+            .map(|i| vec![0; if i == 3 { 25 } else { 2 }])
+            .collect();
+        let sizes: Vec<Vec<usize>> = batches(items, options, Vec::len)
+            .iter()
+            .map(|b| b.iter().map(Vec::len).collect())
+            .collect();
+        assert_eq!(sizes, [vec![2, 2, 2], vec![25], vec![2, 2, 2]]);
+    }
+}

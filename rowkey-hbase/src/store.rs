@@ -1,0 +1,201 @@
+//! [`HBaseStore`]: a table of HBase, through its Thrift 1 server, as an
+//! async [`Store`].
+
+use crate::client::HBaseClient;
+use crate::gateway::read::read;
+use crate::gateway::write::{delete, write, WriteOptions};
+use crate::gateway::Target;
+use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
+use std::future::Future;
+
+/// A table of HBase, read and written through HBase's Thrift 1 server.
+///
+/// - **Reads** open one scanner per range and ask for as many rows a
+///   round trip as the read still wants (at most
+///   [`with_read_page_rows`](Self::with_read_page_rows)); a dropped
+///   stream closes its scanner. Reversed reads, reads of a record's
+///   columns and fuzzy plans work as on every store: the fuzzy key is
+///   applied on the client (Thrift 1's filter language has no
+///   `FuzzyRowFilter`), so a fuzzy plan reads its ranges' rows over the
+///   wire. [`StoreExt`](rowkey_store::StoreExt)'s `query`, `read_plan`
+///   and `page` merge multi-range plans as on every store.
+/// - **Writes** go out as `mutateRows` calls of at most
+///   [`WriteOptions::batch_rows`] rows and about
+///   [`WriteOptions::batch_bytes`] bytes, a few at a time; rows with the
+///   same key are merged first (the last row's cells win, as in
+///   `MemStore`). Keys are checked against HBase's limit before anything
+///   is sent: 32,767 bytes less what locating a row's region adds
+///   ([`key_limit`](Store::key_limit)).
+/// - **Faults.** A call that fails on its connection (cut, refused,
+///   silent for the [`RetryPolicy`]'s idle timeout) is made again on a
+///   new one, as the policy says; a read resumes strictly after the last
+///   row it delivered, also when the server forgot its scanner. A missing
+///   table or family is [`StoreError::NoSuchTable`] or
+///   [`StoreError::NoSuchFamily`].
+///
+/// It is a cheap handle: clones share the [`HBaseClient`]'s pool. Its
+/// futures and streams are `Send` and need no particular runtime: the
+/// blocking Thrift calls run on the pool's own threads.
+///
+/// ```no_run
+/// use futures::TryStreamExt;
+/// use rowkey::store::StoreExt;
+/// use rowkey_hbase::HBaseStore;
+/// # #[derive(rowkey::RowKey)] struct Spend { #[text(width = 6)] month: u32, user: u64 }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let store = HBaseStore::connect("127.0.0.1:9090", "spend").await?;
+/// let plan = Spend::scan().month.eq(202112).plan()?;
+/// let rows: Vec<_> = store.query(&plan).try_collect().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct HBaseStore {
+    client: HBaseClient,
+    target: Target<crate::thrift1::Thrift1Connector>,
+    writes: WriteOptions,
+}
+
+impl std::fmt::Debug for HBaseStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HBaseStore")
+            .field("address", &self.client.address())
+            .field("table", &self.target.table)
+            .field("retry", &self.target.retry)
+            .field("writes", &self.writes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HBaseStore {
+    pub(crate) fn new(client: HBaseClient, table: &str) -> Self {
+        HBaseStore {
+            target: Target {
+                pool: client.pool.clone(),
+                table: table.into(),
+                retry: RetryPolicy::default(),
+                page_rows: 1000,
+            },
+            client,
+            writes: WriteOptions::default(),
+        }
+    }
+
+    /// Connects to HBase's Thrift 1 server at `address` (`host:port`) for
+    /// `table`, with a pool of its own ([`HBaseClient::connect`]; to share
+    /// one pool between tables, make the stores from one client).
+    pub async fn connect(address: &str, table: &str) -> Result<Self, StoreError> {
+        Ok(HBaseClient::connect(address).await?.table(table))
+    }
+
+    /// The same store with another retry policy for reads and writes (its
+    /// idle timeout bounds how long a call waits on a silent server).
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.target.retry = retry;
+        self
+    }
+
+    /// The same store with other write batching.
+    pub fn with_write_options(mut self, writes: WriteOptions) -> Self {
+        self.writes = writes;
+        self
+    }
+
+    /// The same store asking for at most `n` rows per round trip of a
+    /// read (`scannerGetList`, and the scan's caching; default 1,000; 0 is
+    /// taken as 1).
+    pub fn with_read_page_rows(mut self, n: u32) -> Self {
+        self.target.page_rows = n.max(1);
+        self
+    }
+
+    /// The table's name.
+    pub fn table_name(&self) -> &str {
+        &self.target.table
+    }
+
+    /// The retry policy.
+    pub fn retry(&self) -> RetryPolicy {
+        self.target.retry
+    }
+
+    /// The client whose connections the store uses.
+    pub fn client(&self) -> &HBaseClient {
+        &self.client
+    }
+}
+
+/// What a row's locating in `hbase:meta` adds to its key: HBase finds a
+/// row's region by a scan of `hbase:meta` from `TABLE,ROW,99999999999999`
+/// (the table's name, two commas, 14 nines), and a scan's start row may
+/// not pass 32,767 bytes: so a table's keys may not pass 32,751 bytes less
+/// its name. (A put of a 32,767-byte key into table `t` fails on a real
+/// HBase 2.6 with "startRow's length must be less than or equal to 32767".)
+const META_KEY_OVERHEAD: usize = 2 + 14;
+
+/// HBase's key limit for rows of `table`.
+fn key_limit_of(table: &str) -> KeyLimit {
+    KeyLimit {
+        max: KeyLimit::HBASE
+            .max
+            .saturating_sub(META_KEY_OVERHEAD + table.len()),
+        store: "HBase",
+    }
+}
+
+impl Store for HBaseStore {
+    /// HBase's 32,767 bytes, less what locating a row's region adds: the
+    /// table's name and 16 bytes (a 32,750-byte key in table `t`).
+    fn key_limit(&self) -> KeyLimit {
+        key_limit_of(&self.target.table)
+    }
+
+    fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let target = self.target.clone();
+        let options = self.writes;
+        let limit = self.key_limit();
+        async move {
+            limit.check_rows(&rows)?;
+            check_families(&rows)?;
+            write(&target, rows, options).await
+        }
+    }
+
+    fn delete_rows(
+        &self,
+        keys: Vec<Vec<u8>>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let target = self.target.clone();
+        let options = self.writes;
+        let limit = self.key_limit();
+        async move {
+            for key in &keys {
+                limit.check("delete rows", key)?;
+            }
+            delete(&target, keys, options).await
+        }
+    }
+
+    fn read_rows(&self, request: ReadRequest) -> RowStream {
+        read(self.target.clone(), request)
+    }
+}
+
+/// A family HBase cannot name (empty, or holding the `:` that ends it in
+/// a Thrift column) is refused before anything is sent.
+fn check_families(rows: &[Row]) -> Result<(), StoreError> {
+    for row in rows {
+        for cell in &row.cells {
+            if cell.family.is_empty() || cell.family.contains(':') {
+                return Err(StoreError::backend(
+                    "write rows",
+                    crate::ThriftDataError::BadFamily {
+                        row: row.key.clone(),
+                        family: cell.family.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,277 @@
+//! [`Thrift1Connection`]: one socket to HBase's Thrift 1 server and
+//! hbase-thrift's client over it.
+
+use super::errors::from_thrift;
+use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
+use crate::puts::mutation_of;
+use crate::rows::rows_from_thrift;
+use crate::scan::tscan;
+use hbase_thrift::hbase::{
+    BatchMutation, ColumnDescriptor, HbaseSyncClient, Mutation, THbaseSyncClient,
+};
+use rowkey_store::Row;
+use std::collections::BTreeMap;
+use std::io::ErrorKind;
+use std::net::TcpStream;
+use std::time::Duration;
+use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
+use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport};
+use thrift::{ApplicationErrorKind, Error, TransportErrorKind};
+
+type Client = HbaseSyncClient<
+    TBinaryInputProtocol<TBufferedReadTransport<TcpStream>>,
+    TBinaryOutputProtocol<TBufferedWriteTransport<TcpStream>>,
+>;
+
+/// A connection to HBase's Thrift 1 server.
+pub(crate) struct Thrift1Connection {
+    client: Client,
+    /// The socket's read and write timeout now.
+    timeout: Duration,
+    /// The socket itself, to look at it between calls and set its timeouts.
+    socket: TcpStream,
+}
+
+fn no_attributes() -> BTreeMap<Vec<u8>, Vec<u8>> {
+    BTreeMap::new()
+}
+
+impl Thrift1Connection {
+    /// hbase-thrift's client over `socket`; reads time out after `timeout`.
+    pub(crate) fn new(socket: TcpStream, timeout: Duration) -> Result<Self, GatewayError> {
+        let io = |e: std::io::Error| GatewayError::Transport(Box::new(e));
+        socket.set_read_timeout(Some(timeout)).map_err(io)?;
+        socket.set_write_timeout(Some(timeout)).map_err(io)?;
+        let read = socket.try_clone().map_err(io)?;
+        let write = socket.try_clone().map_err(io)?;
+        let client = HbaseSyncClient::new(
+            TBinaryInputProtocol::new(TBufferedReadTransport::new(read), true),
+            TBinaryOutputProtocol::new(TBufferedWriteTransport::new(write), true),
+        );
+        Ok(Thrift1Connection {
+            client,
+            socket,
+            timeout,
+        })
+    }
+
+    /// The first call on a new connection, which tells a Thrift 1 server
+    /// from any other: a server of another transport (framed), protocol
+    /// (compact) or service (Thrift 2) closes the connection, answers in
+    /// words the binary protocol cannot read, or does not know the call.
+    pub(crate) fn handshake(
+        &mut self,
+        address: &str,
+        timeout: Duration,
+    ) -> Result<(), GatewayError> {
+        const EXPECTED: &str =
+            "expected HBase's Thrift 1 server (org.apache.hadoop.hbase.thrift.ThriftServer, \
+             service Hbase) with the buffered transport and the binary protocol, its default; \
+             a server started with -f/--framed, -c/--compact, -hsha, -nonblocking or \
+             -threadedselector, or HBase's Thrift 2 server, does not answer so";
+        match self.client.get_table_names() {
+            Ok(_) => Ok(()),
+            Err(Error::Application(a)) if a.kind == ApplicationErrorKind::UnknownMethod => {
+                Err(GatewayError::WrongServer(format!(
+                    "the server at {address} does not know Thrift 1's getTableNames ({}): {EXPECTED}",
+                    a.message
+                )))
+            }
+            // A cut and a framed or compact server closing the socket
+            // look alike: transient (retried), with what was expected.
+            Err(Error::Transport(t)) if t.kind == TransportErrorKind::TimedOut => {
+                Err(GatewayError::Transport(
+                    format!(
+                        "the server at {address} did not answer a first call in {} s: {EXPECTED}",
+                        timeout.as_secs_f32()
+                    )
+                    .into(),
+                ))
+            }
+            Err(Error::Transport(t)) => Err(GatewayError::Transport(
+                format!(
+                    "the server at {address} closed the connection on the first call ({t}): {EXPECTED}"
+                )
+                .into(),
+            )),
+            Err(Error::Protocol(p)) => Err(GatewayError::WrongServer(format!(
+                "the server at {address} answered in a form the binary protocol cannot read ({p}): {EXPECTED}"
+            ))),
+            Err(e) => Err(from_thrift(e)),
+        }
+    }
+
+    /// Creates `table` with `families`, each keeping one version, no
+    /// compression, no bloom filter, no time to live: every field set by
+    /// hand, as hbase-thrift's `ColumnDescriptor::default()` sets an empty
+    /// compression name that HBase refuses.
+    pub(crate) fn create_table(
+        &mut self,
+        table: &str,
+        families: &[&str],
+    ) -> Result<(), GatewayError> {
+        let families = families
+            .iter()
+            .map(|f| ColumnDescriptor {
+                name: Some(format!("{f}:").into_bytes()),
+                max_versions: Some(1),
+                compression: Some("NONE".to_owned()),
+                in_memory: Some(false),
+                bloom_filter_type: Some("NONE".to_owned()),
+                bloom_filter_vector_size: Some(0),
+                bloom_filter_nb_hashes: Some(0),
+                block_cache_enabled: Some(true),
+                time_to_live: Some(-1),
+            })
+            .collect();
+        self.client
+            .create_table(table.as_bytes().to_vec(), families)
+            .map_err(from_thrift)
+    }
+
+    /// The names of the tables.
+    pub(crate) fn table_names(&mut self) -> Result<Vec<String>, GatewayError> {
+        let names = self.client.get_table_names().map_err(from_thrift)?;
+        Ok(names
+            .into_iter()
+            .map(|n| String::from_utf8_lossy(&n).into_owned())
+            .collect())
+    }
+
+    /// Disables (if enabled) and deletes `table`.
+    pub(crate) fn delete_table(&mut self, table: &str) -> Result<(), GatewayError> {
+        let name = table.as_bytes().to_vec();
+        if self
+            .client
+            .is_table_enabled(name.clone())
+            .map_err(from_thrift)?
+        {
+            self.client
+                .disable_table(name.clone())
+                .map_err(from_thrift)?;
+        }
+        self.client.delete_table(name).map_err(from_thrift)
+    }
+}
+
+impl Connection for Thrift1Connection {
+    fn open_scanner(&mut self, table: &str, scan: &ServerScan) -> Result<ScannerId, GatewayError> {
+        let mut t = tscan(
+            Some(scan.start_row.clone()),
+            scan.stop_row.clone(),
+            scan.reversed.then_some(true),
+        );
+        t.caching = Some(i32::try_from(scan.caching).unwrap_or(i32::MAX));
+        t.columns = scan.columns.as_ref().map(|columns| {
+            columns
+                .iter()
+                .map(|(family, qualifier)| column(family, qualifier))
+                .collect()
+        });
+        self.client
+            .scanner_open_with_scan(table.as_bytes().to_vec(), t, no_attributes())
+            .map_err(from_thrift)
+    }
+
+    fn next_rows(&mut self, scanner: ScannerId, n: u32) -> Result<Vec<Row>, GatewayError> {
+        let n = i32::try_from(n).unwrap_or(i32::MAX);
+        let results = self
+            .client
+            .scanner_get_list(scanner, n)
+            .map_err(from_thrift)?;
+        rows_from_thrift(results).map_err(GatewayError::Store)
+    }
+
+    fn close_scanner(&mut self, scanner: ScannerId) -> Result<(), GatewayError> {
+        self.client.scanner_close(scanner).map_err(from_thrift)
+    }
+
+    fn put_rows(&mut self, table: &str, rows: &[Row]) -> Result<(), GatewayError> {
+        let batches = rows
+            .iter()
+            .map(|row| BatchMutation {
+                row: Some(row.key.clone()),
+                mutations: Some(row.cells.iter().map(mutation_of).collect()),
+            })
+            .collect();
+        self.client
+            .mutate_rows(table.as_bytes().to_vec(), batches, no_attributes())
+            .map_err(from_thrift)
+    }
+
+    fn delete_rows(
+        &mut self,
+        table: &str,
+        keys: &[Vec<u8>],
+        families: &[String],
+    ) -> Result<(), GatewayError> {
+        // A column without ':' deletes the whole family (the handler's
+        // `Delete.addFamily`): every cell of the row, one call for all.
+        let deletes: Vec<Mutation> = families
+            .iter()
+            .map(|family| Mutation {
+                is_delete: Some(true),
+                column: Some(family.as_bytes().to_vec()),
+                value: None,
+                write_to_w_a_l: Some(true),
+            })
+            .collect();
+        let batches = keys
+            .iter()
+            .map(|key| BatchMutation {
+                row: Some(key.clone()),
+                mutations: Some(deletes.clone()),
+            })
+            .collect();
+        self.client
+            .mutate_rows(table.as_bytes().to_vec(), batches, no_attributes())
+            .map_err(from_thrift)
+    }
+
+    fn families(&mut self, table: &str) -> Result<Vec<String>, GatewayError> {
+        let descriptors = self
+            .client
+            .get_column_descriptors(table.as_bytes().to_vec())
+            .map_err(from_thrift)?;
+        Ok(descriptors
+            .into_keys()
+            .map(|name| {
+                let name = name.strip_suffix(b":").unwrap_or(&name);
+                String::from_utf8_lossy(name).into_owned()
+            })
+            .collect())
+    }
+
+    fn set_idle_timeout(&mut self, timeout: Duration) -> Result<(), GatewayError> {
+        // A zero timeout means none to the socket: a stall would hang.
+        let timeout = timeout.max(Duration::from_millis(1));
+        if timeout != self.timeout {
+            let io = |e: std::io::Error| GatewayError::Transport(Box::new(e));
+            self.socket.set_read_timeout(Some(timeout)).map_err(io)?;
+            self.socket.set_write_timeout(Some(timeout)).map_err(io)?;
+            self.timeout = timeout;
+        }
+        Ok(())
+    }
+
+    fn is_open(&self) -> bool {
+        // A peek that would block: open and quiet. End of file or an
+        // error: the server closed it. Bytes waiting: out of step.
+        if self.socket.set_nonblocking(true).is_err() {
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let open =
+            matches!(self.socket.peek(&mut byte), Err(e) if e.kind() == ErrorKind::WouldBlock);
+        open && self.socket.set_nonblocking(false).is_ok()
+    }
+}
+
+/// `family:qualifier`, as Thrift 1 names a column.
+fn column(family: &str, qualifier: &[u8]) -> Vec<u8> {
+    let mut c = Vec::with_capacity(family.len() + 1 + qualifier.len());
+    c.extend_from_slice(family.as_bytes());
+    c.push(b':');
+    c.extend_from_slice(qualifier);
+    c
+}

@@ -1,0 +1,45 @@
+//! The Store conformance suite (`rowkey_fixtures::conformance`) on
+//! HBaseStore against a real HBase 2.6.1 and its Thrift 1 server
+//! (`rowkey_fixtures::hbase`, one server for this test binary): a fresh
+//! table per check; also boxed in a `DynStore` reading 7 rows a round
+//! trip (every range's scanner advanced many times, filters kept).
+
+use crate::server::{client, fresh_table};
+use rowkey::store::DynStore;
+use rowkey_fixtures::conformance::{run_with, Config};
+use rowkey_hbase::HBaseStore;
+
+/// Empty tables with families `d` and `i`.
+fn tables() -> impl Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = HBaseStore>>> {
+    || {
+        Box::pin(async {
+            let client = client().await;
+            let name = fresh_table(&client, &["d", "i"]).await;
+            client.table(&name)
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hbase_store() {
+    // Fewer rounds than on the emulator: each check makes a table, and
+    // HBase takes about a second to create one.
+    run_with(
+        tables(),
+        Config {
+            rounds: 3,
+            seed: 0x5EED,
+        },
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn boxed_hbase_store_in_small_read_pages() {
+    let tables = tables();
+    let small_pages = || {
+        let table = tables();
+        async move { DynStore::new(table.await.with_read_page_rows(7)) }
+    };
+    run_with(small_pages, Config { rounds: 1, seed: 3 }).await;
+}
