@@ -5,8 +5,8 @@
 //! its site index. Written with `put_record`, read with `get_record` and
 //! `query_records` (against brute force), moved with `update_record`, a
 //! row with other columns read into the record, a corrupt cell named in
-//! the error; on `MemStore` and, with the `bigtable` feature, on the Cloud
-//! Bigtable emulator.
+//! the error; on `MemStore`, with the `bigtable` feature on the Cloud
+//! Bigtable emulator, and with the `hbase` feature on a real HBase.
 
 use futures::TryStreamExt;
 use rowkey::store::cell::CellError;
@@ -177,6 +177,29 @@ async fn trial_on_the_emulator() {
     let main = stores.pop().unwrap();
     trial(main, index).await;
     drop(emulator);
+}
+
+#[cfg(feature = "hbase")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trial_on_hbase() {
+    use rowkey::hbase::HBaseClient;
+    use rowkey::store::admin::TableSpec;
+    let client = HBaseClient::connect(&rowkey_fixtures::hbase::shared().thrift)
+        .await
+        .unwrap();
+    let mut stores = Vec::new();
+    for name in ["readings", "readings_by_site"] {
+        let name = format!("{name}_{}", std::process::id());
+        client
+            .admin()
+            .create_table(&TableSpec::new(&name, &["d", "i"]))
+            .await
+            .unwrap();
+        stores.push(client.table(&name));
+    }
+    let index = stores.pop().unwrap();
+    let main = stores.pop().unwrap();
+    trial(main, index).await;
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! scans::`.
 
 mod admin;
+mod blocking;
 mod conformance;
 mod data;
 mod faults;
 mod java_checks;
+mod lease;
 mod scans;
 mod server;
 

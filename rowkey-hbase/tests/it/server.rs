@@ -6,7 +6,10 @@ use rowkey::store::admin::TableSpec;
 use rowkey_hbase::HBaseClient;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The Thrift server's address.
+/// The Thrift server's address: the shared server's, or the one at
+/// `ROWKEY_HBASE_DEV_THRIFT` while developing (a server kept running with
+/// `cargo run -p rowkey-fixtures --bin hbase-server`; the Java client
+/// checks and the wrong-server checks still start the shared one).
 pub fn address() -> String {
     if let Ok(a) = std::env::var("ROWKEY_HBASE_DEV_THRIFT") {
         return a;
