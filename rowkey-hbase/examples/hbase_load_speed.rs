@@ -2,7 +2,7 @@
 //! two comparisons, each of medians taken in one run:
 //!
 //! - `write_rows` of 100,000 ledger rows of about 100 bytes (a 32-byte
-//!   key, one 56-byte cell `d:amount`) against the floor of raw
+//!   key, one 61-byte cell `d:amount`) against the floor of raw
 //!   hbase-thrift `mutateRows` calls of the same batches of 1,000 rows
 //!   (every `Mutation` field set: a put, with the write-ahead log, as the
 //!   store sends it): on one connection, one call after the other, and on
@@ -116,12 +116,12 @@ fn arg(name: &str, default: usize) -> usize {
 }
 
 /// `n` ledger rows of about 100 bytes: distinct 32-byte keys, one cell
-/// `d:amount` of 56 bytes.
+/// `d:amount` of 61 bytes.
 fn hundred_byte_rows(n: usize) -> Vec<Row> {
     Ledger::distinct_rows(n)
         .into_iter()
         .map(|r| {
-            let value = format!("{:0>56}", r.key.len());
+            let value = format!("{:0>61}", r.key.len());
             Row::new(r.key, vec![Cell::new("d", "amount", value)])
         })
         .collect()

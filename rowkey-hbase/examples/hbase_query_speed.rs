@@ -140,6 +140,121 @@ fn raw_concurrent(clients: &mut [Raw], table: &[u8], ranges: &[TScan]) -> usize 
     })
 }
 
+/// How a probe reads each range: in pages of `page` rows, each page on
+/// a scanner of its own (opened after the last row of the page before,
+/// as each read of a query does) or all on one scanner.
+///
+/// A negative `page` is a page of `-page` rows on a scanner whose caching
+/// is the floor's 1,000 (the server's client fetches ahead).
+fn raw_paged(client: &mut Raw, table: &[u8], ranges: &[TScan], page: i32, reopen: bool) -> usize {
+    let mut n = 0;
+    let (page, caching) = if page < 0 {
+        (-page, PAGE)
+    } else {
+        (page, page)
+    };
+    for range in ranges {
+        let mut scan = scan_of(range);
+        scan.caching = Some(caching);
+        let mut id = client
+            .scanner_open_with_scan(table.to_vec(), scan.clone(), BTreeMap::new())
+            .expect("scannerOpenWithScan");
+        loop {
+            let rows = client.scanner_get_list(id, page).expect("scannerGetList");
+            n += rows.len();
+            let last = rows.last().and_then(|r| r.row.clone());
+            if rows.len() < page as usize {
+                break;
+            }
+            if reopen {
+                client.scanner_close(id).expect("scannerClose");
+                let mut after = last.expect("a row");
+                after.push(0);
+                scan.start_row = Some(after);
+                id = client
+                    .scanner_open_with_scan(table.to_vec(), scan.clone(), BTreeMap::new())
+                    .expect("scannerOpenWithScan");
+            }
+        }
+        client.scanner_close(id).expect("scannerClose");
+    }
+    n
+}
+
+/// `--probe`: what a scanner costs the server, apart from its rows. Each
+/// way reads the 120 ranges on one connection, one after the other
+/// (medians of 5, server CPU from `/proc`).
+fn probe(client: &mut Raw, table: &[u8], ranges: &[TScan], server_cpu: &dyn Fn() -> Duration) {
+    let cases: [(&str, i32, bool); 6] = [
+        ("pages of 1,000 (the floor)", PAGE, false),
+        ("pages of 83 rows, one scanner per range", 83, false),
+        (
+            "pages of 83 rows, one scanner per range, caching 1,000",
+            -83,
+            false,
+        ),
+        ("pages of 83 rows, a new scanner per page", 83, true),
+        ("pages of 250 rows, a new scanner per page", 250, true),
+        (
+            "pages of 1 row, a new scanner per page, 10 rows a range",
+            1,
+            true,
+        ),
+    ];
+    // Rounds of every case, the first untimed (the JVM compiles its hot
+    // paths during it).
+    let mut walls = vec![Vec::new(); cases.len()];
+    let mut servers = vec![Vec::new(); cases.len()];
+    let mut rows = vec![0; cases.len()];
+    for round in 0..6 {
+        for (i, &(_, page, reopen)) in cases.iter().enumerate() {
+            let before = server_cpu();
+            let start = Instant::now();
+            rows[i] = if page == 1 {
+                // 10 scanners a range: the fixed cost of one.
+                let mut n = 0;
+                for range in ranges {
+                    for _ in 0..10 {
+                        n += raw_paged_once(client, table, range);
+                    }
+                }
+                n
+            } else {
+                raw_paged(client, table, ranges, page, reopen)
+            };
+            if round > 0 {
+                walls[i].push(start.elapsed());
+                servers[i].push(server_cpu().saturating_sub(before));
+            }
+        }
+    }
+    for (i, (what, ..)) in cases.iter().enumerate() {
+        walls[i].sort();
+        servers[i].sort();
+        println!(
+            "probe: {what}: {} rows, {:.1} ms, server CPU {} ms",
+            rows[i],
+            walls[i][2].as_secs_f64() * 1e3,
+            servers[i][2].as_millis()
+        );
+    }
+}
+
+/// One scanner of `range` that reads one row: open, one page of 1, close.
+fn raw_paged_once(client: &mut Raw, table: &[u8], range: &TScan) -> usize {
+    let mut scan = scan_of(range);
+    scan.caching = Some(1);
+    let id = client
+        .scanner_open_with_scan(table.to_vec(), scan, BTreeMap::new())
+        .expect("scannerOpenWithScan");
+    let n = client
+        .scanner_get_list(id, 1)
+        .expect("scannerGetList")
+        .len();
+    client.scanner_close(id).expect("scannerClose");
+    n
+}
+
 /// User + system CPU time of process `pid` so far (`/proc/<pid>/stat`,
 /// fields 14 and 15, in clock ticks of 10 ms); zero when unknown.
 fn cpu(pid: &str) -> Duration {
@@ -172,6 +287,8 @@ fn arg(name: &str, default: usize) -> usize {
 struct Counted {
     store: HBaseStore,
     reads: Arc<AtomicUsize>,
+    /// The rows the reads asked for (their limits; 0 for none).
+    asked: Arc<AtomicUsize>,
 }
 
 impl Store for Counted {
@@ -192,6 +309,8 @@ impl Store for Counted {
     }
     fn read_rows(&self, request: rowkey::store::ReadRequest) -> RowStream {
         self.reads.fetch_add(1, Ordering::Relaxed);
+        let asked = request.limit().map_or(0, |l| l as usize);
+        self.asked.fetch_add(asked, Ordering::Relaxed);
         self.store.read_rows(request)
     }
 }
@@ -240,6 +359,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let counted = Counted {
         store: store.clone(),
         reads: Arc::new(AtomicUsize::new(0)),
+        asked: Arc::new(AtomicUsize::new(0)),
     };
     let loaded = Instant::now();
     store.write_rows(Ledger::distinct_rows(n)).await?;
@@ -263,6 +383,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut one = raw_client(&address);
     let mut many: Vec<Raw> = (0..CONNECTIONS).map(|_| raw_client(&address)).collect();
     let name = table.as_bytes();
+    if std::env::args().any(|a| a == "--probe") {
+        probe(&mut one, name, &ranges, &server_cpu);
+    }
 
     let ways: [&str; 7] = [
         "floor: raw scanners of the 120 ranges, 1 connection, one after another",
@@ -277,14 +400,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // (client, server) CPU time of each run of each way.
     let mut cpus: Vec<Vec<(Duration, Duration)>> = vec![Vec::new(); ways.len()];
     // The reads of a way's last run.
-    let mut reads = vec![0; ways.len()];
+    let mut reads = vec![(0, 0); ways.len()];
     for round in 0..warmup + runs {
         for i in 0..ways.len() {
             if only.is_some_and(|o| i != o) {
                 continue;
             }
             let before = (cpu("self"), server_cpu());
-            let reads_before = counted.reads.load(Ordering::Relaxed);
+            let reads_before = (
+                counted.reads.load(Ordering::Relaxed),
+                counted.asked.load(Ordering::Relaxed),
+            );
             let start = Instant::now();
             let got = match i {
                 0 => tokio::task::block_in_place(|| raw_sequential(&mut one, name, &ranges)),
@@ -311,7 +437,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 cpu("self").saturating_sub(before.0),
                 server_cpu().saturating_sub(before.1),
             ));
-            reads[i] = counted.reads.load(Ordering::Relaxed) - reads_before;
+            reads[i] = (
+                counted.reads.load(Ordering::Relaxed) - reads_before.0,
+                counted.asked.load(Ordering::Relaxed) - reads_before.1,
+            );
         }
     }
     client.admin().delete_table(&table).await?;
@@ -341,7 +470,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .join(" ")
     );
     println!(
-        "| way | median | min..max | / floor (120 ranges, 1 connection) | / floor (120 ranges, 8 connections) | / floor (joined ranges) | client CPU | server CPU | reads |"
+        "| way | median | min..max | / floor (120 ranges, 1 connection) | / floor (120 ranges, 8 connections) | / floor (joined ranges) | client CPU | server CPU | reads (mean rows asked) |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (i, way) in ways.iter().enumerate() {
@@ -368,8 +497,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 "-".into()
             },
-            if i >= 3 {
-                reads[i].to_string()
+            if i >= 4 {
+                format!(
+                    "{} ({} rows each)",
+                    reads[i].0,
+                    reads[i].1 / reads[i].0.max(1)
+                )
+            } else if i == 3 {
+                reads[i].0.to_string()
             } else {
                 "-".into()
             },

@@ -206,7 +206,7 @@ impl Cursor {
         }
     }
 
-    fn release<C: Connector>(mut self: Box<Self>, slot: &mut Slot<C>) {
+    fn release<C: Connector>(&mut self, slot: &mut Slot<C>) {
         if self.open.is_some() || self.stale.is_some() {
             if let Ok(conn) = slot.connection() {
                 if let Some(id) = self.stale.take() {
@@ -255,7 +255,7 @@ impl<C: Connector> ReadStream<C> {
                     .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
                 (cursor, rows)
             },
-            |(cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot),
+            |(mut cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot),
         ))
     }
 }
@@ -305,7 +305,10 @@ impl<C: Connector> ReadStream<C> {
     /// Lets go of a cursor, closing what it still holds on the server.
     fn drop_cursor(&self, cursor: Box<Cursor>) {
         if cursor.open.is_some() || cursor.stale.is_some() {
-            self.target.pool.spawn(move |slot| cursor.release(slot));
+            self.target.pool.spawn(move |slot| {
+                let mut cursor = cursor;
+                cursor.release(slot)
+            });
         }
     }
 }

@@ -9,7 +9,8 @@
 //! error). What a Thrift client does see is a scanner id the Thrift server
 //! no longer knows ("scanner ID is invalid": a restarted gateway, or one
 //! behind a load balancer); the read must then go on strictly after the
-//! last row it delivered. A server of its own, with a lease of 3 s, so the
+//! last row it delivered. And a dropped stream leaves no scanner open.
+//! A server of its own, with a lease of 3 s, so the
 //! test waits seconds, not minutes, and may close every scanner.
 
 use futures::StreamExt;
@@ -74,6 +75,13 @@ async fn a_read_whose_scanner_expires_or_is_forgotten_resumes_after_its_last_row
             "reversed: {reversed}: rows lost, repeated or out of order"
         );
     }
+    // A dropped stream closes its scanner: none is left open on the server.
+    for _ in 0..10 {
+        let mut rows = store.read_rows(ReadRequest::new([KeyRange::new([], None)]));
+        rows.next().await.unwrap().unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(close_every_scanner(&hbase.thrift), 0, "scanners left open");
     // Every scanner the Thrift server has is closed under the reader.
     for reversed in [false, true] {
         let mut request = ReadRequest::new([KeyRange::new([], None)]);
