@@ -26,6 +26,16 @@ use std::task::{Context, Poll, Wake, Waker};
 /// So a plan of 120 buckets starts with pages of `buffer_rows / 120` rows
 /// and reads larger pages as the merge drains them.
 ///
+/// **A query with a limit** (a plan's `with_limit`, `latest(n)`, a
+/// [`page`](crate::StoreExt::page)) reads about what it returns: each
+/// range is first asked for its share of the limit (`n / ranges + 1`
+/// rows), and a range the merge runs dry on while it still wants rows is
+/// asked again for as many rows as it has delivered so far (never more
+/// than the query still wants), and nothing is read ahead. A limit of `n`
+/// over `B` ranges reads at most about `2n + 2B` rows, however the rows
+/// fall over the ranges, where asking every range for `n` rows read up to
+/// `n * B`. A query without a limit reads each row once.
+///
 /// Bounding the rows asked for matters to gRPC clients too: h2 (under
 /// tonic) counts the small DATA frames it holds unread and closes the
 /// connection (`ENHANCE_YOUR_CALM`) past a budget of half its window, so
@@ -96,6 +106,9 @@ struct Range {
     /// starved, or of those that may be running low.
     maybe_starved: bool,
     maybe_low: bool,
+    /// Rows asked of this range so far: a limited query's next read of
+    /// it asks as many again.
+    asked_total: u64,
 }
 
 impl Range {
@@ -177,8 +190,12 @@ pub struct QueryStream<S> {
     /// them is buffered or being read. Checked when a read may start.
     maybe_starved: Vec<usize>,
     /// Ranges that may be running low: idle, under a quarter page
-    /// buffered. Read ahead while the budget has room.
+    /// buffered. Read ahead while the budget has room (not when the query
+    /// has a limit).
     maybe_low: Vec<usize>,
+    /// A limited query's first read of each range: its share of the
+    /// limit, `limit / ranges + 1`.
+    first_ask: u64,
 }
 
 impl<S: Store> QueryStream<S> {
@@ -218,8 +235,12 @@ impl<S: Store> QueryStream<S> {
                 // At first every range is starved.
                 maybe_starved: true,
                 maybe_low: true,
+                asked_total: 0,
             })
             .collect();
+        let first_ask = plan
+            .limit()
+            .map_or(0, |l| (l as u64) / (n.max(1) as u64) + 1);
         let order = MergeOrder {
             skip: plan.prefix_len(),
             from: plan.merge_offset(),
@@ -238,6 +259,7 @@ impl<S: Store> QueryStream<S> {
             polling: Vec::new(),
             maybe_starved: (0..n).collect(),
             maybe_low: (0..n).collect(),
+            first_ask,
         }
     }
 
@@ -255,6 +277,7 @@ impl<S: Store> QueryStream<S> {
             range.done = true;
             return;
         }
+        range.asked_total += asked;
         range.fetch = Some(Fetch {
             rows: self.store.read_rows(request),
             asked,
@@ -304,7 +327,19 @@ impl<S: Store> QueryStream<S> {
                     break;
                 }
                 let share = budget.saturating_sub(self.held) / starved;
-                self.start(i, share.clamp(1, page));
+                let ask = match self.remaining {
+                    None => share,
+                    // What the range has delivered again (its share of the
+                    // limit at first): a range that keeps running dry is
+                    // asked for doubling totals, and what a read wastes is
+                    // at most what the range already gave.
+                    Some(_) => match self.ranges[i].asked_total {
+                        0 => self.first_ask,
+                        total => total,
+                    }
+                    .min(share.max(1)),
+                };
+                self.start(i, ask.clamp(1, page));
                 self.ranges[i].maybe_starved = false;
                 starved -= 1;
                 started += 1;
@@ -313,7 +348,9 @@ impl<S: Store> QueryStream<S> {
             list.drain(..started);
             self.maybe_starved = list;
         }
-        if self.maybe_low.is_empty() {
+        // A limited query reads no range ahead: what it reads ahead of the
+        // merge's need is what it may never return.
+        if self.maybe_low.is_empty() || self.remaining.is_some() {
             return;
         }
         let mut list = std::mem::take(&mut self.maybe_low);
@@ -427,6 +464,7 @@ impl<S: Store> QueryStream<S> {
         self.in_flight < self.options.concurrency.max(1)
             && (!self.maybe_starved.is_empty()
                 || (!self.maybe_low.is_empty()
+                    && self.remaining.is_none()
                     && self.held + page <= self.options.buffer_rows as u64))
     }
 
