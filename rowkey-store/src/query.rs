@@ -109,6 +109,9 @@ struct Range {
     /// Rows asked of this range so far: a limited query's next read of
     /// it asks as many again.
     asked_total: u64,
+    /// Its last read was a window (up to the other ranges' heads) that
+    /// ended short: the next one reads past it.
+    window_spent: bool,
 }
 
 impl Range {
@@ -164,6 +167,9 @@ struct Fetch {
     /// It asked for every row the query still wanted when it started: once
     /// it delivers them all, no later row of its range can be needed.
     covers_limit: bool,
+    /// It reads a window of the range (up to the other ranges' heads):
+    /// ending short, it leaves the range open past the window.
+    windowed: bool,
 }
 
 /// The rows of a plan in logical key order; made by [`StoreExt::query`](crate::StoreExt::query).
@@ -236,6 +242,7 @@ impl<S: Store> QueryStream<S> {
                 maybe_starved: true,
                 maybe_low: true,
                 asked_total: 0,
+                window_spent: false,
             })
             .collect();
         let first_ask = plan
@@ -264,11 +271,11 @@ impl<S: Store> QueryStream<S> {
     }
 
     /// Starts a read of range `i` for `asked` rows (fewer when the query
-    /// wants fewer).
-    fn start(&mut self, i: usize, asked: u64) {
+    /// wants fewer), only up to `window` when given.
+    fn start(&mut self, i: usize, asked: u64, window: Option<Vec<u8>>) {
         let asked = asked.min(self.remaining.unwrap_or(u64::MAX)).max(1);
         let range = &mut self.ranges[i];
-        let request = match &range.last {
+        let mut request = match &range.last {
             Some(last) => range.request.after(last),
             None => range.request.clone(),
         }
@@ -277,17 +284,67 @@ impl<S: Store> QueryStream<S> {
             range.done = true;
             return;
         }
+        let windowed = window.is_some();
+        if let Some(stop) = window {
+            request = request.until(&stop);
+            if request.is_empty() {
+                // Nothing of the range before the other heads: the caller
+                // reads past them.
+                range.window_spent = true;
+                return;
+            }
+        }
+        range.window_spent = false;
         range.asked_total += asked;
         range.fetch = Some(Fetch {
             rows: self.store.read_rows(request),
             asked,
             got: 0,
             covers_limit: self.remaining.is_some_and(|r| asked >= r),
+            windowed,
         });
         self.in_flight += 1;
         self.held += asked;
         // A new read is polled at once (nothing has woken for it yet).
         self.polling.push(i);
+    }
+
+    /// Where a limited query's read of range `i` may stop: the first of
+    /// the other ranges' heads in merge order, as a key of range `i`. Every
+    /// row of range `i` before it comes out of the merge before any other
+    /// range's, so a read up to it wastes nothing. Only once the range has
+    /// been read (its share came first), when every other range's head is
+    /// known (buffered, or the range is done), and for plans merged in
+    /// logical key order (an IN-list's order after its list is not a key
+    /// range's).
+    fn window_for(&self, i: usize) -> Option<Vec<u8>> {
+        let order = self.heads.order();
+        let range = &self.ranges[i];
+        if self.remaining.is_none()
+            || range.asked_total == 0
+            || range.window_spent
+            || order.from != order.skip
+        {
+            return None;
+        }
+        let mut first: Option<(&[u8], usize)> = None;
+        for (j, other) in self.ranges.iter().enumerate() {
+            if j == i || other.done {
+                continue;
+            }
+            let head = other.buffer.front()?;
+            let better = first.is_none_or(|(key, source)| order.before(&head.key, j, key, source));
+            if better {
+                first = Some((&head.key, j));
+            }
+        }
+        let (head, _) = first?;
+        // The bucket's own prefix, then the head's logical key.
+        let prefix = range.request.ranges().first()?.start.get(..order.skip)?;
+        let mut stop = Vec::with_capacity(head.len());
+        stop.extend_from_slice(prefix);
+        stop.extend_from_slice(head.get(order.skip..)?);
+        Some(stop)
     }
 
     /// Whether the merge waits on range `i` and nothing of it is buffered
@@ -326,6 +383,17 @@ impl<S: Store> QueryStream<S> {
                 if self.in_flight >= concurrency {
                     break;
                 }
+                if let Some(window) = self.window_for(i) {
+                    // Every row of the window comes out next: ask for all
+                    // the query still wants, none is wasted.
+                    self.start(i, page, Some(window));
+                }
+                if self.ranges[i].fetch.is_some() || self.ranges[i].done {
+                    self.ranges[i].maybe_starved = false;
+                    starved -= 1;
+                    started += 1;
+                    continue;
+                }
                 let share = budget.saturating_sub(self.held) / starved;
                 let ask = match self.remaining {
                     None => share,
@@ -339,7 +407,7 @@ impl<S: Store> QueryStream<S> {
                     }
                     .min(share.max(1)),
                 };
-                self.start(i, ask.clamp(1, page));
+                self.start(i, ask.clamp(1, page), None);
                 self.ranges[i].maybe_starved = false;
                 starved -= 1;
                 started += 1;
@@ -361,7 +429,7 @@ impl<S: Store> QueryStream<S> {
             }
             let r = &self.ranges[i];
             if r.idle() && (r.buffer.len() as u64) < (page / 4).max(1) {
-                self.start(i, page);
+                self.start(i, page, None);
             }
             // Read ahead, or not low (any more): off the list until it is.
             self.ranges[i].maybe_low = false;
@@ -438,12 +506,16 @@ impl<S: Store> QueryStream<S> {
                         }
                         Poll::Ready(Some(Err(e))) => return Err(e),
                         // Fewer rows than asked: the range is read to its
-                        // end.
-                        Poll::Ready(None) => Some(fetch.got < fetch.asked || fetch.covers_limit),
+                        // end (a window, only to the window's end).
+                        Poll::Ready(None) => {
+                            Some(!fetch.windowed && (fetch.got < fetch.asked || fetch.covers_limit))
+                        }
                     }
                 };
                 if let Some(done) = ended {
                     range.done = done;
+                    // A window that ended short: the next read goes past it.
+                    range.window_spent = fetch.windowed && fetch.got < fetch.asked;
                     self.held -= fetch.asked - fetch.got;
                     range.fetch = None;
                     self.in_flight -= 1;

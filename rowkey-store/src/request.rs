@@ -254,6 +254,21 @@ impl ReadRequest {
         if self.reversed {
             return self.before(key);
         }
+        self.above(key)
+    }
+
+    /// Only the keys that come before `key` in reading order: strictly
+    /// below it, or strictly above it when reversed. A read of a window of
+    /// a range, up to a key known to come later.
+    pub(crate) fn until(&self, key: &[u8]) -> Self {
+        if self.reversed {
+            return self.above(key);
+        }
+        self.before(key)
+    }
+
+    /// Only the keys strictly above `key`.
+    fn above(&self, key: &[u8]) -> Self {
         let next = successor(key);
         let ranges = self
             .ranges

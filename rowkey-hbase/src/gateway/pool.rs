@@ -125,12 +125,31 @@ impl<C: Connector> Pool<C> {
         F: FnOnce(&mut Slot<C>) -> R + Send + 'static,
         O: FnOnce(R, &mut Slot<C>) + Send + 'static,
     {
+        self.run_then(op, move |slot| (job(slot), |_: &mut Slot<C>| {}), orphan)
+    }
+
+    /// [`run`](Self::run) a `job` that also leaves work for after its
+    /// result is sent (closing a scanner it has read to its end): the
+    /// caller has its rows one round trip sooner.
+    pub(crate) fn run_then<R, F, O, A>(
+        &self,
+        op: &'static str,
+        job: F,
+        orphan: O,
+    ) -> impl Future<Output = Result<R, StoreError>> + Send + 'static
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut Slot<C>) -> (R, A) + Send + 'static,
+        O: FnOnce(R, &mut Slot<C>) + Send + 'static,
+        A: FnOnce(&mut Slot<C>),
+    {
         let (tx, rx) = oneshot::channel();
         let sent = self.shared.jobs.send(Box::new(move |slot: &mut Slot<C>| {
-            let result = job(slot);
+            let (result, after) = job(slot);
             if let Err(result) = tx.send(result) {
                 orphan(result, slot);
             }
+            after(slot);
         }));
         async move {
             sent.map_err(|_| StoreError::backend(op, "the connection pool has stopped"))?;

@@ -49,6 +49,7 @@ pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> Row
         left: request.limit(),
         open: None,
         stale: None,
+        finished: Vec::new(),
         page_rows: target.page_rows.max(1),
     };
     Box::pin(ReadStream {
@@ -72,12 +73,19 @@ struct Cursor {
     open: Option<ScannerId>,
     /// A scanner left behind by a broken connection, to close on the next.
     stale: Option<ScannerId>,
+    /// Scanners read to their end, closed once the rows are on their way.
+    finished: Vec<ScannerId>,
     page_rows: u32,
 }
 
 impl Cursor {
     fn is_done(&self) -> bool {
         self.ranges.is_empty() || self.left == Some(0)
+    }
+
+    /// Whether it still holds a scanner on the server.
+    fn holds_scanners(&self) -> bool {
+        self.open.is_some() || self.stale.is_some() || !self.finished.is_empty()
     }
 
     /// The next rows (empty only when the read is done), opening,
@@ -93,7 +101,7 @@ impl Cursor {
         }
         loop {
             if self.is_done() {
-                self.close(conn);
+                self.finished.extend(self.open.take());
                 self.ranges.clear();
                 return Ok(Vec::new());
             }
@@ -156,7 +164,7 @@ impl Cursor {
                 self.resume_after(&last);
             }
             if ended {
-                self.close(conn);
+                self.finished.extend(self.open.take());
                 self.ranges.pop_front();
             }
             if !page.is_empty() {
@@ -207,13 +215,26 @@ impl Cursor {
     }
 
     fn release<C: Connector>(&mut self, slot: &mut Slot<C>) {
-        if self.open.is_some() || self.stale.is_some() {
+        if self.holds_scanners() {
             if let Ok(conn) = slot.connection() {
-                if let Some(id) = self.stale.take() {
+                for id in self.stale.take().into_iter().chain(self.finished.drain(..)) {
                     let _ = conn.close_scanner(id);
                 }
                 self.close(conn);
             }
+        }
+    }
+}
+
+/// Closes scanners read to their end (best effort: one the server no
+/// longer has is closed already).
+fn close_all<C: Connector>(slot: &mut Slot<C>, scanners: Vec<ScannerId>) {
+    if scanners.is_empty() {
+        return;
+    }
+    if let Ok(conn) = slot.connection() {
+        for id in scanners {
+            let _ = conn.close_scanner(id);
         }
     }
 }
@@ -248,12 +269,14 @@ impl<C: Connector> ReadStream<C> {
     fn fetch(&self, mut cursor: Box<Cursor>) -> Fetch {
         let table = self.target.table.clone();
         let retry = self.target.retry;
-        Box::pin(self.target.pool.run(
+        Box::pin(self.target.pool.run_then(
             "read rows",
             move |slot: &mut Slot<C>| {
                 let rows = with_retries(slot, &retry, |conn| cursor.next_page(conn, &table))
                     .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
-                (cursor, rows)
+                let finished = std::mem::take(&mut cursor.finished);
+                let close = move |slot: &mut Slot<C>| close_all(slot, finished);
+                ((cursor, rows), close)
             },
             |(mut cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot),
         ))
@@ -272,7 +295,7 @@ impl<C: Connector> Stream for ReadStream<C> {
             match std::mem::replace(&mut this.state, State::Done) {
                 State::Done => return Poll::Ready(None),
                 State::Idle(cursor) => {
-                    if cursor.is_done() && cursor.open.is_none() && cursor.stale.is_none() {
+                    if cursor.is_done() && !cursor.holds_scanners() {
                         return Poll::Ready(None);
                     }
                     this.state = State::Fetching(this.fetch(cursor));
@@ -304,7 +327,7 @@ impl<C: Connector> Stream for ReadStream<C> {
 impl<C: Connector> ReadStream<C> {
     /// Lets go of a cursor, closing what it still holds on the server.
     fn drop_cursor(&self, cursor: Box<Cursor>) {
-        if cursor.open.is_some() || cursor.stale.is_some() {
+        if cursor.holds_scanners() {
             self.target.pool.spawn(move |slot| {
                 let mut cursor = cursor;
                 cursor.release(slot)
