@@ -89,27 +89,29 @@ fn batch(row: Row) -> BatchMutation {
 
 /// The put of a borrowed cell (the store keeps its rows for retries).
 pub(crate) fn mutation_of(cell: &Cell) -> Mutation {
-    let mut column = Vec::with_capacity(cell.family.len() + 1 + cell.qualifier.len());
-    column.extend_from_slice(cell.family.as_bytes());
-    column.push(b':');
-    column.extend_from_slice(&cell.qualifier);
+    put_of(column(&cell.family, &cell.qualifier), cell.value.clone())
+}
+
+fn put(cell: Cell) -> Mutation {
+    put_of(column(&cell.family, &cell.qualifier), cell.value)
+}
+
+/// A put of `value` into `column`, through the write-ahead log
+/// (`Mutation::default()` would skip it).
+fn put_of(column: Vec<u8>, value: Vec<u8>) -> Mutation {
     Mutation {
         is_delete: Some(false),
         column: Some(column),
-        value: Some(cell.value.clone()),
+        value: Some(value),
         write_to_w_a_l: Some(true),
     }
 }
 
-fn put(cell: Cell) -> Mutation {
-    let mut column = Vec::with_capacity(cell.family.len() + 1 + cell.qualifier.len());
-    column.extend_from_slice(cell.family.as_bytes());
-    column.push(b':');
-    column.extend_from_slice(&cell.qualifier);
-    Mutation {
-        is_delete: Some(false),
-        column: Some(column),
-        value: Some(cell.value),
-        write_to_w_a_l: Some(true),
-    }
+/// `family:qualifier`, as Thrift 1 names a column.
+pub(crate) fn column(family: &str, qualifier: &[u8]) -> Vec<u8> {
+    let mut c = Vec::with_capacity(family.len() + 1 + qualifier.len());
+    c.extend_from_slice(family.as_bytes());
+    c.push(b':');
+    c.extend_from_slice(qualifier);
+    c
 }

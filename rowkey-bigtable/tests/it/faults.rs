@@ -12,8 +12,7 @@ use rowkey::RowKey;
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::Ledger;
-use rowkey_fixtures::proxy::{Fault, FaultProxy};
-use std::collections::HashSet;
+use rowkey_fixtures::proxy::{assert_read, Fault, FaultProxy};
 use std::time::Duration;
 
 const ROWS: usize = 10_000;
@@ -49,24 +48,6 @@ async fn through(proxy: &FaultProxy) -> BigtableStore {
         .await
         .unwrap()
         .with_retry(retry())
-}
-
-/// Counts what a read delivered against what it should have.
-fn report(what: &str, proxy: &FaultProxy, want: &[Vec<u8>], got: &[Vec<u8>]) {
-    let unique: HashSet<&Vec<u8>> = got.iter().collect();
-    let wanted: HashSet<&Vec<u8>> = want.iter().collect();
-    let duplicates = got.len() - unique.len();
-    let lost = wanted.difference(&unique).count();
-    eprintln!(
-        "{what}: {} connections, {} cut; rows expected {}, delivered {}, duplicates {duplicates}, lost {lost}",
-        proxy.connections(),
-        proxy.cuts(),
-        want.len(),
-        got.len()
-    );
-    assert_eq!(duplicates, 0, "{what}: rows repeated");
-    assert_eq!(lost, 0, "{what}: rows lost");
-    assert!(got == want, "{what}: rows out of order");
 }
 
 /// Cuts at these byte counts of the server's replies, one per connection.
@@ -109,7 +90,7 @@ async fn a_query_cut_mid_stream_resumes_without_loss_or_repeats() {
             CUTS.len(),
             "{name}: every planned cut happened"
         );
-        report(name, &proxy, &want, &got);
+        assert_read(name, &proxy, &want, &got);
     }
     // Read backwards: a retry resumes below the last row delivered.
     let proxy = FaultProxy::start(&emu.host);
@@ -122,7 +103,7 @@ async fn a_query_cut_mid_stream_resumes_without_loss_or_repeats() {
         .await
         .unwrap();
     let backwards: Vec<Vec<u8>> = want.iter().rev().cloned().collect();
-    report("query reversed, defaults", &proxy, &backwards, &got);
+    assert_read("query reversed, defaults", &proxy, &backwards, &got);
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -141,7 +122,7 @@ async fn a_multi_range_read_and_point_gets_resume_after_cuts() {
         .try_collect()
         .await
         .unwrap();
-    report("read_plan, one multi-range stream", &proxy, &want, &got);
+    assert_read("read_plan, one multi-range stream", &proxy, &want, &got);
     // A limit counts the rows delivered before a cut.
     let proxy = FaultProxy::start(&emu.host);
     proxy.plan([Fault::CutAfter(30_000), Fault::CutAfter(30_000)]);
@@ -153,7 +134,7 @@ async fn a_multi_range_read_and_point_gets_resume_after_cuts() {
         .try_collect()
         .await
         .unwrap();
-    report("read_rows, limit 3,000", &proxy, &want[..3_000], &got);
+    assert_read("read_rows, limit 3,000", &proxy, &want[..3_000], &got);
     // Point gets over a connection cut between them.
     let proxy = FaultProxy::start(&emu.host);
     proxy.plan([Fault::CutAfter(2_000)]);

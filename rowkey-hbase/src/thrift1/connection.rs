@@ -3,7 +3,7 @@
 
 use super::errors::from_thrift;
 use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
-use crate::puts::mutation_of;
+use crate::puts::{column, mutation_of};
 use crate::rows::rows_from_thrift;
 use crate::scan::tscan;
 use hbase_thrift::hbase::{
@@ -265,13 +265,4 @@ impl Connection for Thrift1Connection {
             matches!(self.socket.peek(&mut byte), Err(e) if e.kind() == ErrorKind::WouldBlock);
         open && self.socket.set_nonblocking(false).is_ok()
     }
-}
-
-/// `family:qualifier`, as Thrift 1 names a column.
-fn column(family: &str, qualifier: &[u8]) -> Vec<u8> {
-    let mut c = Vec::with_capacity(family.len() + 1 + qualifier.len());
-    c.extend_from_slice(family.as_bytes());
-    c.push(b':');
-    c.extend_from_slice(qualifier);
-    c
 }

@@ -11,9 +11,8 @@ use rowkey::store::{
     Cell, KeyRange, QueryOptions, ReadRequest, RetryPolicy, Row, Store, StoreError, StoreExt,
 };
 use rowkey_fixtures::layouts::Ledger;
-use rowkey_fixtures::proxy::{Fault, FaultProxy};
+use rowkey_fixtures::proxy::{assert_read, Fault, FaultProxy};
 use rowkey_hbase::{HBaseClient, HBaseStore, WriteOptions};
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 const ROWS: usize = 10_000;
@@ -44,24 +43,6 @@ async fn through(proxy: &FaultProxy, table: &str) -> HBaseStore {
         .unwrap()
         .table(table)
         .with_retry(retry())
-}
-
-/// Counts what a read delivered against what it should have.
-fn report(what: &str, proxy: &FaultProxy, want: &[Vec<u8>], got: &[Vec<u8>]) {
-    let unique: HashSet<&Vec<u8>> = got.iter().collect();
-    let wanted: HashSet<&Vec<u8>> = want.iter().collect();
-    let duplicates = got.len() - unique.len();
-    let lost = wanted.difference(&unique).count();
-    eprintln!(
-        "{what}: {} connections, {} cut; rows expected {}, delivered {}, duplicates {duplicates}, lost {lost}",
-        proxy.connections(),
-        proxy.cuts(),
-        want.len(),
-        got.len()
-    );
-    assert_eq!(duplicates, 0, "{what}: rows repeated");
-    assert_eq!(lost, 0, "{what}: rows lost");
-    assert!(got == want, "{what}: rows out of order");
 }
 
 /// Cuts at these byte counts of the server's replies, one per connection
@@ -96,7 +77,7 @@ async fn a_query_cut_mid_scan_resumes_without_loss_or_repeats() {
             .await
             .unwrap();
         assert!(proxy.cuts() >= 2, "{name}: {} cuts", proxy.cuts());
-        report(name, &proxy, &want, &got);
+        assert_read(name, &proxy, &want, &got);
     }
     // Backwards: a retry resumes below the last row delivered.
     let proxy = FaultProxy::start(&address());
@@ -109,7 +90,7 @@ async fn a_query_cut_mid_scan_resumes_without_loss_or_repeats() {
         .await
         .unwrap();
     let backwards: Vec<Vec<u8>> = want.iter().rev().cloned().collect();
-    report("query reversed", &proxy, &backwards, &got);
+    assert_read("query reversed", &proxy, &backwards, &got);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,7 +108,7 @@ async fn a_multi_range_read_a_limit_and_point_gets_resume_after_cuts() {
         .try_collect()
         .await
         .unwrap();
-    report("read_plan, one multi-range stream", &proxy, &want, &got);
+    assert_read("read_plan, one multi-range stream", &proxy, &want, &got);
     // A limit counts the rows delivered before a cut.
     let proxy = FaultProxy::start(&address());
     proxy.plan([Fault::CutAfter(60_000), Fault::CutAfter(30_000)]);
@@ -139,7 +120,7 @@ async fn a_multi_range_read_a_limit_and_point_gets_resume_after_cuts() {
         .try_collect()
         .await
         .unwrap();
-    report("read_rows, limit 3,000", &proxy, &want[..3_000], &got);
+    assert_read("read_rows, limit 3,000", &proxy, &want[..3_000], &got);
     // Point gets over a connection cut between them.
     let proxy = FaultProxy::start(&address());
     proxy.plan([Fault::CutAfter(400)]);
