@@ -50,7 +50,9 @@ echo "== the suite ($("$GO" version | cut -d' ' -f3))"
 timing "test binaries built"
 
 echo "== the test proxy (its types from the suite's descriptor set)"
-cargo build -q -p rowkey-bigtable-test-proxy
+# Built with the workspace's features, as .ci/run's earlier builds were:
+# nothing they compiled is compiled again.
+cargo build -q --workspace --all-features --bin rowkey-bigtable-test-proxy
 PROXY=target/debug/rowkey-bigtable-test-proxy
 timing "proxy built"
 
