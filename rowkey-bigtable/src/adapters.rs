@@ -28,7 +28,7 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 
-use crate::read::{columns_filter, regex_filter, row_set};
+use crate::rowset::{columns_filter, regex_filter, row_set};
 use bigtable_rs::bigtable::RowCell;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};

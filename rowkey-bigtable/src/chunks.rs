@@ -226,12 +226,44 @@ impl<R: AssembledRow> RowAssembler<R> {
             }
         };
         if self.last.as_ref().is_some_and(out_of_order) {
-            return Err(format!(
-                "row {} out of order after {}",
-                KeyDisplay(&chunk.row_key),
-                KeyDisplay(self.last.as_deref().unwrap_or_default())
-            ));
+            return Err(self.out_of_order(&chunk.row_key));
         }
+        Ok(())
+    }
+
+    /// Why `key` may not come next: keys of a read strictly increase
+    /// (decrease, reversed), rows and scanned keys alike.
+    fn out_of_order(&self, key: &[u8]) -> String {
+        let order = if self.reversed {
+            "decreasing"
+        } else {
+            "increasing"
+        };
+        format!(
+            "row keys must be strictly {order}: {} came after {}",
+            KeyDisplay(key),
+            KeyDisplay(self.last.as_deref().unwrap_or_default())
+        )
+    }
+
+    /// The server scanned up to `key` and found no more rows to return
+    /// there (`last_scanned_row_key`): a retry resumes after it, and no
+    /// row may come at or before it. Refused in the middle of a row.
+    pub(crate) fn scanned(&mut self, key: &[u8]) -> Result<(), String> {
+        if self.row.is_some() {
+            return Err("a last scanned row key in the middle of a row".into());
+        }
+        let out_of_order = |last: &Vec<u8>| {
+            if self.reversed {
+                key >= last.as_slice()
+            } else {
+                key <= last.as_slice()
+            }
+        };
+        if self.last.as_ref().is_some_and(out_of_order) {
+            return Err(self.out_of_order(key));
+        }
+        self.last = Some(key.to_vec());
         Ok(())
     }
 
@@ -261,7 +293,8 @@ impl<R: AssembledRow> RowAssembler<R> {
         self.row.is_some()
     }
 
-    /// The key of the last committed row: a retry resumes after it.
+    /// The key of the last committed row, or the last key the server said
+    /// it scanned past: a retry resumes after it.
     pub(crate) fn last(&self) -> Option<&[u8]> {
         self.last.as_deref()
     }

@@ -60,12 +60,22 @@
 pub mod adapters;
 mod admin;
 pub mod blocking;
+mod bulk;
+mod call;
 mod chunks;
+mod mutate;
 mod read;
+mod rowset;
+mod sample;
 mod status;
 mod store;
+mod target;
+mod versions;
 mod write;
 
 pub use admin::{BigtableAdmin, TableMismatch, TableSpec, TableStatus};
+pub use mutate::{FailedMutation, MutateRowsError, Mutation, RowMutation};
+pub use sample::KeySample;
 pub use store::{BigtableStore, MAX_MESSAGE_BYTES};
+pub use versions::{VersionedCell, VersionedRow, VersionedRowStream};
 pub use write::{WriteOptions, MAX_MUTATIONS};

@@ -1,7 +1,13 @@
-//! Which gRPC failures are worth retrying.
+//! Which gRPC failures are worth retrying, and after how long.
 
+use googleapis_tonic_google_rpc::google::rpc::{RetryInfo, Status as RpcStatus};
+use prost::Message;
 use rowkey_store::StoreError;
+use std::time::Duration;
 use tonic::{Code, Status};
+
+/// The type URL of `google.rpc.RetryInfo` in a status's details.
+const RETRY_INFO: &str = "type.googleapis.com/google.rpc.RetryInfo";
 
 /// Whether a failed call may succeed if sent again: the server or the
 /// connection went away (UNAVAILABLE, a cut stream), it ran out of time
@@ -43,9 +49,32 @@ pub(crate) fn is_transient(status: &Status) -> bool {
     }
 }
 
-/// `status` as a store error for `op`, transient or not.
+/// The delay the server asked for before a retry: the `RetryInfo` among
+/// the status's details (`grpc-status-details-bin`, a `google.rpc.Status`).
+/// Cloud Bigtable sends one to clients that say they honour it (the
+/// `retry_info` feature flag); a status that carries one may be retried,
+/// whatever its code, after that delay.
+pub(crate) fn retry_delay(status: &Status) -> Option<Duration> {
+    if status.details().is_empty() {
+        return None;
+    }
+    let details = RpcStatus::decode(status.details()).ok()?;
+    let info = details.details.iter().find(|a| a.type_url == RETRY_INFO)?;
+    let delay = RetryInfo::decode(info.value.as_slice()).ok()?.retry_delay?;
+    let seconds = u64::try_from(delay.seconds).ok()?;
+    let nanos = u32::try_from(delay.nanos).ok()?;
+    Some(Duration::new(seconds, 0).saturating_add(Duration::from_nanos(nanos.into())))
+}
+
+/// The gRPC status a store error came from, if it came from one.
+pub(crate) fn status_of(e: &StoreError) -> Option<&Status> {
+    std::error::Error::source(e)?.downcast_ref::<Status>()
+}
+
+/// `status` as a store error for `op`: transient when the code is one
+/// worth retrying or the server asked for a retry (`RetryInfo`).
 pub(crate) fn store_error(op: &'static str, status: Status) -> StoreError {
-    if is_transient(&status) {
+    if is_transient(&status) || retry_delay(&status).is_some() {
         StoreError::transient(op, status)
     } else {
         StoreError::backend(op, status)
@@ -91,9 +120,47 @@ mod tests {
             "Row keys must be non-empty"
         )));
         assert!(is_transient_code(14) && !is_transient_code(3));
+        assert_eq!(retry_delay(&Status::unavailable("no details")), None);
         assert_eq!(
             url_encode("projects/p/tables/t"),
             "projects%2Fp%2Ftables%2Ft"
         );
+    }
+
+    /// A status carrying `RetryInfo { retry_delay: 2.5 s }`, as Cloud
+    /// Bigtable (and the conformance suite's mock server) send it, is
+    /// transient whatever its code, and says how long to wait.
+    #[test]
+    fn retry_info_is_read_from_the_details() {
+        use googleapis_tonic_google_rpc::google::rpc::RetryInfo;
+        let info = RetryInfo {
+            retry_delay: Some(prost_types::Duration {
+                seconds: 2,
+                nanos: 500_000_000,
+            }),
+        };
+        let details = RpcStatus {
+            code: Code::PermissionDenied as i32,
+            message: "slow down".into(),
+            details: vec![prost_types::Any {
+                type_url: RETRY_INFO.into(),
+                value: info.encode_to_vec(),
+            }],
+        };
+        let status = Status::with_details(
+            Code::PermissionDenied,
+            "slow down",
+            details.encode_to_vec().into(),
+        );
+        assert_eq!(retry_delay(&status), Some(Duration::from_millis(2500)));
+        let e = store_error("read rows", status);
+        assert!(e.is_transient());
+        assert_eq!(
+            status_of(&e).map(Status::code),
+            Some(Code::PermissionDenied)
+        );
+        // Details that are not a google.rpc.Status are no delay.
+        let junk = Status::with_details(Code::Unavailable, "x", vec![0xFF, 0xFF].into());
+        assert_eq!(retry_delay(&junk), None);
     }
 }

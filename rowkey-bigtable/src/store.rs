@@ -1,12 +1,16 @@
 //! [`BigtableStore`]: a table of Cloud Bigtable (or its emulator) as an
 //! async [`Store`].
 
+use crate::mutate::{mutate_row, MutateRowsError, RowMutation};
 use crate::read::{read, Target};
-use crate::write::{delete, write, WriteOptions};
+use crate::sample::{sample_row_keys, KeySample};
+use crate::versions::VersionedRowStream;
+use crate::write::{delete, mutate_rows, write, WriteOptions, MAX_MUTATIONS};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
 use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The largest response message the client accepts: Bigtable cells go up
 /// to 100 MB and rows to 256 MB; tonic's default of 4 MiB would refuse a
@@ -21,6 +25,19 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 /// concurrently and merges them. Writes go out in batches with a bounded
 /// number in flight ([`WriteOptions`]). Keys are checked against
 /// Bigtable's 4 KiB limit before anything is sent.
+///
+/// Every call behaves as Cloud Bigtable's own clients do: it carries the
+/// routing headers (`x-goog-request-params`, `bigtable-features`); a
+/// retry waits the delay the server asked for (`RetryInfo`) or else the
+/// policy's exponential backoff, and sends back the routing cookies the
+/// server set (`x-goog-cbt-cookie*`); a read resumes after the last row
+/// the server delivered or said it scanned, asking for the rows still
+/// owed; a bulk write sends again only the rows that failed; and an
+/// operation never outlives its [timeout](Self::with_operation_timeout).
+/// Beside the [`Store`] operations it has Bigtable's own:
+/// [`read_versions`](Self::read_versions) (every version, timestamps),
+/// [`mutate_row`](Self::mutate_row), [`mutate_rows`](Self::mutate_rows)
+/// (each row's outcome) and [`sample_row_keys`](Self::sample_row_keys).
 ///
 /// It is a cheap handle: clones share the connection. It works on tokio's
 /// current-thread and multi-thread runtimes.
@@ -94,6 +111,7 @@ impl BigtableStore {
                 table: table.into(),
                 app_profile: Arc::from(""),
                 retry: RetryPolicy::default(),
+                timeout: None,
                 page_rows: 10_000,
             },
             writes: WriteOptions::default(),
@@ -104,6 +122,37 @@ impl BigtableStore {
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         self.target.retry = retry;
         self
+    }
+
+    /// The same store with every operation given at most `timeout`,
+    /// retries and the waits between them included: a read until its
+    /// stream ends (however fast its rows are taken), a write until its
+    /// last batch is written. One that has not finished by then fails with
+    /// a [`StoreError::Backend`] whose source is a DEADLINE_EXCEEDED
+    /// `tonic::Status`; a retry that could not start before then is not
+    /// made. Each request tells the server the time left (`grpc-timeout`).
+    /// By default there is none: only the [`RetryPolicy`] bounds an
+    /// operation.
+    pub fn with_operation_timeout(mut self, timeout: Duration) -> Self {
+        self.target.timeout = Some(timeout);
+        self
+    }
+
+    /// The operation timeout, if any.
+    pub fn operation_timeout(&self) -> Option<Duration> {
+        self.target.timeout
+    }
+
+    /// The same connection and settings, for another table of the
+    /// instance (its id, or its full name `projects/../tables/..`).
+    pub fn for_table(&self, table: &str) -> Self {
+        let mut store = self.clone();
+        store.target.table = if table.starts_with("projects/") {
+            table.into()
+        } else {
+            store.target.client.get_full_table_name(table).into()
+        };
+        store
     }
 
     /// The same store with other write batching.
@@ -145,6 +194,79 @@ impl BigtableStore {
     pub fn client(&self) -> BigTable {
         self.target.client.clone()
     }
+
+    /// The rows of `request` with every version of their cells, each with
+    /// its timestamp ([`VersionedRow`](crate::VersionedRow)), where
+    /// [`read_rows`](Store::read_rows) keeps the newest value of each
+    /// column. Everything else is as there: the request's ranges, order,
+    /// limit, fuzzy key and columns; resumed reads; the same checks.
+    pub fn read_versions(&self, request: ReadRequest) -> VersionedRowStream {
+        if let Err(e) = check_bounds(&request) {
+            return Box::pin(futures_util::stream::iter([Err(e)]));
+        }
+        read(self.target.clone(), request, false)
+    }
+
+    /// Applies one row's mutations together (all or none) with one
+    /// `MutateRow` call. It is retried on transient failures only when
+    /// every mutation is [idempotent](crate::Mutation::is_idempotent): a
+    /// cell set at the server's time is never sent twice. The key is
+    /// checked as writes check it, before anything is sent.
+    ///
+    /// ```no_run
+    /// use rowkey_bigtable::{BigtableStore, Mutation, RowMutation};
+    /// # async fn run(store: BigtableStore) -> Result<(), rowkey::store::StoreError> {
+    /// let row = RowMutation::new("user#7", vec![
+    ///     Mutation::set_cell_at("d", "name", 1_700_000_000_000_000, "Ada"),
+    ///     Mutation::DeleteFamily { family: "old".into() },
+    /// ]);
+    /// store.mutate_row(row).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn mutate_row(&self, row: RowMutation) -> Result<(), StoreError> {
+        KeyLimit::BIGTABLE.check("mutate row", &row.key)?;
+        if row.mutations.len() > MAX_MUTATIONS {
+            return Err(StoreError::TooManyCells {
+                key: row.key,
+                cells: row.mutations.len(),
+                max: MAX_MUTATIONS,
+            });
+        }
+        mutate_row(&self.target, row).await
+    }
+
+    /// Applies many rows' mutations with `MutateRows` calls, batched as
+    /// [`WriteOptions`] say, and reports each row that was not written
+    /// ([`MutateRowsError::failed`]: its index, key and own error, the
+    /// server's status as the error's source); every other row was. Rows
+    /// that failed transiently are sent again, alone of their batch, when
+    /// they are idempotent. A row the store refuses (a bad key, too many
+    /// mutations) fails without being sent.
+    pub async fn mutate_rows(&self, rows: Vec<RowMutation>) -> Result<(), MutateRowsError> {
+        mutate_rows(&self.target, rows, self.writes).await
+    }
+
+    /// Samples of the table's keys, in key order: the keys that end its
+    /// tablets with the bytes of the rows before each (the last has an
+    /// empty key, the end of the table), for cutting a full scan into
+    /// parts of about equal size. Retried whole on transient failures.
+    pub async fn sample_row_keys(&self) -> Result<Vec<KeySample>, StoreError> {
+        sample_row_keys(&self.target).await
+    }
+}
+
+/// Refuses a request with a bound past any key Bigtable can hold, as a
+/// key would be refused.
+fn check_bounds(request: &ReadRequest) -> Result<(), StoreError> {
+    match request
+        .ranges()
+        .iter()
+        .flat_map(|r| std::iter::once(&r.start).chain(r.stop.as_ref()))
+        .find(|k| k.len() > KeyLimit::BIGTABLE.max + 1)
+    {
+        Some(bad) => KeyLimit::BIGTABLE.check("read rows", bad),
+        None => Ok(()),
+    }
 }
 
 impl Store for BigtableStore {
@@ -176,16 +298,9 @@ impl Store for BigtableStore {
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
-        if let Some(bad) = request
-            .ranges()
-            .iter()
-            .flat_map(|r| std::iter::once(&r.start).chain(r.stop.as_ref()))
-            .find(|k| k.len() > KeyLimit::BIGTABLE.max + 1)
-        {
-            // A bound past any key Bigtable can hold: refused like a key.
-            let e = KeyLimit::BIGTABLE.check("read rows", bad);
-            return Box::pin(futures_util::stream::iter(e.err().map(Err)));
+        if let Err(e) = check_bounds(&request) {
+            return Box::pin(futures_util::stream::iter([Err(e)]));
         }
-        read(self.target.clone(), request)
+        read(self.target.clone(), request, true)
     }
 }

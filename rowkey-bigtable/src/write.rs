@@ -1,15 +1,18 @@
 //! Writes in batches: rows are cut into `MutateRows` requests of bounded
 //! entries and bytes, sent with a bounded number in flight; every entry's
-//! status is checked, and entries that failed transiently are sent again.
+//! status is checked, and entries that failed transiently are sent again
+//! ([`crate::bulk`]).
 
+use crate::bulk::{mutate_batch, Failure, Item};
+use crate::mutate::{FailedMutation, MutateRowsError, Mutation as MutationSpec, RowMutation};
 use crate::read::Target;
-use crate::status::{is_transient_code, store_error};
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{DeleteFromRow, Mutation as Op, SetCell};
-use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation};
+use bigtable_rs::google::bigtable::v2::Mutation;
 use futures_util::{StreamExt, TryStreamExt};
-use rowkey_core::KeyDisplay;
-use rowkey_store::{Row, StoreError};
+use rowkey_store::{KeyLimit, Row, StoreError};
+
+const OP: &str = "mutate rows";
 
 /// The most mutations Cloud Bigtable takes in one `MutateRows` request
 /// (and so in one row: a row's cells go in one entry, applied together).
@@ -98,16 +101,64 @@ pub(crate) fn entry(row: Row) -> Entry {
     }
 }
 
-/// `rows` cut into batches of at most `batch_rows` rows and
-/// `batch_mutations` mutations, and about `batch_bytes` bytes. A row with
-/// more cells than one request takes is refused before anything is sent:
-/// its cells cannot be split over requests without losing the row's
-/// all-or-nothing write.
-pub(crate) fn batches(
-    rows: Vec<Row>,
-    options: WriteOptions,
-) -> Result<Vec<Vec<Entry>>, StoreError> {
+/// The bytes an entry puts in a request, roughly: its key and its cells'
+/// families, qualifiers and values.
+fn entry_size(entry: &Entry) -> usize {
+    let cells: usize = entry
+        .mutations
+        .iter()
+        .map(|m| match &m.mutation {
+            Some(Op::SetCell(c)) => c.family_name.len() + c.column_qualifier.len() + c.value.len(),
+            Some(Op::DeleteFromColumn(c)) => c.family_name.len() + c.column_qualifier.len(),
+            Some(Op::DeleteFromFamily(c)) => c.family_name.len(),
+            _ => 0,
+        })
+        .sum();
+    entry.row_key.len() + cells
+}
+
+/// `items` cut into batches of at most `batch_rows` entries and
+/// `batch_mutations` mutations, and about `batch_bytes` bytes (an entry
+/// larger than that goes alone).
+fn cut(items: Vec<Item>, options: WriteOptions) -> Vec<Vec<Item>> {
     let max_mutations = options.batch_mutations.clamp(1, MAX_MUTATIONS);
+    let mut out = Vec::new();
+    let (mut batch, mut bytes, mut mutations) = (Vec::new(), 0usize, 0usize);
+    for item in items {
+        let (size, count) = (entry_size(&item.entry), item.entry.mutations.len());
+        if !batch.is_empty()
+            && (batch.len() >= options.batch_rows
+                || bytes + size > options.batch_bytes
+                || mutations + count > max_mutations)
+        {
+            out.push(std::mem::take(&mut batch));
+            (bytes, mutations) = (0, 0);
+        }
+        bytes += size;
+        mutations += count;
+        batch.push(item);
+    }
+    if !batch.is_empty() {
+        out.push(batch);
+    }
+    out
+}
+
+/// `rows` as entries cut into batches ([`cut`]). A row with more cells
+/// than one request takes is refused before anything is sent: its cells
+/// cannot be split over requests without losing the row's all-or-nothing
+/// write.
+#[cfg(test)]
+fn batches(rows: Vec<Row>, options: WriteOptions) -> Result<Vec<Vec<Entry>>, StoreError> {
+    Ok(cut(puts(rows)?, options)
+        .into_iter()
+        .map(|b| b.into_iter().map(|i| i.entry).collect())
+        .collect())
+}
+
+/// Rows as entries to write; a put is sent again after a transient
+/// failure (the same cells again).
+fn puts(rows: Vec<Row>) -> Result<Vec<Item>, StoreError> {
     if let Some(row) = rows.iter().find(|r| r.cells.len() > MAX_MUTATIONS) {
         return Err(StoreError::TooManyCells {
             key: row.key.clone(),
@@ -115,39 +166,44 @@ pub(crate) fn batches(
             max: MAX_MUTATIONS,
         });
     }
-    let mut out = Vec::new();
-    let (mut batch, mut bytes, mut mutations) = (Vec::new(), 0usize, 0usize);
-    for row in rows {
-        let (size, cells) = (row.size(), row.cells.len());
-        if !batch.is_empty()
-            && (batch.len() >= options.batch_rows
-                || bytes + size > options.batch_bytes
-                || mutations + cells > max_mutations)
-        {
-            out.push(std::mem::take(&mut batch));
-            (bytes, mutations) = (0, 0);
-        }
-        bytes += size;
-        mutations += cells;
-        batch.push(entry(row));
-    }
-    if !batch.is_empty() {
-        out.push(batch);
-    }
-    Ok(out)
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(index, row)| Item {
+            index,
+            entry: entry(row),
+            retry: true,
+        })
+        .collect())
 }
 
-/// Writes the batches, `in_flight` at a time; the first failure ends it.
+/// Sends the batches, `in_flight` at a time; the first failure ends it.
+async fn send_all(
+    target: &Target,
+    batches: Vec<Vec<Item>>,
+    in_flight: usize,
+) -> Result<(), StoreError> {
+    futures_util::stream::iter(batches)
+        .map(|batch| async {
+            let failures = mutate_batch(target.clone(), batch).await;
+            match failures.into_iter().min_by_key(|f| f.index) {
+                Some(first) => Err(first.error),
+                None => Ok(()),
+            }
+        })
+        .buffer_unordered(in_flight.max(1))
+        .try_collect::<()>()
+        .await
+}
+
+/// Writes the rows in batches, `in_flight` at a time; the first failure
+/// ends it.
 pub(crate) async fn write(
     target: &Target,
     rows: Vec<Row>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
-    futures_util::stream::iter(batches(rows, options)?)
-        .map(|batch| write_batch(target.clone(), batch))
-        .buffer_unordered(options.in_flight.max(1))
-        .try_collect::<()>()
-        .await
+    send_all(target, cut(puts(rows)?, options), options.in_flight).await
 }
 
 /// Deletes whole rows, `batch_rows` keys (one mutation each, within
@@ -158,21 +214,22 @@ pub(crate) async fn delete(
     keys: Vec<Vec<u8>>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
-    let entries: Vec<Entry> = keys.into_iter().map(delete_entry).collect();
-    let batches: Vec<Vec<Entry>> = entries
-        .chunks(
-            options
-                .batch_rows
-                .min(options.batch_mutations)
-                .clamp(1, MAX_MUTATIONS),
-        )
-        .map(<[Entry]>::to_vec)
+    let items: Vec<Item> = keys
+        .into_iter()
+        .enumerate()
+        .map(|(index, key)| Item {
+            index,
+            entry: delete_entry(key),
+            retry: true,
+        })
         .collect();
-    futures_util::stream::iter(batches)
-        .map(|batch| write_batch(target.clone(), batch))
-        .buffer_unordered(options.in_flight.max(1))
-        .try_collect::<()>()
-        .await
+    let per_batch = options.batch_rows.min(options.batch_mutations);
+    send_all(
+        target,
+        cut(items, options.batch_rows(per_batch)),
+        options.in_flight,
+    )
+    .await
 }
 
 fn delete_entry(key: Vec<u8>) -> Entry {
@@ -185,105 +242,62 @@ fn delete_entry(key: Vec<u8>) -> Entry {
     }
 }
 
-/// One batch, its transiently failed entries sent again.
-async fn write_batch(target: Target, mut entries: Vec<Entry>) -> Result<(), StoreError> {
-    let retry = target.retry;
-    let mut attempt = 1;
-    loop {
-        let failure = match send(&target, &entries).await {
-            Ok(failed) if failed.is_empty() => return Ok(()),
-            Ok(failed) => {
-                if let Some((i, code, message)) =
-                    failed.iter().find(|(_, code, _)| !is_transient_code(*code))
-                {
-                    return Err(StoreError::backend(
-                        "mutate rows",
-                        format!(
-                            "row {}: code {code}: {message}",
-                            KeyDisplay(&entries[*i].row_key)
-                        ),
-                    ));
-                }
-                let (_, code, message) = &failed[0];
-                let failure = StoreError::transient(
-                    "mutate rows",
-                    format!(
-                        "{} entries failed, first with code {code}: {message}",
-                        failed.len()
-                    ),
-                );
-                let keep: Vec<usize> = failed.iter().map(|(i, _, _)| *i).collect();
-                entries = keep.into_iter().map(|i| entries[i].clone()).collect();
-                failure
-            }
-            Err(e) if e.is_transient() => e,
-            Err(e) => return Err(e),
-        };
-        if attempt >= retry.attempts {
-            return Err(failure.after_attempts(attempt));
-        }
-        tokio::time::sleep(retry.backoff(attempt)).await;
-        attempt += 1;
-    }
-}
-
-/// Sends one request: the entries that failed (index, code, message). An
-/// entry the server never reported on (the stream broke) failed
-/// transiently.
-async fn send(target: &Target, entries: &[Entry]) -> Result<Vec<(usize, i32, String)>, StoreError> {
-    let request = target.request(MutateRowsRequest {
-        table_name: target.table.to_string(),
-        app_profile_id: target.app_profile.to_string(),
-        entries: entries.to_vec(),
-        ..MutateRowsRequest::default()
-    });
-    let mut client = target.client.clone();
-    let idle = target.retry.idle_timeout;
-    let stalled = || StoreError::transient("mutate rows", format!("no response for {idle:?}"));
-    let mut stream = tokio::time::timeout(idle, client.get_client().mutate_rows(request))
-        .await
-        .map_err(|_| stalled())?
-        .map_err(|s| store_error("mutate rows", s))?
-        .into_inner();
-    let mut reported = vec![false; entries.len()];
+/// Writes every row it can, in batches, `in_flight` at a time, and
+/// reports each row that was not written. Rows the store refuses (a bad
+/// key, too many mutations) fail without being sent; the others are sent,
+/// and only idempotent ones are sent again after a transient failure.
+pub(crate) async fn mutate_rows(
+    target: &Target,
+    rows: Vec<RowMutation>,
+    options: WriteOptions,
+) -> Result<(), MutateRowsError> {
+    let total = rows.len();
     let mut failed = Vec::new();
-    loop {
-        // A stream that breaks transiently keeps the statuses it reported:
-        // only the entries without one are sent again (a server-timestamped
-        // SetCell is not idempotent, so no write is repeated needlessly).
-        let message = match tokio::time::timeout(idle, stream.message()).await {
-            Err(_) if reported.iter().any(|r| *r) => break,
-            Err(_) => return Err(stalled()),
-            Ok(Err(status)) => {
-                let e = store_error("mutate rows", status);
-                if e.is_transient() && reported.iter().any(|r| *r) {
-                    break;
-                }
-                return Err(e);
-            }
-            Ok(Ok(None)) => break,
-            Ok(Ok(Some(m))) => m,
-        };
-        for e in message.entries {
-            let Some(i) = usize::try_from(e.index).ok().filter(|i| *i < entries.len()) else {
-                continue;
-            };
-            reported[i] = true;
-            if let Some(status) = e.status.filter(|s| s.code != 0) {
-                failed.push((i, status.code, status.message));
-            }
+    let mut items = Vec::with_capacity(rows.len());
+    for (index, row) in rows.into_iter().enumerate() {
+        let refused = KeyLimit::BIGTABLE.check(OP, &row.key).err().or_else(|| {
+            (row.mutations.len() > MAX_MUTATIONS).then(|| StoreError::TooManyCells {
+                key: row.key.clone(),
+                cells: row.mutations.len(),
+                max: MAX_MUTATIONS,
+            })
+        });
+        if let Some(error) = refused {
+            failed.push(FailedMutation {
+                index,
+                key: row.key,
+                error,
+            });
+            continue;
         }
+        items.push(Item {
+            index,
+            retry: row.is_idempotent(),
+            entry: Entry {
+                mutations: row.mutations.iter().map(MutationSpec::to_proto).collect(),
+                row_key: row.key,
+                idempotency: None,
+            },
+        });
     }
-    for (i, seen) in reported.iter().enumerate() {
-        if !seen {
-            failed.push((
-                i,
-                tonic::Code::Unavailable as i32,
-                "no status reported".into(),
-            ));
-        }
+    let sent: Vec<Vec<Failure>> = futures_util::stream::iter(cut(items, options))
+        .map(|batch| mutate_batch(target.clone(), batch))
+        .buffer_unordered(options.in_flight.max(1))
+        .collect()
+        .await;
+    failed.extend(sent.into_iter().flatten().map(|f| FailedMutation {
+        index: f.index,
+        key: f.key,
+        error: f.error,
+    }));
+    if failed.is_empty() {
+        return Ok(());
     }
-    Ok(failed)
+    failed.sort_by_key(|f| f.index);
+    Err(MutateRowsError {
+        rows: total,
+        failed,
+    })
 }
 
 #[cfg(test)]

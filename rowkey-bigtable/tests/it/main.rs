@@ -14,7 +14,9 @@
 //! would add to.
 
 mod admin;
+mod bigtable_api;
 mod bigtable_only;
+mod cloud;
 mod conformance;
 mod faults;
 mod faults_index_and_fuzzy;

@@ -1,0 +1,176 @@
+//! `MutateRows` with each row's outcome: a batch of entries is sent in one
+//! call, every entry's status is read from the stream, and only the
+//! entries that failed transiently (and may be sent again) are sent again,
+//! after the wait the call sets. An entry the server never reported on is
+//! failed with the call's own error when the call failed (retried when
+//! that is transient), and with INTERNAL when the call ended cleanly
+//! without it (a server that loses entries is not asked again).
+
+use crate::call::{chain, Call};
+use crate::read::Target;
+use crate::status::{is_transient_code, status_of, store_error};
+use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
+use bigtable_rs::google::bigtable::v2::MutateRowsRequest;
+use rowkey_core::KeyDisplay;
+use rowkey_store::StoreError;
+use tonic::{Code, Status};
+
+const OP: &str = "mutate rows";
+
+/// An entry to write, with its index in the caller's rows.
+#[derive(Debug, Clone)]
+pub(crate) struct Item {
+    pub(crate) index: usize,
+    pub(crate) entry: Entry,
+    /// Whether it may be sent again after a transient failure.
+    pub(crate) retry: bool,
+}
+
+/// An entry not written: its index and key, and why.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) index: usize,
+    pub(crate) key: Vec<u8>,
+    pub(crate) error: StoreError,
+}
+
+/// Writes one batch; the entries that were not written, with their last
+/// status, after every attempt the policy and the deadline allow.
+pub(crate) async fn mutate_batch(target: Target, mut items: Vec<Item>) -> Vec<Failure> {
+    let mut call = Call::start(&target, OP);
+    let mut failures = Vec::new();
+    let mut attempts = 1;
+    loop {
+        let (reported, call_error) = send(&mut call, &target, &items).await;
+        let mut again: Vec<(Item, Status)> = Vec::new();
+        for (item, status) in items.into_iter().zip(reported) {
+            let (status, transient) = match (status, &call_error) {
+                (Some(s), _) if s.code() == Code::Ok => continue,
+                (Some(s), _) => {
+                    let transient = is_transient_code(s.code() as i32);
+                    (s, transient)
+                }
+                (None, Some(e)) => (status_for(e), e.is_transient()),
+                (None, None) => (
+                    Status::internal("the server ended the call without this entry's status"),
+                    false,
+                ),
+            };
+            if transient && item.retry {
+                again.push((item, status));
+            } else {
+                failures.push(failure(&item, status, transient, attempts));
+            }
+        }
+        let Some((_, first)) = again.first() else {
+            return failures;
+        };
+        let why = call_error.unwrap_or_else(|| StoreError::transient(OP, first.clone()));
+        if let Err(last) = call.retry_after(why).await {
+            // Out of attempts, each entry fails with its own status; out
+            // of time, with the deadline's.
+            let deadline = status_of(&last)
+                .filter(|s| s.code() == Code::DeadlineExceeded)
+                .cloned();
+            for (item, status) in again {
+                let failed = match &deadline {
+                    Some(deadline) => failure(&item, deadline.clone(), false, attempts),
+                    None => failure(&item, status, true, attempts),
+                };
+                failures.push(failed);
+            }
+            return failures;
+        }
+        attempts += 1;
+        items = again.into_iter().map(|(item, _)| item).collect();
+    }
+}
+
+/// The status of a call's error: its own, or one that says what it was.
+fn status_for(e: &StoreError) -> Status {
+    status_of(e).cloned().unwrap_or_else(|| {
+        if e.is_transient() {
+            Status::unavailable(chain(e))
+        } else {
+            Status::unknown(chain(e))
+        }
+    })
+}
+
+/// An entry not written, its status naming its row; `transient`: it
+/// failed in a way worth retrying.
+fn failure(item: &Item, status: Status, transient: bool, attempts: u32) -> Failure {
+    let key = item.entry.row_key.clone();
+    let status = Status::new(
+        status.code(),
+        format!("row {}: {}", KeyDisplay(&key), status.message()),
+    );
+    let error = if transient {
+        StoreError::transient(OP, status)
+    } else {
+        StoreError::backend(OP, status)
+    };
+    Failure {
+        index: item.index,
+        key,
+        error: error.after_attempts(attempts),
+    }
+}
+
+/// One call: each entry's status as reported (`None`: not reported), and
+/// the call's own error if it failed.
+async fn send(
+    call: &mut Call,
+    target: &Target,
+    items: &[Item],
+) -> (Vec<Option<Status>>, Option<StoreError>) {
+    let mut reported = vec![None; items.len()];
+    let request = call.request(
+        target,
+        MutateRowsRequest {
+            table_name: target.table.to_string(),
+            app_profile_id: target.app_profile.to_string(),
+            entries: items.iter().map(|i| i.entry.clone()).collect(),
+            ..MutateRowsRequest::default()
+        },
+    );
+    let idle = target.retry.idle_timeout;
+    let mut client = target.client.clone();
+    let mut stream = match call
+        .within(
+            idle,
+            "the request",
+            client.get_client().mutate_rows(request),
+        )
+        .await
+    {
+        Ok(Ok(response)) => {
+            call.keep_cookies(response.metadata());
+            response.into_inner()
+        }
+        Ok(Err(status)) => return (reported, Some(store_error(OP, status))),
+        Err(e) => return (reported, Some(e)),
+    };
+    loop {
+        let message = match call
+            .within(idle, "the stream stalled", stream.message())
+            .await
+        {
+            Ok(Ok(Some(message))) => message,
+            Ok(Ok(None)) => return (reported, None),
+            Ok(Err(status)) => return (reported, Some(store_error(OP, status))),
+            Err(e) => return (reported, Some(e)),
+        };
+        for entry in message.entries {
+            let Some(slot) = usize::try_from(entry.index)
+                .ok()
+                .and_then(|i| reported.get_mut(i))
+            else {
+                continue;
+            };
+            // No status is an OK one (proto3's default).
+            let status = entry.status.unwrap_or_default();
+            *slot = Some(Status::new(Code::from_i32(status.code), status.message));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! [`Target`]: where a store's calls go, and the headers each carries.
+
+use crate::call::FEATURE_FLAGS;
+use crate::status::url_encode;
+use bigtable_rs::bigtable::BigTable;
+use rowkey_store::RetryPolicy;
+use std::sync::Arc;
+use std::time::Duration;
+use tonic::metadata::MetadataValue;
+
+/// Where calls go: the client, the full table name, the app profile, the
+/// retry policy and the operation timeout.
+#[derive(Clone)]
+pub(crate) struct Target {
+    pub(crate) client: BigTable,
+    pub(crate) table: Arc<str>,
+    pub(crate) app_profile: Arc<str>,
+    pub(crate) retry: RetryPolicy,
+    /// How long an operation may take, retries included.
+    pub(crate) timeout: Option<Duration>,
+    /// The most rows one request asks for.
+    pub(crate) page_rows: u64,
+}
+
+impl Target {
+    /// A tonic request with Bigtable's routing headers: the table and app
+    /// profile (`x-goog-request-params`, which Cloud Bigtable routes by)
+    /// and the client's feature flags (`bigtable-features`).
+    pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        let params = format!(
+            "table_name={}&app_profile_id={}",
+            url_encode(&self.table),
+            url_encode(&self.app_profile)
+        );
+        if let Ok(value) = MetadataValue::try_from(params) {
+            request
+                .metadata_mut()
+                .insert("x-goog-request-params", value);
+        }
+        request.metadata_mut().insert(
+            "bigtable-features",
+            MetadataValue::from_static(FEATURE_FLAGS),
+        );
+        request
+    }
+}
