@@ -10,6 +10,8 @@ mod explain;
 mod json;
 pub(crate) mod lengths;
 pub mod rules;
+#[cfg(feature = "json")]
+mod validate;
 mod value_kind;
 
 #[cfg(feature = "json")]

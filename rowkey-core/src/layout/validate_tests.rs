@@ -1,0 +1,96 @@
+//! Layout files no derive could have written: each is refused, with the
+//! field and the reason.
+
+use crate::layout::rules::PartFacts;
+use crate::layout::{lengths, FieldCodec, FieldLayout, Layout, ValueKind};
+use serde_json::Value as Json;
+
+const U16: ValueKind = ValueKind::Int {
+    bytes: 2,
+    signed: false,
+};
+const U64: ValueKind = ValueKind::Int {
+    bytes: 8,
+    signed: false,
+};
+
+/// A field as the derive lays it out (its offset comes with the key's).
+fn field(name: &'static str, value: ValueKind, codec: FieldCodec) -> FieldLayout {
+    let part = match codec {
+        FieldCodec::Binary => PartFacts {
+            max_len: value.part_fixed_len().unwrap_or(0),
+            fixed_len: value.part_fixed_len(),
+            ordered: true,
+        },
+        _ => PartFacts::NOT_BINARY,
+    };
+    FieldLayout::of(name, "T", value, codec, false, false, part)
+}
+
+/// The JSON of a key of `fields` with no prefix, as the derive would lay
+/// it out.
+fn json_of(separator: Option<char>, fields: Vec<FieldLayout>) -> Json {
+    let sep_len = usize::from(separator.is_some());
+    let mut offset = Some(0);
+    let mut fields = fields;
+    for f in &mut fields {
+        f.offset = offset;
+        offset = lengths::add_fixed(lengths::add_fixed(offset, f.fixed_len), Some(sep_len));
+    }
+    let seps = sep_len * (fields.len() - 1);
+    let layout = Layout {
+        format_version: crate::layout::FORMAT_VERSION,
+        name: "Key",
+        separator,
+        max_len: lengths::max_len(&fields, seps),
+        fixed_len: lengths::fixed_len(&fields, seps),
+        prefix: None,
+        fields: Box::leak(fields.into_boxed_slice()),
+    };
+    serde_json::to_value(layout).unwrap()
+}
+
+fn load(json: &Json) -> Result<&'static Layout, String> {
+    Layout::from_json(&json.to_string()).map_err(|e| e.to_string())
+}
+
+/// The reason `json` is refused, after the common "not a layout" words.
+fn refusal(json: &Json) -> String {
+    let e = load(json).expect_err("refused");
+    e.strip_prefix("it is not a layout rowkey writes: ")
+        .unwrap_or_else(|| panic!("{e}"))
+        .to_string()
+}
+
+fn decimal_text(width: usize, scale: u32) -> FieldLayout {
+    field(
+        "amount",
+        ValueKind::Decimal,
+        FieldCodec::DecimalText { width, scale },
+    )
+}
+
+#[test]
+fn a_derived_looking_layout_loads() {
+    let json = json_of(
+        None,
+        vec![field("id", U64, FieldCodec::Binary), decimal_text(8, 2)],
+    );
+    let l = load(&json).unwrap();
+    assert_eq!(l.fields[1].offset, Some(8));
+    assert_eq!(l.max_len, 16);
+}
+
+#[test]
+fn decimal_text_without_a_digit_before_the_point_is_refused() {
+    // Width 3 cannot hold 5 decimals: decoding `1.5` once panicked.
+    let json = json_of(None, vec![decimal_text(3, 5)]);
+    assert_eq!(
+        refusal(&json),
+        "field `amount`: #[text(width = 3, scale = 5)] leaves no digit before the point: 5 \
+         decimals and the `.` need a width of at least 7"
+    );
+    assert!(refusal(&json_of(None, vec![decimal_text(40, 29)])).contains("more decimals"));
+    assert!(refusal(&json_of(None, vec![decimal_text(41, 2)])).contains("more than 38 digits"));
+    assert!(load(&json_of(None, vec![decimal_text(1, 0)])).is_ok());
+}
