@@ -51,6 +51,7 @@ pub(super) fn validate(l: &Layout) -> Result<(), String> {
     for (i, f) in l.fields.iter().enumerate() {
         check_kind(&f.value).map_err(|why| format!("field `{}` is {why}", f.name))?;
         check_codec(&f.codec).map_err(|why| format!("field `{}`: {why}", f.name))?;
+        check_pair(&f.codec, &f.value).map_err(|why| format!("field `{}`: {why}", f.name))?;
         if l.fields[..i].iter().any(|g| g.name == f.name) {
             return Err(format!("field `{}` appears twice", f.name));
         }
@@ -140,6 +141,73 @@ fn check_decimal_text(width: usize, scale: u32) -> Result<(), String> {
     }
     debug_assert!(decimal_text_is_valid(width, scale));
     Ok(())
+}
+
+/// Whether `codec` takes values of `kind`: the pairs the derive picks
+/// (the interpreter would refuse any other at every key).
+fn check_pair(codec: &FieldCodec, kind: &ValueKind) -> Result<(), String> {
+    let k = kind.unwrapped();
+    let takes = match codec {
+        FieldCodec::Binary => !matches!(k, ValueKind::Text | ValueKind::Bytes),
+        FieldCodec::Text { .. } => matches!(k, ValueKind::Int { .. }),
+        FieldCodec::Bytes { .. } => matches!(k, ValueKind::Text | ValueKind::Bytes),
+        FieldCodec::DescTimestamp { .. } => matches!(
+            k,
+            ValueKind::Int { bytes: 8, .. } | ValueKind::DateTime(_) | ValueKind::Instant(_)
+        ),
+        FieldCodec::DateText { format } => match k {
+            ValueKind::Date(_) if format.has_time_of_day() => {
+                return Err(format!(
+                    "a date has no time of day for #[text(format = \"{format}\")]'s hours, \
+                     minutes or seconds"
+                ))
+            }
+            ValueKind::Date(_) | ValueKind::DateTime(_) | ValueKind::Instant(_) => true,
+            _ => false,
+        },
+        FieldCodec::UuidText => matches!(k, ValueKind::Uuid),
+        FieldCodec::DecimalText { .. } => matches!(k, ValueKind::Decimal),
+    };
+    if takes {
+        return Ok(());
+    }
+    let codec = match codec {
+        FieldCodec::Binary => "the binary codec (text and bytes take #[max_len] or #[pad])",
+        FieldCodec::Text { .. } => "#[text(width = N)] writes integers as digits",
+        FieldCodec::Bytes { .. } => "#[max_len] and #[pad] write text and bytes",
+        FieldCodec::DescTimestamp { .. } => {
+            "#[desc_ts] takes an i64 or u64 timestamp, a date-time or an instant"
+        }
+        FieldCodec::DateText { .. } => "#[text(format = \"..\")] writes dates and times",
+        FieldCodec::UuidText => "#[text] as 36 characters is a UUID's",
+        FieldCodec::DecimalText { .. } => "#[text(width, scale)] writes decimals",
+    };
+    Err(format!("{codec}; its value is {}", kind_name(kind)))
+}
+
+/// A value kind as the error about it names it.
+fn kind_name(kind: &ValueKind) -> String {
+    match *kind {
+        ValueKind::Int { bytes, signed } => {
+            format!("{}{}", if signed { 'i' } else { 'u' }, u32::from(bytes) * 8)
+        }
+        ValueKind::Float { bytes } => format!("f{}", u32::from(bytes) * 8),
+        ValueKind::Bool => "bool".into(),
+        ValueKind::Char => "char".into(),
+        ValueKind::Unit => "()".into(),
+        ValueKind::ByteArray(n) => format!("[u8; {n}]"),
+        ValueKind::Text => "text".into(),
+        ValueKind::Bytes => "bytes".into(),
+        ValueKind::Uuid => "a UUID".into(),
+        ValueKind::Date(_) => "a date".into(),
+        ValueKind::DateTime(_) => "a date-time".into(),
+        ValueKind::Instant(_) => "an instant".into(),
+        ValueKind::Decimal => "a decimal".into(),
+        ValueKind::Option(inner) => format!("an Option of {}", kind_name(inner)),
+        ValueKind::Enum { name, .. } => format!("enum {name}"),
+        ValueKind::Newtype { name, inner } => format!("{name} (of {})", kind_name(inner)),
+        ValueKind::Opaque => "a hand-written KeyPart".into(),
+    }
 }
 
 #[cfg(test)]

@@ -94,3 +94,90 @@ fn decimal_text_without_a_digit_before_the_point_is_refused() {
     assert!(refusal(&json_of(None, vec![decimal_text(41, 2)])).contains("more than 38 digits"));
     assert!(load(&json_of(None, vec![decimal_text(1, 0)])).is_ok());
 }
+
+#[test]
+fn codecs_paired_with_values_they_do_not_take_are_refused() {
+    use crate::codec::framing::Framing;
+    use crate::codec::{DateFormat, Reverse};
+    use crate::layout::TimeCrate;
+    let json = json_of(None, vec![field("id", U16, FieldCodec::UuidText)]);
+    assert_eq!(
+        refusal(&json),
+        "field `id`: #[text] as 36 characters is a UUID's; its value is u16"
+    );
+    let text = FieldCodec::Bytes {
+        framing: Framing::Escaped,
+        max_len: 8,
+        reverse: Reverse::No,
+    };
+    let digits = FieldCodec::Text {
+        width: 5,
+        reverse: false,
+    };
+    let ymd = FieldCodec::DateText {
+        format: DateFormat::parse_const("%Y%m%d"),
+    };
+    let hms = FieldCodec::DateText {
+        format: DateFormat::parse_const("%Y%m%d%H%M%S"),
+    };
+    let date = ValueKind::Date(TimeCrate::Chrono);
+    let u32_ = ValueKind::Int {
+        bytes: 4,
+        signed: false,
+    };
+    let refused = [
+        (ValueKind::Text, FieldCodec::Binary),
+        (ValueKind::Bytes, FieldCodec::Binary),
+        (ValueKind::Text, digits),
+        (ValueKind::Decimal, digits),
+        (U16, text),
+        (ValueKind::Uuid, text),
+        (u32_, FieldCodec::DescTimestamp { text: false }),
+        (date, FieldCodec::DescTimestamp { text: true }),
+        (U64, ymd),
+        (date, hms),
+        (ValueKind::Text, FieldCodec::UuidText),
+        (U16, FieldCodec::DecimalText { width: 8, scale: 2 }),
+        (
+            ValueKind::Option(&U16),
+            FieldCodec::Text {
+                width: 5,
+                reverse: false,
+            },
+        ),
+    ];
+    for (value, codec) in refused {
+        let mut f = field("f", value, codec);
+        // Lengths as the codec alone would say, so only the pair is wrong.
+        if let Some(n) = codec.max_len() {
+            f.max_len = n;
+        }
+        let why = refusal(&json_of(None, vec![f]));
+        assert!(why.starts_with("field `f`: "), "{value:?} {codec:?}: {why}");
+    }
+    let taken = [
+        (U16, digits),
+        (ValueKind::Text, text),
+        (ValueKind::Bytes, text),
+        (U64, FieldCodec::DescTimestamp { text: false }),
+        (
+            ValueKind::Instant(TimeCrate::Jiff),
+            FieldCodec::DescTimestamp { text: true },
+        ),
+        (date, ymd),
+        (ValueKind::DateTime(TimeCrate::Time), hms),
+        (ValueKind::Uuid, FieldCodec::UuidText),
+        (
+            ValueKind::Decimal,
+            FieldCodec::DecimalText { width: 8, scale: 2 },
+        ),
+    ];
+    for (value, codec) in taken {
+        let json = json_of(None, vec![field("f", value, codec)]);
+        assert!(
+            load(&json).is_ok(),
+            "{value:?} {codec:?}: {:?}",
+            load(&json)
+        );
+    }
+}
