@@ -23,6 +23,18 @@ fn check_kind(k: &ValueKind) -> Result<(), String> {
         ValueKind::Enum { variants, name } if variants.is_empty() || variants.len() > 256 => Err(
             format!("enum {name} with {} variants (1..=256)", variants.len()),
         ),
+        ValueKind::Enum { variants, name } => {
+            for (i, v) in variants.iter().enumerate() {
+                if variants[..i].contains(v) {
+                    return Err(format!(
+                        "enum {name}, whose variant {v} is named twice (bytes {} and {i}): a \
+                         value of it could be written two ways",
+                        variants[..i].iter().position(|w| w == v).unwrap_or(0)
+                    ));
+                }
+            }
+            Ok(())
+        }
         ValueKind::Option(inner) | ValueKind::Newtype { inner, .. } => check_kind(inner),
         _ => Ok(()),
     }

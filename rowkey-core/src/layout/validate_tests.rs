@@ -181,3 +181,29 @@ fn codecs_paired_with_values_they_do_not_take_are_refused() {
         );
     }
 }
+
+#[test]
+fn enum_variants_named_twice_are_refused() {
+    let metric = |variants: &'static [&'static str]| {
+        let kind = ValueKind::Enum {
+            name: "Metric",
+            variants,
+        };
+        json_of(None, vec![field("metric", kind, FieldCodec::Binary)])
+    };
+    assert_eq!(
+        refusal(&metric(&["Temp", "Humidity", "Temp"])),
+        "field `metric` is enum Metric, whose variant Temp is named twice (bytes 0 and 2): a \
+         value of it could be written two ways"
+    );
+    let newtype = ValueKind::Newtype {
+        name: "M",
+        inner: &ValueKind::Enum {
+            name: "Metric",
+            variants: &["Temp", "Temp"],
+        },
+    };
+    let json = json_of(None, vec![field("metric", newtype, FieldCodec::Binary)]);
+    assert!(refusal(&json).contains("named twice"));
+    assert!(load(&metric(&["Temp", "Humidity"])).is_ok());
+}
