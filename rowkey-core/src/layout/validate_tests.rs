@@ -207,3 +207,187 @@ fn enum_variants_named_twice_are_refused() {
     assert!(refusal(&json).contains("named twice"));
     assert!(load(&metric(&["Temp", "Humidity"])).is_ok());
 }
+
+/// `json` with `edit` applied to its first field (`fields[0]`).
+fn edit_field(json: &Json, i: usize, edit: impl FnOnce(&mut Json)) -> Json {
+    let mut json = json.clone();
+    edit(&mut json["fields"][i]);
+    json
+}
+
+#[test]
+fn numbers_that_disagree_with_the_codecs_are_refused() {
+    let json = json_of(
+        None,
+        vec![field("id", U64, FieldCodec::Binary), decimal_text(8, 2)],
+    );
+    assert!(load(&json).is_ok());
+
+    let mut short = json.clone();
+    short["max_len"] = Json::from(10);
+    assert_eq!(
+        refusal(&short),
+        "the key says it takes at most 10 bytes; its prefix, separators and fields take at \
+         most 16"
+    );
+    let mut short = json.clone();
+    short["fixed_len"] = Json::from(3);
+    assert_eq!(
+        refusal(&short),
+        "the key's fixed_len says every key 3 bytes; its prefix, separators and fields make \
+         every key 16 bytes"
+    );
+    let moved = edit_field(&json, 1, |f| f["offset"] = Json::from(7));
+    assert_eq!(
+        refusal(&moved),
+        "field `amount` says it starts at byte 7; the bytes before it end at byte 8"
+    );
+    let shrunk = edit_field(&json, 0, |f| f["max_len"] = Json::from(2));
+    assert_eq!(
+        refusal(&shrunk),
+        "field `id` says it takes at most 2 bytes; its codec takes at most 8"
+    );
+    let shrunk = edit_field(&json, 0, |f| f["fixed_len"] = Json::from(2));
+    assert_eq!(
+        refusal(&shrunk),
+        "field `id` says it always takes 2 bytes; its codec always takes 8 bytes"
+    );
+    let unordered = edit_field(&json, 0, |f| f["order"] = Json::from("Unordered"));
+    assert_eq!(
+        refusal(&unordered),
+        "field `id` says its bytes sort Unordered; its codec's sort Ascending"
+    );
+}
+
+#[test]
+fn widths_of_zero_are_refused() {
+    let digits = |width| {
+        let codec = FieldCodec::Text {
+            width,
+            reverse: false,
+        };
+        let mut f = field("n", U16, codec);
+        // As a derive would compute them, had it allowed the width.
+        f.max_len = width;
+        f.fixed_len = Some(width);
+        json_of(None, vec![f])
+    };
+    assert_eq!(
+        refusal(&digits(0)),
+        "field `n`: #[text(width = 0)] outside 1..=5 digits"
+    );
+    assert_eq!(
+        refusal(&digits(6)),
+        "field `n`: #[text(width = 6)] outside 1..=5 digits"
+    );
+    assert!(load(&digits(5)).is_ok());
+    let mut d = decimal_text(0, 0);
+    d.max_len = 0;
+    assert!(refusal(&json_of(None, vec![d])).contains("leaves no digit before the point"));
+    use crate::codec::framing::{Framing, Side};
+    use crate::codec::Reverse;
+    let pad = |width, max_len| {
+        let codec = FieldCodec::Bytes {
+            framing: Framing::Padded {
+                width,
+                fill: 0,
+                side: Side::Right,
+            },
+            max_len,
+            reverse: Reverse::No,
+        };
+        json_of(None, vec![field("user", ValueKind::Text, codec)])
+    };
+    assert!(refusal(&pad(0, 0)).contains("outside 1..=32767"));
+    assert!(refusal(&pad(4, 8)).contains("the pad width is the bound"));
+    assert!(load(&pad(8, 8)).is_ok());
+}
+
+#[test]
+fn names_no_assignment_can_address_are_refused() {
+    let json = json_of(None, vec![field("id", U64, FieldCodec::Binary)]);
+    for bad in ["a=b", "", "_", "1a", "a b", "a,b"] {
+        let renamed = edit_field(&json, 0, |f| f["name"] = Json::from(bad));
+        assert_eq!(
+            refusal(&renamed),
+            format!("field {bad:?} is not a Rust name, so no assignment or scan can name it")
+        );
+    }
+    for good in ["_id", "größe", "id2"] {
+        let renamed = edit_field(&json, 0, |f| f["name"] = Json::from(good));
+        assert!(load(&renamed).is_ok(), "{good}");
+    }
+    let kind = ValueKind::Enum {
+        name: "Metric",
+        variants: &["Temp", "a=b"],
+    };
+    let json = json_of(None, vec![field("m", kind, FieldCodec::Binary)]);
+    assert!(refusal(&json).contains("\"a=b\" is not a Rust name"));
+}
+
+#[test]
+fn attribute_combinations_the_derive_refuses_are_refused() {
+    use crate::codec::framing::Framing;
+    use crate::codec::Reverse;
+    let bytes = |framing, reverse| FieldCodec::Bytes {
+        framing,
+        max_len: 8,
+        reverse,
+    };
+    let digits = FieldCodec::Text {
+        width: 5,
+        reverse: false,
+    };
+    // A field's codec and #[desc] as the derive computes them.
+    let with = |name, value, codec, desc: bool| {
+        let part = match codec {
+            FieldCodec::Binary => crate::layout::rules::PartFacts {
+                max_len: 8,
+                fixed_len: Some(8),
+                ordered: true,
+            },
+            _ => PartFacts::NOT_BINARY,
+        };
+        FieldLayout::of(name, "T", value, codec, false, desc, part)
+    };
+    let cases = [
+        (
+            None,
+            vec![with("a", ValueKind::Text, bytes(Framing::Raw, Reverse::No), false), field("b", U64, FieldCodec::Binary)],
+            "field `a`: raw bytes before another field: the derive never writes it",
+        ),
+        (
+            Some('_'),
+            vec![with("a", U64, FieldCodec::Binary, false)],
+            "field `a`: binary bytes in a key joined by '_': they can include the separator",
+        ),
+        (
+            Some('1'),
+            vec![with("a", U16, digits, false)],
+            "field `a`: its text can hold the separator '1', so a key would split wrong",
+        ),
+        (
+            None,
+            vec![with("a", ValueKind::Text, bytes(Framing::Delimited, Reverse::No), false)],
+            "field `a`: delimited text in a key with no separator: the derive never writes it",
+        ),
+        (
+            None,
+            vec![with("a", ValueKind::Text, bytes(Framing::Escaped, Reverse::Chars), true)],
+            "field `a`: #[desc] with #[reverse]: a reversed field keeps no order to invert",
+        ),
+        (
+            None,
+            vec![with("a", U64, FieldCodec::DescTimestamp { text: false }, true)],
+            "field `a`: #[desc] on #[desc_ts], which sorts newest first",
+        ),
+        (
+            None,
+            vec![with("a", ValueKind::Decimal, FieldCodec::Binary, true)],
+            "field `a`: #[desc] on a decimal, whose width varies: inverted bytes need a fixed width",
+        ),
+    ];
+    for (sep, fields, why) in cases {
+        assert_eq!(refusal(&json_of(sep, fields)), why);
+    }
+}
