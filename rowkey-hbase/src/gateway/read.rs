@@ -206,7 +206,7 @@ impl Cursor {
         }
     }
 
-    fn release<C: Connector>(mut self: Box<Self>, slot: &mut Slot<C>) {
+    fn release<C: Connector>(mut self, slot: &mut Slot<C>) {
         if self.open.is_some() || self.stale.is_some() {
             if let Ok(conn) = slot.connection() {
                 if let Some(id) = self.stale.take() {

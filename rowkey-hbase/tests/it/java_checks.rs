@@ -183,7 +183,12 @@ async fn fuzzy_row_filter_keeps_what_a_salted_plan_keeps() {
         let pair = plan.fuzzy().unwrap().hbase_fuzzy_pair();
         let mut got = BTreeSet::new();
         for range in plan.ranges() {
-            got.extend(java.fuzzy(&table, range.start(), range.stop(), &[pair.clone()]));
+            got.extend(java.fuzzy(
+                &table,
+                range.start(),
+                range.stop(),
+                std::slice::from_ref(&pair),
+            ));
         }
         let want: BTreeSet<Vec<u8>> = keys.iter().filter(|k| plan.contains(k)).cloned().collect();
         assert_eq!(got, want, "round {round}: status {status:#04x}");
