@@ -64,7 +64,8 @@ pub enum TableStatus {
 /// use rowkey::store::admin::TableMismatch;
 /// # fn check(e: &rowkey::store::StoreError) -> Option<Vec<String>> {
 /// // Which families the spec asks for and the table lacks:
-/// let missing = std::error::Error::source(e)
+/// let missing = e
+///     .backend_source()
 ///     .and_then(|s| s.downcast_ref::<TableMismatch>())
 ///     .map(|m| m.missing_families.clone());
 /// # missing }
