@@ -132,6 +132,20 @@ pub enum StoreError {
     /// A page's cursor that the plan did not give out, or that was changed
     /// on the way back: refused before anything is read.
     InvalidCursor(InvalidCursor),
+    /// A record of a bulk load that cannot be written (its key does not
+    /// encode, a key is over a table's limit, its row has no cells),
+    /// refused before any row of its batch is written: which record of
+    /// the input, its key's fields, and why.
+    InputRecord {
+        /// Its position in the input, counting from 0.
+        position: u64,
+        /// Its key's fields as `name=value`, comma-separated (the main
+        /// row's key, as the layout decodes it), or why they cannot be
+        /// shown (a key that does not encode: `error` names the field).
+        key: String,
+        /// Why it cannot be written.
+        error: Box<StoreError>,
+    },
 }
 
 impl StoreError {
@@ -193,6 +207,7 @@ impl StoreError {
             StoreError::InvalidCursor(_) => "read a page",
             StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
+            StoreError::InputRecord { .. } => "load records",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -283,6 +298,15 @@ impl fmt::Display for StoreError {
                  where blocking would stall it; use the async store there"
             ),
             StoreError::InvalidCursor(e) => fmt::Display::fmt(e, f),
+            StoreError::InputRecord {
+                position,
+                key,
+                error,
+            } => write!(
+                f,
+                "cannot load records: record {position} of the input (counting from 0; key \
+                 {key}): {error}"
+            ),
         }
     }
 }
@@ -294,6 +318,8 @@ impl std::error::Error for StoreError {
             // message is this one, so their source is this one's.
             StoreError::Encode(e) => e.source(),
             StoreError::InvalidCursor(e) => e.source(),
+            // Its message ends with the record's error's.
+            StoreError::InputRecord { error, .. } => error.source(),
             // Its message ends with the backend's error's: the chain goes
             // on from that error's source (`backend_source` gives it).
             StoreError::Backend { source, .. } => source.source(),
