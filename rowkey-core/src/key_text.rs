@@ -125,13 +125,14 @@ fn hex_digit(c: u8) -> u8 {
 /// in single quotes, so any name stays one string. A name holding a
 /// control character (a CR or LF would end the shell's line, and the
 /// rest would be read as another command) is written double-quoted
-/// instead, each control character escaped (`\r`, `\n`, `\xNN`,
-/// `\u{NN}`) and `"`, `\\` and `#` too, so it stays one string on one line.
+/// instead, as [`hbase_string`] writes keys: each control character's
+/// bytes as `\xNN`, and `"`, `\\` and `#` escaped, so it stays one string
+/// on one line.
 ///
 /// ```
 /// use rowkey::key_text::ruby_single_quoted;
 /// assert_eq!(ruby_single_quoted("t'x"), r"'t\'x'");
-/// assert_eq!(ruby_single_quoted("t\r\nx#{1}"), r#""t\r\nx\#{1}""#);
+/// assert_eq!(ruby_single_quoted("t\r\nx#{1}"), r#""t\x0D\x0Ax\#{1}""#);
 /// ```
 pub fn ruby_single_quoted(text: &str) -> String {
     if !text.chars().any(char::is_control) {
@@ -144,11 +145,12 @@ pub fn ruby_single_quoted(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02X}", c as u8)),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            c if c.is_control() => {
+                let mut utf8 = [0; 4];
+                for b in c.encode_utf8(&mut utf8).bytes() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
             c => out.push(c),
         }
     }

@@ -260,7 +260,7 @@ mod tests {
         let shell = s.hbase_shell("t\r\nx", "c\u{7}f\u{85}\"#{x}");
         assert_eq!(
             shell,
-            r#"create "t\r\nx", "c\x07f\u{85}\"\#{x}", SPLITS => ["a"]"#
+            r#"create "t\x0D\x0Ax", "c\x07f\xC2\x85\"\#{x}", SPLITS => ["a"]"#
         );
         assert!(!shell.chars().any(char::is_control), "{shell:?}");
         assert_eq!(
