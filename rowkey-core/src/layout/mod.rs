@@ -12,11 +12,10 @@ pub(crate) mod lengths;
 pub mod rules;
 #[cfg(feature = "json")]
 mod validate;
-mod value_kind;
 
+pub use crate::values::{TimeCrate, ValueKind};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
-pub use value_kind::{TimeCrate, ValueKind};
 
 pub use crate::codec::FieldCodec;
 use crate::salt::{HashPrefixPlan, SaltPlan};
