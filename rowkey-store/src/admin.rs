@@ -57,8 +57,10 @@ pub enum TableStatus {
 }
 
 /// A table that exists with other column families than its spec: the
-/// source of the [`StoreError::Backend`] that a `create_table_if_missing`
-/// returns then.
+/// backend's error
+/// ([`StoreError::backend_source`](crate::StoreError::backend_source)) of
+/// the [`StoreError::Backend`](crate::StoreError::Backend) that a
+/// `create_table_if_missing` returns then.
 ///
 /// ```
 /// use rowkey::store::admin::TableMismatch;

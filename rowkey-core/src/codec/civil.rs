@@ -5,7 +5,7 @@
 //! property test below holds them to it).
 
 /// A calendar date and time of day (proleptic Gregorian, no zone): what a
-/// [`DateFormat`] reads from a value and builds one from.
+/// [`DateFormat`](super::DateFormat) reads from a value and builds one from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CivilTime {
     /// The year.

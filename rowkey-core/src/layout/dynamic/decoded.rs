@@ -6,7 +6,8 @@ use crate::values::value::Value;
 use core::fmt;
 use core::ops::Range;
 
-/// A key read by its [`Layout`] alone ([`Layout::decode_key`]).
+/// A key read by its [`Layout`](crate::Layout) alone
+/// ([`Layout::decode_key`](crate::Layout::decode_key)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecodedKey {
     /// What the key starts with before its fields, and how far it was
@@ -47,7 +48,8 @@ pub enum PrefixReport {
 }
 
 impl DecodedKey {
-    /// The values in field order, as [`Layout::encode_key`] takes them.
+    /// The values in field order, as
+    /// [`Layout::encode_key`](crate::Layout::encode_key) takes them.
     pub fn values(&self) -> Vec<Value> {
         self.fields.iter().map(|f| f.value.clone()).collect()
     }
