@@ -50,6 +50,24 @@ pub fn parse_key(form: KeyForm, text: &str) -> Result<Vec<u8>, String> {
     parsed.map_err(|e| format!("key `{text}` is not {}: {e}", form.describe()))
 }
 
+/// Why a keys file was refused when it holds no key (empty, blank, or
+/// not the form asked for): a command given keys to read and none found
+/// says so, rather than print nothing and succeed.
+pub fn no_keys(path: &Path, form: KeyForm) -> String {
+    let name = if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    match form {
+        KeyForm::Cbt => format!(
+            "{name} holds no keys: `cbt read` prints each row after a line of 40 dashes, and \
+             there is none"
+        ),
+        _ => format!("{name} holds no keys"),
+    }
+}
+
 /// A reader over `path`, `-` being standard input, with its length when
 /// the file says it.
 fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), String> {
@@ -103,20 +121,9 @@ pub fn read_keys(path: &Path, form: KeyForm) -> Result<Vec<Vec<u8>>, String> {
     let name = path.display();
     let mut input = BufReader::new(reader.take(MAX_INPUT_BYTES + 1));
     if form == KeyForm::Cbt {
-        let mut all = Vec::new();
-        input
-            .read_to_end(&mut all)
-            .map_err(|e| format!("cannot read {name}: {e}"))?;
-        if all.len() as u64 > MAX_INPUT_BYTES {
-            return Err(format!(
-                "{name} is over {MAX_INPUT_BYTES} bytes: give a sample"
-            ));
-        }
+        let keys = read_cbt(&mut input, MAX_KEYS, |n| bar.inc(n))
+            .map_err(|e| e.message(&name.to_string()))?;
         bar.finish_and_clear();
-        let keys = cbt_keys(&all);
-        if keys.len() > MAX_KEYS {
-            return Err(format!("{name} holds over {MAX_KEYS} keys: give a sample"));
-        }
         return Ok(keys);
     }
     let mut keys = Vec::new();
@@ -202,41 +209,141 @@ fn is_cell_line(line: &[u8]) -> bool {
 /// assert_eq!(rowkey_cli::key_input::cbt_keys(out), vec![b"\x00k\ney".to_vec()]);
 /// ```
 pub fn cbt_keys(out: &[u8]) -> Vec<Vec<u8>> {
-    let mut keys = Vec::new();
-    let mut rest = out;
-    // Skip anything before the first row (cbt prints nothing there).
-    while let Some(start) = find(rest, ROW_RULE) {
-        let block = &rest[start + ROW_RULE.len()..];
-        let end = find(block, ROW_RULE).unwrap_or(block.len());
-        let row = &block[..end];
-        // The key ends at the newline before the first cell line.
-        let mut key_end = None;
-        let mut pos = 0;
-        while pos < row.len() {
-            let line_end = row[pos..]
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(row.len(), |i| pos + i);
-            if pos > 0 && is_cell_line(&row[pos..line_end]) {
-                key_end = Some(pos - 1);
-                break;
-            }
-            pos = line_end + 1;
-        }
-        let key_end = key_end.unwrap_or_else(|| row.strip_suffix(b"\n").unwrap_or(row).len());
-        keys.push(row[..key_end].to_vec());
-        rest = &block[end..];
+    match read_cbt(&mut &out[..], usize::MAX, |_| {}) {
+        Ok(keys) => keys,
+        // A slice reads without error, and no count passes usize::MAX.
+        Err(_) => unreachable!("reading a slice"),
     }
-    keys
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+/// Why `cbt read` output was not read.
+enum CbtError {
+    Io(std::io::Error),
+    TooBig,
+    TooManyKeys(usize),
+}
+
+impl CbtError {
+    fn message(&self, name: &str) -> String {
+        match self {
+            CbtError::Io(e) => format!("cannot read {name}: {e}"),
+            CbtError::TooBig => format!("{name} is over {MAX_INPUT_BYTES} bytes: give a sample"),
+            CbtError::TooManyKeys(max) => format!("{name} holds over {max} keys: give a sample"),
+        }
+    }
+}
+
+/// The row keys of `cbt read` output, read a line at a time (as
+/// [`cbt_keys`] reads them): at most `max_keys` and [`MAX_INPUT_BYTES`],
+/// checked as they are read, before memory grows past them. `read`
+/// hears of the bytes read.
+fn read_cbt(
+    input: &mut impl BufRead,
+    max_keys: usize,
+    mut read: impl FnMut(u64),
+) -> Result<Vec<Vec<u8>>, CbtError> {
+    /// Where the reader is in `cbt read`'s output.
+    enum At {
+        /// Before the first row's dashes (cbt prints nothing there).
+        Start,
+        /// In a row's key: its lines so far.
+        Key(Vec<u8>),
+        /// In a row's cells, after its key.
+        Cells,
+    }
+    let mut keys = Vec::new();
+    let push = |keys: &mut Vec<Vec<u8>>, mut key: Vec<u8>| {
+        if keys.len() == max_keys {
+            return Err(CbtError::TooManyKeys(max_keys));
+        }
+        if key.last() == Some(&b'\n') {
+            key.pop();
+        }
+        keys.push(key);
+        Ok(())
+    };
+    let mut at = At::Start;
+    let mut line = Vec::new();
+    let mut total = 0u64;
+    loop {
+        line.clear();
+        let got = input.read_until(b'\n', &mut line).map_err(CbtError::Io)?;
+        if got == 0 {
+            break;
+        }
+        total += got as u64;
+        if total > MAX_INPUT_BYTES {
+            return Err(CbtError::TooBig);
+        }
+        read(got as u64);
+        if line == ROW_RULE {
+            if let At::Key(key) = std::mem::replace(&mut at, At::Key(Vec::new())) {
+                push(&mut keys, key)?;
+            }
+            continue;
+        }
+        match &mut at {
+            At::Start | At::Cells => {}
+            At::Key(key) => {
+                let text = line.strip_suffix(b"\n").unwrap_or(&line);
+                // A key's first line is its own, whatever it looks like.
+                if !key.is_empty() && is_cell_line(text) {
+                    let key = std::mem::take(key);
+                    at = At::Cells;
+                    push(&mut keys, key)?;
+                } else {
+                    key.extend_from_slice(&line);
+                }
+            }
+        }
+    }
+    if let At::Key(key) = at {
+        push(&mut keys, key)?;
+    }
+    Ok(keys)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rows of `cbt read` output with empty keys, without end; counts the
+    /// bytes taken.
+    struct EmptyRows {
+        taken: u64,
+    }
+
+    impl Read for EmptyRows {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let row = [ROW_RULE, b"\n"].concat();
+            let n = buf.len().min(4096);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = row[(self.taken as usize + i) % row.len()];
+            }
+            self.taken += n as u64;
+            Ok(n)
+        }
+    }
+
+    /// The cap on keys holds while they are read: 123 MB of empty rows
+    /// once took 196 MB before the count was checked. An endless input
+    /// stops one buffer past the cap's rows.
+    #[test]
+    fn the_key_cap_is_checked_as_rows_are_read() {
+        let mut rows = EmptyRows { taken: 0 };
+        let mut input = BufReader::with_capacity(4096, &mut rows);
+        let e = match read_cbt(&mut input, 1000, |_| {}) {
+            Err(e) => e.message("in"),
+            Ok(keys) => panic!("{} keys", keys.len()),
+        };
+        assert_eq!(e, "in holds over 1000 keys: give a sample");
+        let row_len = ROW_RULE.len() as u64 + 1;
+        assert!(
+            rows.taken <= 1001 * row_len + 8192,
+            "{} bytes read",
+            rows.taken
+        );
+    }
 
     #[test]
     fn cbt_rows_with_odd_keys() {

@@ -3,6 +3,7 @@
 //! commands, and draw how a sample of keys falls over regions.
 
 mod cmd;
+mod out;
 
 use clap::{Args, Parser, Subcommand};
 use rowkey_cli::key_input::KeyForm;
@@ -199,7 +200,7 @@ fn main() -> ExitCode {
             out: &out,
         }),
     };
-    match result {
+    match result.and_then(|()| out::flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -6,7 +6,8 @@
 //! in a log points at the exact byte. Neither allocates: they are built on
 //! the hot path.
 
-use crate::codec::framing::Side;
+use crate::codec::civil::CivilTime;
+use crate::codec::side::Side;
 use core::fmt;
 
 /// Called on the error paths of the reader and writer only: tells the
@@ -196,7 +197,7 @@ pub enum EncodeErrorKind {
     /// ```
     DescTsOutOfRange {
         /// The value, in UTC.
-        value: crate::codec::CivilTime,
+        value: CivilTime,
     },
     /// A salt's `group_by` field has a value outside its declared groups.
     GroupOutOfRange,

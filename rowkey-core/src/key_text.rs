@@ -122,13 +122,40 @@ fn hex_digit(c: u8) -> u8 {
 }
 
 /// `'text'` for the HBase shell (JRuby): only `\\` and `\'` are escapes
-/// in single quotes, so any name stays one string.
+/// in single quotes, so any name stays one string. A name holding a
+/// control character (a CR or LF would end the shell's line, and the
+/// rest would be read as another command) is written double-quoted
+/// instead, as [`hbase_string`] writes keys: each control character's
+/// bytes as `\xNN`, and `"`, `\\` and `#` escaped, so it stays one string
+/// on one line.
 ///
 /// ```
-/// assert_eq!(rowkey::key_text::ruby_single_quoted("t'x"), r"'t\'x'");
+/// use rowkey::key_text::ruby_single_quoted;
+/// assert_eq!(ruby_single_quoted("t'x"), r"'t\'x'");
+/// assert_eq!(ruby_single_quoted("t\r\nx#{1}"), r#""t\x0D\x0Ax\#{1}""#);
 /// ```
 pub fn ruby_single_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+    if !text.chars().any(char::is_control) {
+        return format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"));
+    }
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' | '"' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => {
+                let mut utf8 = [0; 4];
+                for b in c.encode_utf8(&mut utf8).bytes() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The key as an HBase shell (JRuby) double-quoted string: the

@@ -35,6 +35,7 @@ pub mod salt;
 pub mod scan;
 pub mod split;
 mod uninit;
+mod values;
 mod writer;
 
 pub use buf::KeyBuf;

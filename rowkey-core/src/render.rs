@@ -189,11 +189,21 @@ mod tests {
                 }
                 Err(e) => prop_assert!(name.contains('\0'), "{e}"),
             }
-            // Ruby's single quotes hold any name: only \\ and \' escape.
+            // Ruby's single quotes hold any name on one line: only \\ and
+            // \' escape. A name with a control character (a CR LF would
+            // end the shell's line) is double-quoted, its bytes \xNN.
             let quoted = ruby_single_quoted(&name);
+            prop_assert!(!quoted.chars().any(char::is_control), "{quoted:?}");
             let body = &quoted[1..quoted.len() - 1];
-            prop_assert_eq!(body.replace("\\\\", "\\").replace("\\'", "'"), name.clone());
-            prop_assert!(!body.replace("\\\\", "").replace("\\'", "").contains('\''));
+            if quoted.starts_with('"') {
+                let back = unquote(body, b"\"#\\", |rest| {
+                    rest[0] == b'"' || (rest[0] == b'#' && matches!(rest.get(1), Some(b'{' | b'$' | b'@')))
+                });
+                prop_assert_eq!(back, Some(name.clone().into_bytes()));
+            } else {
+                prop_assert_eq!(body.replace("\\\\", "\\").replace("\\'", "'"), name.clone());
+                prop_assert!(!body.replace("\\\\", "").replace("\\'", "").contains('\''));
+            }
         }
     }
 

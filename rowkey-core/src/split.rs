@@ -121,8 +121,9 @@ impl SplitKeys {
     /// pre-split on these keys, quoted for a POSIX shell (`$'..'` with
     /// `\xNN` escapes where a key holds bytes that are not printable). A
     /// key holding `,` (cbt's list separator) or `0x00` (which no argument
-    /// can carry) is an error: create such tables with the admin API
-    /// (rowkey-bigtable's `BigtableAdmin`).
+    /// can carry), or a family holding `,` or `:` (cbt reads what follows
+    /// a `:` as a GC policy), is an error: create such tables with the
+    /// admin API (rowkey-bigtable's `BigtableAdmin`).
     pub fn cbt(&self, table: &str, family: &str) -> Result<String, UnrenderableKey> {
         let mut arg = String::from("splits=");
         for (i, k) in self.keys.iter().enumerate() {
@@ -143,6 +144,15 @@ impl SplitKeys {
                 tool: "cbt",
                 key: family.to_string(),
                 reason: "the family name holds ',', which cbt's families= list cannot carry",
+            });
+        }
+        if family.contains(':') {
+            // `families=cf:maxversions=1` is family `cf` with a GC policy.
+            return Err(UnrenderableKey {
+                tool: "cbt",
+                key: family.to_string(),
+                reason: "the family name holds ':', which cbt's families= list reads as the \
+                         start of a GC policy (cf:maxversions=1)",
             });
         }
         Ok(format!(
@@ -226,6 +236,37 @@ mod tests {
         // The issue's case: a binary split 00 05 would be cut at the NUL.
         let nul = SplitKeys::new([vec![0x00, 0x05], vec![0x01]]);
         assert!(nul.cbt("t", "cf").unwrap_err().reason.contains("0x00"));
+    }
+
+    /// `families=cf:maxversions=1` is what cbt reads as family `cf` with
+    /// a GC policy: a family holding `:` is refused, as one holding `,`.
+    #[test]
+    fn cbt_refuses_a_family_with_a_colon() {
+        let s = SplitKeys::new([b"a".to_vec()]);
+        let e = s.cbt("t", "cf:maxversions=1").unwrap_err();
+        assert_eq!(e.key, "cf:maxversions=1");
+        assert!(e.reason.contains("':'"), "{}", e.reason);
+        assert!(e.reason.contains("GC policy"), "{}", e.reason);
+        assert!(s.cbt("t", "cf,x").is_err());
+        assert!(s.cbt("t", "cf").is_ok());
+    }
+
+    /// A name holding CR LF once went into the shell's single quotes as
+    /// is: the line ended there, and the shell read the rest as another
+    /// command. Control characters are escaped in a double-quoted string.
+    #[test]
+    fn hbase_shell_escapes_control_characters_in_names() {
+        let s = SplitKeys::new([b"a".to_vec()]);
+        let shell = s.hbase_shell("t\r\nx", "c\u{7}f\u{85}\"#{x}");
+        assert_eq!(
+            shell,
+            r#"create "t\x0D\x0Ax", "c\x07f\xC2\x85\"\#{x}", SPLITS => ["a"]"#
+        );
+        assert!(!shell.chars().any(char::is_control), "{shell:?}");
+        assert_eq!(
+            s.hbase_shell("t'", "cf"),
+            r#"create 't\'', 'cf', SPLITS => ["a"]"#
+        );
     }
 
     #[test]

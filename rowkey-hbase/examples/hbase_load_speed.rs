@@ -17,10 +17,10 @@
 //! untimed); each run times every way once, one after the other.
 //!
 //! Run: `cargo run --release -p rowkey-hbase --example hbase_load_speed`
-//! (`-- --rows N --runs R` to change the size and the repetitions,
-//! `--warmup W` untimed rounds first, 1 by default). It starts a server of
-//! its own, or uses the Thrift 1 server at `HBASE_THRIFT` when set (see
-//! `hbase_query_speed`).
+//! (`-- --rows N --runs R` to change the size and the repetitions;
+//! `--warmup W` untimed rounds first, 1 by default, none with `--runs 1`).
+//! It starts a server of its own, or uses the Thrift 1 server at
+//! `HBASE_THRIFT` when set (see `hbase_query_speed`).
 
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{Cell, IndexedStore, PutRecordsOptions, Record, Row, Store};
@@ -138,11 +138,9 @@ async fn create(
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (n, runs, warmup) = (
-        arg("--rows", 100_000),
-        arg("--runs", 5).max(1),
-        arg("--warmup", 1),
-    );
+    let (n, runs) = (arg("--rows", 100_000), arg("--runs", 5).max(1));
+    // A round to warm the server up, unless the run is a smoke test.
+    let warmup = arg("--warmup", usize::from(runs > 1));
     let (address, own) = match std::env::var("HBASE_THRIFT") {
         Ok(address) => (address, None),
         Err(_) => {

@@ -6,29 +6,38 @@
 //! 1,000 and nothing else), `scannerGetList(id, 1000)` until a short
 //! page, `scannerClose`; rows collected, nothing decoded, no merge.
 //!
-//! Two floors: one connection reading the ranges one after the other
-//! (what `read_plan` does: one scanner at a time), and one thread per
-//! connection of the store's pool (8 by default) sharing out the ranges
-//! (what a concurrent `query` can use at most). Every way runs once per
-//! run, one after the other, on connections opened before the runs; the
-//! figures are medians of the runs, and each run's own ratios to the
-//! floors (their median and spread) are printed after.
+//! Three floors, each the fair one for some way: the 120 ranges on one
+//! connection, one after the other (the floor for `query`); the
+//! 120 ranges on one thread per connection of the store's pool (8 by
+//! default), sharing them out (what a concurrent `query` can use at
+//! most); and the ranges `read_plan` asks for (one request, whose
+//! touching ranges are joined: 12 scanners, not 120) on one connection,
+//! `read_plan`'s own floor. Every way runs once per run, one after the
+//! other, on connections opened before the runs; the figures are medians
+//! of the runs, and each run's own ratios to the floors (their median and
+//! spread) are printed after.
 //!
 //! Run: `cargo run --release -p rowkey-hbase --example hbase_query_speed`
-//! (`-- --rows N --runs R` to change the size and the repetitions,
-//! `--warmup W` untimed rounds first, 1 by default: the JVM compiles its
-//! hot paths during the first). It starts a server of its own (about
-//! 15 s; Java 17 and Maven, see `rowkey_fixtures::hbase`), or uses the
-//! Thrift 1 server at `HBASE_THRIFT` (`host:port`) when that is set, in
-//! a table of its own that it deletes at the end.
+//! (`-- --rows N --runs R` to change the size and the repetitions;
+//! `--warmup W` untimed rounds first, 1 by default, none with `--runs 1`:
+//! the JVM compiles its hot paths during the first). It starts a server
+//! of its own (about 15 s; Java 17 and Maven, see `rowkey_fixtures::hbase`),
+//! or uses the Thrift 1 server at `HBASE_THRIFT` (`host:port`) when that
+//! is set, in a table of its own that it deletes at the end.
 //!
 //! Beside each median wall time it prints the median CPU time the client
 //! process and the server's JVM spent on that way (`/proc/<pid>/stat`,
 //! clock ticks of 10 ms; the server's only when this process started it,
 //! or `HBASE_PID` names it): they share the machine's cores. For the
 //! queries it prints the reads (`Store::read_rows` calls: each opens a
-//! scanner, reads its page and closes it).
+//! scanner, reads its page and closes it) and the rows each asked for, on
+//! average (its limit).
 //!
+//! `--probe` first measures what a scanner costs the server apart from
+//! its rows: the 120 ranges read on one connection in pages of 1,000, in
+//! pages of 83 rows (a query's first pages) on one scanner per range,
+//! with the scanner's caching at 83 and at 1,000, and on a new scanner per
+//! page (as each read of a query opens one), and 1,200 one-row scanners.
 //! `--only I` runs way I alone (for a profiler); `HBASE_QUERY_ALL=1`
 //! prints every run's time.
 
@@ -329,11 +338,9 @@ async fn typed(mut rows: RowStream) -> usize {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (n, runs, warmup) = (
-        arg("--rows", 100_000),
-        arg("--runs", 5).max(1),
-        arg("--warmup", 1),
-    );
+    let (n, runs) = (arg("--rows", 100_000), arg("--runs", 5).max(1));
+    // A round to warm the server up, unless the run is a smoke test.
+    let warmup = arg("--warmup", usize::from(runs > 1));
     let only = Some(arg("--only", usize::MAX)).filter(|&o| o != usize::MAX);
     // The server: HBASE_THRIFT's, or one of our own (kept until the end).
     let (address, own, server_pid) = match std::env::var("HBASE_THRIFT") {

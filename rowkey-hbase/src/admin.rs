@@ -134,5 +134,6 @@ impl HBaseAdmin {
 
 /// Whether a failed create said the table exists.
 fn is_exists(e: &StoreError) -> bool {
-    std::error::Error::source(e).is_some_and(|s| s.to_string().contains("TableExistsException"))
+    e.backend_source()
+        .is_some_and(|s| s.to_string().contains("TableExistsException"))
 }

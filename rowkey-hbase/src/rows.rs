@@ -97,10 +97,10 @@ pub fn row_from_thrift(result: TRowResult) -> Result<Row, StoreError> {
 /// };
 /// let rows = rows_from_thrift(vec![result(b"a", b"d:x"), result(b"b", b"d:")])?;
 /// assert_eq!(rows[1].cells[0].qualifier, b"");
-/// // A column without ':' is an error that names it (its source: a
-/// // StoreError shows a backend's error as its source).
+/// // A column without ':' is an error that names it (the backend's
+/// // error, which ends the StoreError's message).
 /// let e = rows_from_thrift(vec![result(b"a", b"dx")]).unwrap_err();
-/// let why = std::error::Error::source(&e).unwrap().to_string();
+/// let why = e.backend_source().unwrap().to_string();
 /// assert!(why.contains("column dx of row a has no ':'"), "{why}");
 /// # Ok::<(), rowkey::store::StoreError>(())
 /// ```

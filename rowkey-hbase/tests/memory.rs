@@ -93,9 +93,23 @@ fn same_peak(what: &str, small: (usize, usize), large: (usize, usize)) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reading_a_large_table_holds_bounded_memory() {
+/// Runs `test` on a runtime of its own, never beside the other test.
+fn one_at_a_time(test: impl std::future::Future<Output = ()>) {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(test);
+}
+
+#[test]
+fn reading_a_large_table_holds_bounded_memory() {
+    one_at_a_time(reading());
+}
+
+async fn reading() {
     let client = client().await;
     let sizes = [20_000, 200_000];
     let mut stores = Vec::new();
@@ -174,9 +188,12 @@ fn trades(n: u64) -> impl Iterator<Item = Trade> {
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bulk_load_holds_bounded_memory() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+#[test]
+fn a_bulk_load_holds_bounded_memory() {
+    one_at_a_time(loading());
+}
+
+async fn loading() {
     let client = client().await;
     let small = PutRecordsOptions::default().batch_records(200).in_flight(2);
     for (options, name, bound, steady) in [

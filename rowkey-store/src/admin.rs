@@ -57,14 +57,17 @@ pub enum TableStatus {
 }
 
 /// A table that exists with other column families than its spec: the
-/// source of the [`StoreError::Backend`](crate::StoreError::Backend) that a `create_table_if_missing`
-/// returns then.
+/// backend's error
+/// ([`StoreError::backend_source`](crate::StoreError::backend_source)) of
+/// the [`StoreError::Backend`](crate::StoreError::Backend) that a
+/// `create_table_if_missing` returns then.
 ///
 /// ```
 /// use rowkey::store::admin::TableMismatch;
 /// # fn check(e: &rowkey::store::StoreError) -> Option<Vec<String>> {
 /// // Which families the spec asks for and the table lacks:
-/// let missing = std::error::Error::source(e)
+/// let missing = e
+///     .backend_source()
 ///     .and_then(|s| s.downcast_ref::<TableMismatch>())
 ///     .map(|m| m.missing_families.clone());
 /// # missing }

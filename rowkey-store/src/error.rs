@@ -13,12 +13,16 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// `toStringBinary` shows it) and the limit; backend failures say whether
 /// they were transient and how many attempts were made.
 ///
-/// A backend's own error is the [`source`](std::error::Error::source), not
-/// part of the message, so that a report that walks the chain (anyhow's
-/// `{:#}`, tracing's error fields) prints it once; downcast it to the
-/// client's type (`tonic::Status` for Bigtable) to look at its code. Key
-/// and cursor errors are shown as they are: `Display` and `source` are
-/// theirs.
+/// A backend failure's message ends with the backend's own error, the
+/// last cause (`store failed to read rows after 5 attempts: transport
+/// error`), so that a log of the message alone says why. Its
+/// [`source`](std::error::Error::source) is then that error's own source,
+/// not the error again, so that a report that walks the chain (anyhow's
+/// `{:#}`, tracing's error fields) prints each cause once (as thiserror's
+/// `transparent` does). [`backend_source`](Self::backend_source) gives
+/// the backend's error itself, to downcast to the client's type
+/// (`tonic::Status` for Bigtable) and look at its code. Key and cursor
+/// errors are shown as they are: `Display` and `source` are theirs.
 ///
 /// ```
 /// use rowkey::store::StoreError;
@@ -27,8 +31,10 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// assert!(!e.is_transient());
 ///
 /// let e = StoreError::backend("read rows", "connection reset");
-/// assert_eq!(e.to_string(), "store failed to read rows");
-/// assert_eq!(std::error::Error::source(&e).unwrap().to_string(), "connection reset");
+/// assert_eq!(e.to_string(), "store failed to read rows: connection reset");
+/// assert_eq!(e.backend_source().unwrap().to_string(), "connection reset");
+/// // The cause is in the message, so the chain does not repeat it.
+/// assert!(std::error::Error::source(&e).is_none());
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -126,6 +132,20 @@ pub enum StoreError {
     /// A page's cursor that the plan did not give out, or that was changed
     /// on the way back: refused before anything is read.
     InvalidCursor(InvalidCursor),
+    /// A record of a bulk load that cannot be written (its key does not
+    /// encode, a key is over a table's limit, its row has no cells),
+    /// refused before any row of its batch is written: which record of
+    /// the input, its key's fields, and why.
+    InputRecord {
+        /// Its position in the input, counting from 0.
+        position: u64,
+        /// Its key's fields as `name=value`, comma-separated (the main
+        /// row's key, as the layout decodes it), or why they cannot be
+        /// shown (a key that does not encode: `error` names the field).
+        key: String,
+        /// Why it cannot be written.
+        error: Box<StoreError>,
+    },
 }
 
 impl StoreError {
@@ -168,6 +188,18 @@ impl StoreError {
         self
     }
 
+    /// The backend's own error, of a [`Backend`](Self::Backend) failure:
+    /// downcast it to the client's type (`tonic::Status` for Bigtable,
+    /// [`TableMismatch`](crate::admin::TableMismatch) for a table of
+    /// other families). Its message ends this error's message, so
+    /// [`source`](std::error::Error::source) skips it.
+    pub fn backend_source(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        match self {
+            StoreError::Backend { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+
     /// The operation that failed.
     pub fn op(&self) -> &'static str {
         match self {
@@ -175,6 +207,7 @@ impl StoreError {
             StoreError::InvalidCursor(_) => "read a page",
             StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
+            StoreError::InputRecord { .. } => "load records",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -234,7 +267,7 @@ impl fmt::Display for StoreError {
                 op,
                 transient,
                 attempts,
-                ..
+                source,
             } => {
                 write!(f, "store failed to {op}")?;
                 match (transient, attempts) {
@@ -242,7 +275,7 @@ impl fmt::Display for StoreError {
                     (true, _) => write!(f, " (transient)")?,
                     _ => {}
                 }
-                Ok(())
+                write!(f, ": {source}")
             }
             StoreError::NotAnIndexRow { key } => write!(
                 f,
@@ -265,6 +298,15 @@ impl fmt::Display for StoreError {
                  where blocking would stall it; use the async store there"
             ),
             StoreError::InvalidCursor(e) => fmt::Display::fmt(e, f),
+            StoreError::InputRecord {
+                position,
+                key,
+                error,
+            } => write!(
+                f,
+                "cannot load records: record {position} of the input (counting from 0; key \
+                 {key}): {error}"
+            ),
         }
     }
 }
@@ -276,9 +318,12 @@ impl std::error::Error for StoreError {
             // message is this one, so their source is this one's.
             StoreError::Encode(e) => e.source(),
             StoreError::InvalidCursor(e) => e.source(),
-            StoreError::Backend { source, .. } | StoreError::BadRecord { source, .. } => {
-                Some(source.as_ref())
-            }
+            // Its message ends with the record's error's.
+            StoreError::InputRecord { error, .. } => error.source(),
+            // Its message ends with the backend's error's: the chain goes
+            // on from that error's source (`backend_source` gives it).
+            StoreError::Backend { source, .. } => source.source(),
+            StoreError::BadRecord { source, .. } => Some(source.as_ref()),
             _ => None,
         }
     }
@@ -293,5 +338,61 @@ impl From<InvalidCursor> for StoreError {
 impl From<EncodeError> for StoreError {
     fn from(e: EncodeError) -> Self {
         StoreError::Encode(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    /// A client's error with a cause of its own, as tonic's transport
+    /// errors have.
+    #[derive(Debug)]
+    struct Transport(std::io::Error);
+
+    impl fmt::Display for Transport {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("transport error")
+        }
+    }
+
+    impl Error for Transport {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    /// With the emulator gone the user saw only "store failed to read
+    /// rows after 5 attempts": the last cause is in the message now, and
+    /// a report that walks the chain says each cause once.
+    #[test]
+    fn a_backend_failure_says_its_last_cause_once() {
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let e = StoreError::transient("read rows", Transport(refused)).after_attempts(5);
+        assert_eq!(
+            e.to_string(),
+            "store failed to read rows after 5 attempts: transport error"
+        );
+        let mut report = e.to_string();
+        let mut next = e.source();
+        while let Some(cause) = next {
+            report = format!("{report}: {cause}");
+            next = cause.source();
+        }
+        assert_eq!(
+            report,
+            "store failed to read rows after 5 attempts: transport error: refused"
+        );
+        let transport = e
+            .backend_source()
+            .and_then(|s| s.downcast_ref::<Transport>());
+        assert_eq!(
+            transport.map(|t| t.0.kind()),
+            Some(std::io::ErrorKind::ConnectionRefused)
+        );
+        assert!(StoreError::EmptyKey { op: "read row" }
+            .backend_source()
+            .is_none());
     }
 }

@@ -3,6 +3,7 @@
 use core::fmt;
 use rowkey_core::scan::ScanRow;
 use rowkey_core::{DecodeError, DecodeKey, KeyDisplay};
+use std::collections::{HashMap, HashSet};
 
 /// One cell of a row: column family, qualifier and value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -80,6 +81,72 @@ impl Row {
     }
 }
 
+impl Row {
+    /// `rows` with each key once, as a store that applies them in order
+    /// keeps them ([`MemStore`](crate::MemStore)): a repeated key's rows
+    /// merged into its first, a later cell replacing an earlier one of
+    /// the same column (within one row too). Rows whose keys and columns
+    /// are all distinct come back as they are, without a copy.
+    ///
+    /// A store that sends rows in batches in flight together merges them
+    /// first: two writes of one key in two batches land in either order.
+    ///
+    /// ```
+    /// use rowkey::store::{Cell, Row};
+    /// let rows = vec![
+    ///     Row::new("a", vec![Cell::new("d", "x", "1"), Cell::new("d", "y", "1")]),
+    ///     Row::new("b", vec![Cell::new("d", "x", "b")]),
+    ///     Row::new("a", vec![Cell::new("d", "x", "2")]),
+    /// ];
+    /// let merged = Row::merge_repeated(rows);
+    /// assert_eq!(merged.len(), 2);
+    /// assert_eq!(merged[0].value("d", "x"), Some(&b"2"[..]));
+    /// assert_eq!(merged[0].value("d", "y"), Some(&b"1"[..]));
+    /// ```
+    pub fn merge_repeated(rows: Vec<Row>) -> Vec<Row> {
+        let repeated = {
+            let mut seen = HashSet::with_capacity(rows.len());
+            rows.iter().any(|r| !seen.insert(r.key.as_slice()))
+                || rows.iter().any(|r| has_repeated_column(&r.cells))
+        };
+        if !repeated {
+            return rows;
+        }
+        let mut at: HashMap<Vec<u8>, usize> = HashMap::with_capacity(rows.len());
+        // Per merged row: where each of its columns is.
+        let mut out: Vec<(Row, ColumnIndex)> = Vec::with_capacity(rows.len());
+        for row in rows {
+            let i = *at.entry(row.key.clone()).or_insert_with(|| {
+                out.push((Row::new(row.key.clone(), Vec::new()), HashMap::new()));
+                out.len() - 1
+            });
+            let (merged, columns) = &mut out[i];
+            for cell in row.cells {
+                let column = (cell.family.clone(), cell.qualifier.clone());
+                match columns.get(&column) {
+                    Some(&j) => merged.cells[j].value = cell.value,
+                    None => {
+                        columns.insert(column, merged.cells.len());
+                        merged.cells.push(cell);
+                    }
+                }
+            }
+        }
+        out.into_iter().map(|(row, _)| row).collect()
+    }
+}
+
+/// Where each column (family, qualifier) of a merged row is.
+type ColumnIndex = HashMap<(String, Vec<u8>), usize>;
+
+/// Whether a row names one column twice.
+fn has_repeated_column(cells: &[Cell]) -> bool {
+    let mut seen = HashSet::with_capacity(cells.len());
+    cells
+        .iter()
+        .any(|c| !seen.insert((c.family.as_str(), c.qualifier.as_slice())))
+}
+
 /// The key as `toStringBinary` shows it and the number of cells (values
 /// can be large).
 impl fmt::Debug for Row {
@@ -94,5 +161,47 @@ impl fmt::Debug for Row {
 impl ScanRow for Row {
     fn row_key(&self) -> &[u8] {
         &self.key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_keys_merge_with_the_last_cell_winning() {
+        let rows = vec![
+            Row::new(
+                "a",
+                vec![Cell::new("d", "x", "1"), Cell::new("d", "y", "1")],
+            ),
+            Row::new("b", vec![Cell::new("d", "x", "b")]),
+            Row::new(
+                "a",
+                vec![Cell::new("d", "x", "2"), Cell::new("d", "z", "2")],
+            ),
+        ];
+        let merged = Row::merge_repeated(rows);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(
+            (&merged[0].key[..], &merged[1].key[..]),
+            (&b"a"[..], &b"b"[..])
+        );
+        assert_eq!(merged[0].value("d", "x"), Some(&b"2"[..]));
+        assert_eq!(merged[0].value("d", "y"), Some(&b"1"[..]));
+        assert_eq!(merged[0].value("d", "z"), Some(&b"2"[..]));
+        // A repeated column inside one row: the later cell.
+        let one = Row::merge_repeated(vec![Row::new(
+            "k",
+            vec![Cell::new("d", "x", "old"), Cell::new("d", "x", "new")],
+        )]);
+        assert_eq!(one[0].cells.len(), 1);
+        assert_eq!(one[0].value("d", "x"), Some(&b"new"[..]));
+        // The same qualifier in another family is another column.
+        let two = vec![Row::new(
+            "k",
+            vec![Cell::new("d", "x", "1"), Cell::new("e", "x", "2")],
+        )];
+        assert_eq!(Row::merge_repeated(two.clone()), two);
     }
 }

@@ -347,7 +347,25 @@ fn a_record_that_does_not_encode_stops_the_load() {
             store.put_records_with::<ItemByLabel, _>(items.iter().cloned(), options, |p| last = p),
         )
         .unwrap_err();
-    assert!(matches!(err, StoreError::Encode(_)), "{err:?}");
+    // The error says which record, by its position and its key's fields.
+    let StoreError::InputRecord {
+        position,
+        key,
+        error,
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((*position, key.as_str()), (5, r"shelf=s\x00, id=5"));
+    assert!(matches!(**error, StoreError::Encode(_)), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "cannot load records: record 5 of the input (counting from 0; key shelf=s\\x00, \
+             id=5): {error}"
+        )
+    );
+    assert!(error.to_string().contains("ItemByLabel.label"), "{error}");
     // Batches [0, 1] and [2, 3] committed; 4 was in the batch being
     // filled.
     assert_eq!((last.records, last.batches), (4, 2));
@@ -375,9 +393,18 @@ fn an_index_key_over_the_limit_is_refused_before_its_batch() {
     let err =
         block_on(store.put_records_with::<ItemByLabel, _>(items.iter().cloned(), options, |_| {}))
             .unwrap_err();
+    let StoreError::InputRecord {
+        position: 2,
+        key,
+        error,
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(key, "shelf=a, id=3");
     assert!(
         matches!(
-            err,
+            **error,
             StoreError::KeyTooLong {
                 max: 5,
                 store: "a small table",

@@ -289,7 +289,7 @@ fn an_update_stopped_at_each_write_leaves_the_record_under_one_tag() {
         let result = block_on(store.update_record::<DocByTag, _>(&new));
         assert_eq!(result.is_ok(), writes == 3, "{writes} writes: {result:?}");
         if let Err(e) = result {
-            let why = std::error::Error::source(&e).map(|s| s.to_string());
+            let why = e.backend_source().map(|s| s.to_string());
             assert!(
                 e.is_transient() && why.as_deref() == Some("crashed here"),
                 "{e:?}"

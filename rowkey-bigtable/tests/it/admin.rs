@@ -13,7 +13,7 @@ use rowkey_fixtures::emulator::Emulator;
 
 /// The [`TableMismatch`] behind `e`, if it is one.
 fn mismatch(e: &StoreError) -> Option<&TableMismatch> {
-    std::error::Error::source(e)?.downcast_ref::<TableMismatch>()
+    e.backend_source()?.downcast_ref::<TableMismatch>()
 }
 
 async fn all_rows(store: &BigtableStore) -> Vec<Row> {
@@ -75,9 +75,7 @@ async fn creates_a_missing_table_then_finds_it_as_it_was() {
     let e = admin.create_table(&spec).await.unwrap_err();
     assert_eq!(e.op(), "create table");
     assert!(mismatch(&e).is_none(), "{e}");
-    let why = std::error::Error::source(&e)
-        .expect("the server's error")
-        .to_string();
+    let why = e.backend_source().expect("the server's error").to_string();
     assert!(why.contains("already exists"), "{e}: {why}");
 }
 
@@ -106,9 +104,15 @@ async fn other_families_are_refused_naming_them() {
     assert_eq!(m.table, "events");
     assert_eq!(m.missing_families, ["i", "m"]);
     assert_eq!(m.extra_families, ["x", "y"]);
-    assert_eq!(e.to_string(), "store failed to create table");
     assert_eq!(
-        std::error::Error::source(&e).unwrap().to_string(),
+        e.to_string(),
+        format!(
+            "store failed to create table: {}",
+            e.backend_source().unwrap()
+        )
+    );
+    assert_eq!(
+        e.backend_source().unwrap().to_string(),
         "table events exists with other column families \
          than its spec: missing i, m (in the spec, not the table); \
          extra x, y (in the table, not the spec)"

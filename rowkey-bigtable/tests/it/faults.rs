@@ -212,9 +212,7 @@ async fn a_stalled_stream_fails_precisely_in_bounded_time() {
     assert!(e.is_transient(), "{e}");
     assert!(matches!(e, StoreError::Backend { attempts: 3, .. }), "{e}");
     assert!(e.to_string().contains("after 3 attempts"), "{e}");
-    let why = std::error::Error::source(&e)
-        .expect("the client's error")
-        .to_string();
+    let why = e.backend_source().expect("the client's error").to_string();
     assert!(
         why.contains("stalled") || why.contains("no response"),
         "{e}: {why}"

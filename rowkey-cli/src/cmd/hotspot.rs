@@ -1,8 +1,9 @@
 //! `rowkey hotspot`: the per-region table and its picture.
 
 use super::{describe_decode_error, split_keys, CmdResult};
+use crate::out::{out, outln};
 use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat};
-use rowkey_cli::key_input::{read_keys, KeyForm};
+use rowkey_cli::key_input::{no_keys, read_keys, KeyForm};
 use rowkey_cli::layout_file::load;
 use rowkey_core::hotspot::HotspotReport;
 use rowkey_core::split::SplitKeys;
@@ -43,10 +44,10 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     };
     let keys = read_keys(a.keys, a.form)?;
     if keys.is_empty() {
-        return Err(format!("{} holds no keys", a.keys.display()));
+        return Err(no_keys(a.keys, a.form));
     }
     let report = HotspotReport::new(&splits, &keys);
-    print!("{report}");
+    out!("{report}")?;
     let mut undecoded = 0;
     let mut first_error = None;
     let mut points = Vec::new();
@@ -73,7 +74,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     match a.time {
         None => {
             draw_bars(&report, splits.keys(), &title, a.out)?;
-            println!("picture: {} (one bar per region)", a.out.display());
+            outln!("picture: {} (one bar per region)", a.out.display())?;
         }
         Some(t) if points.is_empty() => {
             if undecoded == 0 {
@@ -85,11 +86,11 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
         Some(t) => {
             let heat = Heat::new(report.counts().len(), &points, a.bins);
             draw_heatmap(&heat, splits.keys(), &title, t, a.out)?;
-            println!(
+            outln!(
                 "picture: {} (regions over {t}, {} bins)",
                 a.out.display(),
                 heat.counts.first().map_or(0, Vec::len)
-            );
+            )?;
         }
     }
     match first_error {

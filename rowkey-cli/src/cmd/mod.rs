@@ -6,6 +6,7 @@ mod hotspot;
 
 pub use hotspot::{hotspot, HotspotArgs};
 
+use crate::out::{out, outln};
 use rowkey_cli::key_input::{self, KeyForm};
 use rowkey_cli::layout_file::load;
 use rowkey_core::key_text::{hbase_string, hex, ruby_single_quoted};
@@ -18,7 +19,7 @@ use std::path::Path;
 pub type CmdResult = Result<(), String>;
 
 pub fn explain(path: &Path) -> CmdResult {
-    print!("{}", load(path)?.explain());
+    out!("{}", load(path)?.explain())?;
     Ok(())
 }
 
@@ -42,13 +43,18 @@ impl KeySource<'_> {
             }
             keys.push(key_input::parse_key(self.form, text)?);
         }
-        match (self.file, self.args.is_empty()) {
-            (Some(p), _) => keys.extend(key_input::read_keys(p, self.form)?),
-            (None, true) if self.form == KeyForm::Cbt => {
-                keys.extend(key_input::read_keys(Path::new("-"), self.form)?)
-            }
+        let file = match (self.file, self.args.is_empty()) {
+            (Some(p), _) => p,
+            (None, true) if self.form == KeyForm::Cbt => Path::new("-"),
             (None, true) => return Err("give keys as arguments or with --keys FILE".into()),
-            (None, false) => {}
+            (None, false) => return Ok(keys),
+        };
+        keys.extend(key_input::read_keys(file, self.form)?);
+        // Keys asked for and none found is an error, as for hotspot: an
+        // empty file or one of another form would otherwise decode
+        // nothing and succeed.
+        if keys.is_empty() {
+            return Err(key_input::no_keys(file, self.form));
         }
         Ok(keys)
     }
@@ -60,10 +66,10 @@ pub fn decode(path: &Path, source: KeySource<'_>) -> CmdResult {
     let mut failed = 0;
     for (i, key) in keys.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!()?;
         }
         match layout.decode_key(key) {
-            Ok(d) => print_decoded(layout, key, &d),
+            Ok(d) => print_decoded(layout, key, &d)?,
             Err(e) => {
                 failed += 1;
                 eprintln!("{}", describe_decode_error(key, &e));
@@ -85,24 +91,24 @@ pub fn describe_decode_error(key: &[u8], e: &DecodeError) -> String {
     format!("{e}\n  key: {shown}\n       {}^", " ".repeat(upto))
 }
 
-fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) {
-    println!("{} ({} bytes): {}", layout.name, key.len(), KeyDisplay(key));
+fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) -> CmdResult {
+    outln!("{} ({} bytes): {}", layout.name, key.len(), KeyDisplay(key))?;
     match &d.prefix {
         Some(PrefixReport::Bucket {
             bucket,
             span,
             check,
         }) => {
-            println!(
+            outln!(
                 "  salt bucket {bucket} ({}): {check}",
                 KeyDisplay(&key[span.clone()])
-            );
+            )?;
         }
         Some(PrefixReport::HashPrefix { stored }) => {
-            println!(
+            outln!(
                 "  hash prefix {}: verified against the field",
                 KeyDisplay(stored)
-            );
+            )?;
         }
         None => {}
     }
@@ -131,16 +137,19 @@ fn print_decoded(layout: &Layout, key: &[u8], d: &DecodedKey) {
         .max()
         .unwrap_or(5)
         .max(5);
-    println!(
+    outln!(
         "  {:<name_w$}  {:<span_w$}  {:<value_w$}  stored",
-        "field", "bytes", "value"
-    );
+        "field",
+        "bytes",
+        "value"
+    )?;
     for (f, (span, value, stored)) in d.fields.iter().zip(rows) {
-        println!(
+        outln!(
             "  {:<name_w$}  {span:<span_w$}  {value:<value_w$}  {stored}",
             f.name
-        );
+        )?;
     }
+    Ok(())
 }
 
 pub fn encode(path: &Path, bucket: Option<u32>, table: &str, values: &[String]) -> CmdResult {
@@ -152,13 +161,13 @@ pub fn encode(path: &Path, bucket: Option<u32>, table: &str, values: &[String]) 
         }
         e => e.to_string(),
     })?;
-    println!("toStringBinary: {}", KeyDisplay(&key));
-    println!("hex:            {}", hex(&key));
-    println!(
+    outln!("toStringBinary: {}", KeyDisplay(&key))?;
+    outln!("hex:            {}", hex(&key))?;
+    outln!(
         "hbase shell:    get {}, {}",
         ruby_single_quoted(table),
         hbase_string(&key)
-    );
+    )?;
     Ok(())
 }
 
@@ -197,10 +206,10 @@ pub fn splits(
     let layout = load(path)?;
     let splits = split_keys(layout, regions)?;
     if let Some([table, cf]) = hbase.as_deref() {
-        println!("{}", splits.hbase_shell(table, cf));
+        outln!("{}", splits.hbase_shell(table, cf))?;
     }
     if let Some([table, cf]) = cbt.as_deref() {
-        println!("{}", splits.cbt(table, cf).map_err(|e| e.to_string())?);
+        outln!("{}", splits.cbt(table, cf).map_err(|e| e.to_string())?)?;
     }
     Ok(())
 }

@@ -248,3 +248,111 @@ fn rowkey_run(args: &[&str]) -> String {
         .stderr(predicate::str::contains("panicked").not());
     String::from_utf8(out.get_output().stderr.clone()).unwrap()
 }
+
+/// `#[text(width = 3, scale = 5)]` on a decimal, edited into a layout
+/// file: `decode` once loaded it and panicked (exit 101) on `1.5`, and
+/// `explain` printed "3 zero-padded characters with 5 decimals". The file
+/// is refused, naming the field and why.
+#[test]
+fn a_decimal_text_no_derive_writes_is_refused() {
+    let json = serde_json::json!({
+        "format_version": 2, "name": "Price", "separator": null,
+        "max_len": 3, "fixed_len": 3, "prefix": null,
+        "fields": [{
+            "name": "amount", "rust_type": "Decimal", "value": "Decimal",
+            "codec": {"DecimalText": {"width": 3, "scale": 5}},
+            "offset": 0, "max_len": 3, "fixed_len": 3, "order": "Ascending",
+            "optional": false, "desc": false
+        }]
+    });
+    let path = tmp("width3scale5.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let l = path.to_str().unwrap();
+    for args in [
+        &["decode", "--layout", l, "1.5"][..],
+        &["explain", "--layout", l],
+    ] {
+        let e = fails(args);
+        assert!(
+            e.contains(
+                "field `amount`: #[text(width = 3, scale = 5)] leaves no digit before the point"
+            ),
+            "{e}"
+        );
+    }
+}
+
+/// Output into a pipe whose reader has gone (`rowkey decode .. | head
+/// -1`) ends quietly with success; it once panicked with "failed
+/// printing to stdout: Broken pipe" and exit 101.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::process::{Command, Stdio};
+    let l = layout("OrderStatus");
+    use rowkey::RowKey;
+    let row = rowkey_fixtures::layouts::OrderStatus {
+        user_id: 13_812_345_678,
+        ts: 1_638_316_800_000,
+        order_id: 42,
+    };
+    let key = row.to_vec().unwrap();
+    // Far more than a pipe holds, so writes meet the closed pipe.
+    let keys = keys_file("pipe.keys", &vec![key; 5000], false);
+    let explain = ["explain", "--layout", l.to_str().unwrap()];
+    let decode = [
+        "decode",
+        "--layout",
+        l.to_str().unwrap(),
+        "--keys",
+        keys.to_str().unwrap(),
+    ];
+    for args in [&explain[..], &decode[..]] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("rowkey"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes before (or while) anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
+/// `decode` of a keys file holding no key (empty, or not `cbt read`
+/// output) is an error, as `hotspot` says of it; it once printed nothing
+/// and succeeded.
+#[test]
+fn decode_of_no_keys_is_an_error() {
+    let l = layout("OrderStatus");
+    let l = l.to_str().unwrap();
+    let empty = tmp("empty.keys");
+    std::fs::write(&empty, "").unwrap();
+    let garbage = tmp("garbage.cbt");
+    std::fs::write(&garbage, "not what cbt read prints\n").unwrap();
+    for (file, cbt) in [(&empty, true), (&garbage, true), (&empty, false)] {
+        let file = file.to_str().unwrap();
+        let mut args = vec!["decode", "--layout", l, "--keys", file];
+        if cbt {
+            args.push("--cbt");
+        }
+        let e = fails(&args);
+        assert!(e.contains(&format!("error: {file} holds no keys")), "{e}");
+        let mut hotspot = vec!["hotspot", "--layout", l, "--keys", file, "--regions", "2"];
+        let svg = tmp("no_keys.svg");
+        hotspot.extend(["--out", svg.to_str().unwrap()]);
+        if cbt {
+            hotspot.push("--cbt");
+        }
+        let h = fails(&hotspot);
+        assert!(h.contains(&format!("error: {file} holds no keys")), "{h}");
+    }
+    let e = fails(&["decode", "--layout", l, "--cbt", "--keys", "-"]);
+    assert!(
+        e.contains("error: standard input holds no keys: `cbt read` prints"),
+        "{e}"
+    );
+}

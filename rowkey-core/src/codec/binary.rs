@@ -5,12 +5,13 @@
 //! Here: what the layout's tools know of such a field, which is what its
 //! [`ValueKind`] says.
 
-use crate::layout::dynamic::kinds::{
-    civil, int_as, int_value, kind_mismatch, mismatch, time_value, with_int, EpochDays, EpochNanos,
-};
-use crate::layout::dynamic::Value;
+use crate::layout::dynamic::neutral::{EpochDays, EpochNanos};
 use crate::layout::rules::{ByteSet, CodecRules, Ends, Lengths, RangeScan, ScanRefusal, Sorts};
 use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
+use crate::values::mismatch::{
+    civil, int_as, int_value, kind_mismatch, mismatch, time_value, with_int,
+};
+use crate::values::value::Value;
 use crate::{
     DecodeError, DecodeErrorKind, DecodePart, EncodeError, EncodeErrorKind, KeyPart, KeyReader,
     KeyWriter,

@@ -10,7 +10,8 @@
 //! leap second, which has no nanoseconds of its own.
 
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
-use super::date_text::{CivilTime, TextDate};
+use super::civil::CivilTime;
+use super::date_text::TextDate;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]
 use super::desc::Timestamp;
 #[cfg(any(feature = "chrono", feature = "time", feature = "jiff"))]

@@ -34,86 +34,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::civil::{day_of_year, days_in_month, month_day};
+use super::civil::{day_of_year, days_in_month, month_day, CivilTime};
 use super::date_format::{DateFormat, FormatItem};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::dynamic::kinds::{civil, civil_value, mismatch, CivilValue};
-use crate::layout::dynamic::Value;
+use crate::layout::dynamic::neutral::CivilValue;
 use crate::layout::rules::{ByteSet, CodecRules};
 use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
+use crate::values::mismatch::{civil, civil_value, mismatch};
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
-
-/// A calendar date and time of day (proleptic Gregorian, no zone): what a
-/// [`DateFormat`] reads from a value and builds one from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CivilTime {
-    /// The year.
-    pub year: i32,
-    /// 1..=12.
-    pub month: u8,
-    /// 1..=31.
-    pub day: u8,
-    /// 0..=23.
-    pub hour: u8,
-    /// 0..=59.
-    pub minute: u8,
-    /// 0..=59.
-    pub second: u8,
-    /// 0..=999_999_999.
-    pub nanosecond: u32,
-}
-
-impl CivilTime {
-    /// What a format fills in for units it does not write.
-    const DEFAULT: CivilTime = CivilTime {
-        year: 2000,
-        month: 1,
-        day: 1,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        nanosecond: 0,
-    };
-
-    /// Midnight of a calendar day: what a date type reads as.
-    pub fn midnight(year: i32, month: u8, day: u8) -> Self {
-        CivilTime {
-            year,
-            month,
-            day,
-            ..CivilTime::DEFAULT
-        }
-    }
-
-    /// Whether the time of day is midnight.
-    pub fn is_midnight(&self) -> bool {
-        (self.hour, self.minute, self.second, self.nanosecond) == (0, 0, 0, 0)
-    }
-}
-
-/// `2021-12-01 12:00:00`, with the nanoseconds (`.000000500`) when there
-/// are any.
-///
-/// ```
-/// use rowkey::codec::CivilTime;
-/// let t = CivilTime { hour: 12, nanosecond: 500, ..CivilTime::midnight(2021, 12, 1) };
-/// assert_eq!(t.to_string(), "2021-12-01 12:00:00.000000500");
-/// ```
-impl core::fmt::Display for CivilTime {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-            self.year, self.month, self.day, self.hour, self.minute, self.second
-        )?;
-        if self.nanosecond != 0 {
-            write!(f, ".{:09}", self.nanosecond)?;
-        }
-        Ok(())
-    }
-}
 
 /// A date or time type that `#[text(format = "..")]` can write: chrono's,
 /// time's and jiff's dates, date-times and instants (instants in UTC),
@@ -371,6 +302,18 @@ impl LayoutCodec for DateFormat {
 
 /// A plain calendar type for the tests: every `CivilTime` with a valid
 /// date.
+/// The interpreter's stand-in for a date or date-time, as a format
+/// writes it.
+impl<const TIME: bool> TextDate for CivilValue<TIME> {
+    const HAS_TIME: bool = TIME;
+    fn to_civil(&self) -> Result<CivilTime, &'static str> {
+        Ok(self.0)
+    }
+    fn from_civil(c: CivilTime) -> Option<Self> {
+        Some(CivilValue(c))
+    }
+}
+
 #[cfg(test)]
 impl TextDate for CivilTime {
     const HAS_TIME: bool = true;

@@ -6,13 +6,13 @@
 //! rejected: a `-` sign would sort them wrongly.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::dynamic::kinds::{int_as, int_value, kind_mismatch, mismatch, with_int};
-use crate::layout::dynamic::Value;
 use crate::layout::rules::{
     ByteSet, CodecRules, Ends, Lengths, PrefixScan, RangeScan, ScanRefusal, Sorts,
 };
 use crate::layout::{FieldLayout, LayoutCodec};
 use crate::reader::KeyReader;
+use crate::values::mismatch::{int_as, int_value, kind_mismatch, mismatch, with_int};
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
 

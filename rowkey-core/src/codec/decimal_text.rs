@@ -15,8 +15,6 @@
 //! `rust_decimal`.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::dynamic::kinds::mismatch;
-use crate::layout::dynamic::Value;
 use crate::layout::rules::{ByteSet, CodecRules};
 use crate::layout::{FieldLayout, LayoutCodec};
 use crate::reader::KeyReader;
@@ -26,6 +24,8 @@ use crate::scan::{
     field_codec::{unreachable_codec, OwnedValue, ScanCodec, ScanFieldInfo},
     LatestNeedsADescTsField,
 };
+use crate::values::mismatch::mismatch;
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
 #[cfg(feature = "rust_decimal")]

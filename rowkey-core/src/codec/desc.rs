@@ -3,13 +3,12 @@
 
 use super::decimal::Digits;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::dynamic::kinds::{
-    civil, int_as, kind_mismatch, mismatch, time_value, EpochNanos,
-};
-use crate::layout::dynamic::Value;
+use crate::layout::dynamic::neutral::EpochNanos;
 use crate::layout::rules::{ByteSet, CodecRules, Ends, Lengths, RangeScan, ScanRefusal, Sorts};
 use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
+use crate::values::mismatch::{civil, int_as, kind_mismatch, mismatch, time_value};
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
 
@@ -210,6 +209,27 @@ impl LayoutCodec for DescTs {
             "8 bytes big-endian"
         };
         write!(s, "reversed timestamp i64::MAX - ts as {form}")
+    }
+}
+
+/// The interpreter's stand-in for a date-time or instant, as `#[desc_ts]`
+/// takes it.
+impl Timestamp for EpochNanos {
+    fn as_i128(self) -> i128 {
+        self.0
+    }
+    fn to_ts(self) -> Option<i64> {
+        i64::try_from(self.0).ok().filter(|n| *n >= 0)
+    }
+    fn from_ts(ts: i64) -> Option<Self> {
+        Some(EpochNanos(ts.into()))
+    }
+    /// As the date types say it: the instant in the user's terms.
+    fn out_of_range(self) -> EncodeErrorKind {
+        match super::civil::CivilTime::from_epoch_nanos(self.0) {
+            Some(value) => EncodeErrorKind::DescTsOutOfRange { value },
+            None => EncodeErrorKind::TimestampOutOfRange,
+        }
     }
 }
 

@@ -5,14 +5,15 @@
 use super::byte_search::find_byte;
 use super::escaped;
 use super::reverse::{reverse_in_place, Reverse};
+pub use super::side::Side;
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
-use crate::layout::dynamic::kinds::{kind_mismatch, mismatch};
-use crate::layout::dynamic::Value;
 use crate::layout::rules::{
     ByteSet, CodecRules, Ends, Lengths, PrefixScan, RangeScan, ScanRefusal, Sorts,
 };
 use crate::layout::{FieldLayout, LayoutCodec, ValueKind};
 use crate::reader::KeyReader;
+use crate::values::mismatch::{kind_mismatch, mismatch};
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
 
@@ -331,29 +332,6 @@ impl LayoutCodec for BytesCodec {
             Reverse::Chars => s.write_str(", reversed"),
             Reverse::Segments(sep) => write!(s, ", '{}'-segments reversed", sep as char),
         }
-    }
-}
-
-/// Which side of a value a pad fills.
-///
-/// ```
-/// assert_eq!(rowkey::codec::framing::Side::Left.to_string(), "left");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Side {
-    /// Fill bytes before the value (Java's `StringUtils.leftPad`).
-    Left,
-    /// Fill bytes after the value (`StringUtils.rightPad`).
-    Right,
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Left => "left",
-            Side::Right => "right",
-        })
     }
 }
 

@@ -59,6 +59,7 @@ pub(crate) mod option;
 pub mod reverse;
 #[cfg(feature = "rust_decimal")]
 pub mod rust_decimal;
+pub(crate) mod side;
 #[cfg(test)]
 mod test_util;
 #[cfg(feature = "time")]
@@ -69,8 +70,9 @@ pub mod uuid_text;
 
 pub use binary::BinaryPart;
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
+pub use civil::CivilTime;
 pub use date_format::{DateFormat, FormatError, FormatItem};
-pub use date_text::{CivilTime, TextDate};
+pub use date_text::TextDate;
 pub use decimal::{Digits, TextInt};
 pub use decimal_text::DecimalText;
 pub use desc::{DescTs, Timestamp};

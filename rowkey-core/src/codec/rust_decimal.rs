@@ -57,6 +57,7 @@ const POSITIVE: u8 = 0x8E;
 const EXPONENTS: core::ops::RangeInclusive<i32> = -13..=15;
 /// Centimal digits of the longest `Decimal` (29 decimal digits).
 const MAX_DIGITS: usize = 15;
+const _: () = assert!(1 + MAX_DIGITS == crate::layout::rules::DECIMAL_PART_MAX_LEN);
 /// `Decimal`'s largest mantissa, `2^96 - 1`.
 const MAX_MANTISSA: u128 = (1 << 96) - 1;
 
@@ -109,7 +110,7 @@ impl Centimal {
 }
 
 impl KeyPart for Decimal {
-    const MAX_LEN: usize = 1 + MAX_DIGITS;
+    const MAX_LEN: usize = crate::layout::rules::DECIMAL_PART_MAX_LEN;
     const FIXED_LEN: Option<usize> = None;
     const VALUE: crate::layout::ValueKind = crate::layout::ValueKind::Decimal;
     fn encoded_len(&self) -> usize {

@@ -8,8 +8,6 @@
 //! be a second key for the same UUID, so each is an error at its byte.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::layout::dynamic::kinds::mismatch;
-use crate::layout::dynamic::Value;
 use crate::layout::rules::{ByteSet, CodecRules, UUID_TEXT_WIDTH};
 use crate::layout::{FieldLayout, LayoutCodec};
 use crate::reader::KeyReader;
@@ -19,6 +17,8 @@ use crate::scan::{
     field_codec::{OwnedValue, ScanCodec, ScanFieldInfo},
     LatestNeedsADescTsField,
 };
+use crate::values::mismatch::mismatch;
+use crate::values::value::Value;
 use crate::writer::KeyWriter;
 use core::fmt::{self, Write};
 #[cfg(feature = "uuid")]

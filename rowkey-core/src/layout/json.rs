@@ -10,7 +10,6 @@ use super::{
 };
 use crate::salt::{
     BucketFormat, BucketGroups, GroupRule, HashPrefixPlan, PrefixHash, SaltHash, SaltPlan,
-    MAX_BUCKETS,
 };
 use serde::Deserialize;
 use std::fmt;
@@ -96,7 +95,7 @@ impl Layout {
         }
         let owned: LayoutJson = serde_json::from_str(json).map_err(LayoutJsonError::Json)?;
         let layout = owned.into_static();
-        validate(layout).map_err(LayoutJsonError::Invalid)?;
+        super::validate::validate(layout).map_err(LayoutJsonError::Invalid)?;
         Ok(layout)
     }
 }
@@ -313,100 +312,4 @@ impl ValueKindJson {
             ValueKindJson::Opaque => ValueKind::Opaque,
         }
     }
-}
-
-/// Whether a value kind is one a derive writes: integer and float widths
-/// that exist, enums of 1..=256 variants.
-fn check_kind(k: &ValueKind) -> Result<(), String> {
-    match *k {
-        ValueKind::Int { bytes, .. } if ![1, 2, 4, 8, 16].contains(&bytes) => {
-            Err(format!("an integer of {bytes} bytes"))
-        }
-        ValueKind::Float { bytes } if bytes != 4 && bytes != 8 => {
-            Err(format!("a float of {bytes} bytes"))
-        }
-        ValueKind::Enum { variants, name } if variants.is_empty() || variants.len() > 256 => Err(
-            format!("enum {name} with {} variants (1..=256)", variants.len()),
-        ),
-        ValueKind::Option(inner) | ValueKind::Newtype { inner, .. } => check_kind(inner),
-        _ => Ok(()),
-    }
-}
-
-/// What every derived layout satisfies; a file that breaks it was edited
-/// by hand or is not a layout, and decoding with it would mislead.
-fn validate(l: &Layout) -> Result<(), String> {
-    if l.fields.is_empty() {
-        return Err("it has no fields".into());
-    }
-    // Every derived layout fits HBase's limit (the derive asserts it).
-    let too_long = |n: usize| n > crate::HBASE_MAX_KEY_LEN;
-    if too_long(l.max_len) || l.fields.iter().any(|f| too_long(f.max_len)) {
-        return Err(format!(
-            "it allows keys over HBase's {}-byte limit",
-            crate::HBASE_MAX_KEY_LEN
-        ));
-    }
-    if let Some(sep) = l.separator {
-        if !sep.is_ascii() {
-            return Err(format!("the separator {sep:?} is not one ASCII byte"));
-        }
-    }
-    let has = |name: &str| l.fields.iter().any(|f| f.name == name);
-    for (i, f) in l.fields.iter().enumerate() {
-        check_kind(&f.value).map_err(|why| format!("field `{}` is {why}", f.name))?;
-        if l.fields[..i].iter().any(|g| g.name == f.name) {
-            return Err(format!("field `{}` appears twice", f.name));
-        }
-        if f.codec.ends_the_key() && i + 1 != l.fields.len() {
-            return Err(format!(
-                "field `{}` is raw (runs to the key's end) but is not the last field",
-                f.name
-            ));
-        }
-    }
-    match &l.prefix {
-        Some(KeyPrefix::Salt(s)) => {
-            if s.buckets == 0 || s.buckets > MAX_BUCKETS {
-                return Err(format!("salt buckets = {} outside 1..=65536", s.buckets));
-            }
-            for i in s.inputs {
-                if !has(i) {
-                    return Err(format!("the salt hashes field `{i}`, which is not a field"));
-                }
-            }
-            if let Some(g) = &s.groups {
-                if !has(g.field) {
-                    return Err(format!(
-                        "the salt groups by `{}`, which is not a field",
-                        g.field
-                    ));
-                }
-                if u64::from(g.groups) * u64::from(g.per_group) != u64::from(s.buckets) {
-                    return Err(format!(
-                        "{} groups of {} buckets are not the {} buckets",
-                        g.groups, g.per_group, s.buckets
-                    ));
-                }
-            }
-        }
-        Some(KeyPrefix::HashPrefix(h)) => {
-            if !has(h.field) {
-                return Err(format!(
-                    "the hash prefix hashes `{}`, which is not a field",
-                    h.field
-                ));
-            }
-            let max = if h.binary {
-                h.hash.digest_len()
-            } else {
-                2 * h.hash.digest_len()
-            };
-            if h.len == 0 || h.len > max {
-                return Err(format!("a hash prefix of {} outside 1..={max}", h.len));
-            }
-        }
-        None => {}
-    }
-    Ok(())
 }

@@ -10,11 +10,12 @@ mod explain;
 mod json;
 pub(crate) mod lengths;
 pub mod rules;
-mod value_kind;
+#[cfg(feature = "json")]
+mod validate;
 
+pub use crate::values::{TimeCrate, ValueKind};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
-pub use value_kind::{TimeCrate, ValueKind};
 
 pub use crate::codec::FieldCodec;
 use crate::salt::{HashPrefixPlan, SaltPlan};

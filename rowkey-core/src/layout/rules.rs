@@ -24,6 +24,9 @@ pub const MAX_DECIMAL_SCALE: u32 = 28;
 /// The most digits, integer and decimal, a `#[text(width, scale)]` decimal
 /// holds (`u128` carries them).
 pub const MAX_DECIMAL_DIGITS: usize = 38;
+/// The most bytes a binary `rust_decimal::Decimal` takes: a sign and
+/// exponent byte, then up to 15 bytes of base-100 digits.
+pub const DECIMAL_PART_MAX_LEN: usize = 16;
 /// The most variants a `#[derive(KeyPart)]` enum has: it is stored as one
 /// byte, its position.
 pub const MAX_ENUM_VARIANTS: usize = 256;

@@ -1,8 +1,9 @@
 //! Base64url without padding (RFC 4648 §5): the text form of a cursor,
-//! safe in a URL, a query string or a JSON string as it is. Decoding
-//! ignores the unused low bits of the last character, as most decoders
-//! do: a token cut short then reads as bytes whose checksum fails, which
-//! says more than "a non-canonical last character" would.
+//! safe in a URL, a query string or a JSON string as it is. Decoding is
+//! strict: the unused low bits of the last character must be zero, as
+//! the encoder writes them, so that each byte string has one text and a
+//! token changed in those bits is refused rather than read as the same
+//! cursor (RFC 4648 §3.5).
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -14,6 +15,9 @@ pub(crate) enum Base64Error {
     /// No base64 string has this many characters (one more than a multiple
     /// of four: six bits, less than a byte).
     Length { chars: usize },
+    /// The last character, at this byte offset, sets bits that carry no
+    /// byte: no encoder writes it.
+    NonCanonical { offset: usize },
 }
 
 /// Characters the encoding of `bytes` bytes takes.
@@ -63,7 +67,14 @@ pub(crate) fn decode(text: &str) -> Result<Vec<u8>, Base64Error> {
             let v = value(ch).ok_or(Base64Error::Character { offset })?;
             n |= v << (18 - 6 * i);
         }
-        // Whole bytes only: 2, 3 or 4 characters carry 1, 2 or 3.
+        // Whole bytes only: 2, 3 or 4 characters carry 1, 2 or 3, and the
+        // bits past them are zero.
+        let bytes = chunk.len() - 1;
+        if n & ((1 << (24 - 8 * bytes)) - 1) != 0 {
+            return Err(Base64Error::NonCanonical {
+                offset: c * 4 + bytes,
+            });
+        }
         out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
     }
     Ok(out)
@@ -94,8 +105,11 @@ mod tests {
         let mut s = String::new();
         encode(&[0xFB, 0xFF], &mut s);
         assert_eq!(s, "-_8");
-        // The low bits of a last character are not read.
-        assert_eq!(decode("Zh").unwrap(), b"f");
+        // The low bits of a last character must be zero: `Zg` is `f`,
+        // `Zh` is no encoder's.
+        assert_eq!(decode("Zh"), Err(Base64Error::NonCanonical { offset: 1 }));
+        assert_eq!(decode("Zm9"), Err(Base64Error::NonCanonical { offset: 2 }));
+        assert_eq!(decode("Zm8").unwrap(), b"fo");
         assert_eq!(decode("Zm9v="), Err(Base64Error::Length { chars: 5 }));
         assert_eq!(decode("Zm+v"), Err(Base64Error::Character { offset: 2 }));
     }
@@ -108,7 +122,16 @@ mod tests {
             prop_assert_eq!(s.len(), encoded_len(bytes.len()));
             prop_assert_eq!(decode(&s).unwrap(), bytes);
             match decode(&text) {
-                Ok(b) => prop_assert_eq!(b.len(), text.len() * 3 / 4),
+                Ok(b) => {
+                    prop_assert_eq!(b.len(), text.len() * 3 / 4);
+                    // Each byte string has one text.
+                    let mut again = String::new();
+                    encode(&b, &mut again);
+                    prop_assert_eq!(again, text);
+                }
+                Err(Base64Error::NonCanonical { offset }) => {
+                    prop_assert_eq!(offset + 1, text.len());
+                }
                 Err(Base64Error::Length { chars }) => prop_assert_eq!(chars % 4, 1),
                 Err(Base64Error::Character { offset }) => {
                     prop_assert!(b"=+/".contains(&text.as_bytes()[offset]));

@@ -233,14 +233,18 @@ impl FromStr for Cursor {
         if s.len() > max {
             return Err(InvalidCursor::TooLong { len: s.len(), max });
         }
+        let min = base64url::encoded_len(HEADER + CHECKSUM);
         let bytes = base64url::decode(s).map_err(|e| match e {
             Base64Error::Character { offset } => InvalidCursor::NotBase64Url { offset },
-            Base64Error::Length { chars } => InvalidCursor::Truncated {
-                len: chars,
-                min: base64url::encoded_len(HEADER + CHECKSUM),
-            },
+            Base64Error::Length { chars } => InvalidCursor::Truncated { len: chars, min },
+            Base64Error::NonCanonical { offset } => InvalidCursor::NotCanonical { offset },
         })?;
-        Cursor::from_bytes(&bytes)
+        // Lengths as the client holds the token: in characters.
+        Cursor::from_bytes(&bytes).map_err(|e| match e {
+            InvalidCursor::Truncated { .. } => InvalidCursor::Truncated { len: s.len(), min },
+            InvalidCursor::TooLong { .. } => InvalidCursor::TooLong { len: s.len(), max },
+            e => e,
+        })
     }
 }
 
@@ -308,21 +312,31 @@ pub enum InvalidCursor {
     },
     /// Shorter than any token (cut short).
     Truncated {
-        /// Its length: characters of a string, bytes of bytes.
+        /// Its length as the client holds the token: characters of a
+        /// string (`str::parse`), bytes of bytes (`from_bytes`).
         len: usize,
         /// The shortest token.
         min: usize,
     },
     /// Longer than any token (a key longer than HBase allows).
     TooLong {
-        /// Its length: characters of a string, bytes of bytes.
+        /// Its length as the client holds the token: characters of a
+        /// string (`str::parse`), bytes of bytes (`from_bytes`).
         len: usize,
         /// The longest token.
         max: usize,
     },
     /// The checksum does not match: the token was changed or cut.
     ChecksumMismatch,
-    /// A token format this version does not read.
+    /// The last character, at this byte offset of the string, sets bits
+    /// that carry no byte: no cursor is written so, so the token was
+    /// changed (or cut).
+    NotCanonical {
+        /// Byte offset in the string.
+        offset: usize,
+    },
+    /// The token's first byte is not the format cursors are written in:
+    /// the token was changed, or is not a cursor of this crate.
     UnknownVersion {
         /// The token's version byte.
         version: u8,
@@ -375,9 +389,16 @@ impl fmt::Display for InvalidCursor {
             InvalidCursor::ChecksumMismatch => {
                 f.write_str("its checksum does not match: it was changed or cut")
             }
-            InvalidCursor::UnknownVersion { version } => {
-                write!(f, "format version {version}, which this version does not read")
-            }
+            InvalidCursor::UnknownVersion { version } => write!(
+                f,
+                "it was changed, or is not one of ours: it reads as format {version}, and \
+                 cursors are format {VERSION}"
+            ),
+            InvalidCursor::NotCanonical { offset } => write!(
+                f,
+                "the character at byte {offset} is not one a cursor ends with (it sets unused \
+                 bits): it was changed or cut"
+            ),
             InvalidCursor::OtherPlan { cursor, plan } => write!(
                 f,
                 "it pages another query (plan {cursor:016x}, not this plan's {plan:016x})"

@@ -91,10 +91,12 @@ fn tokens_that_no_page_gave_out_are_refused_precisely() {
         format!("{text}=").parse::<Cursor>(),
         Err(InvalidCursor::NotBase64Url { offset: text.len() })
     );
-    assert_eq!(
+    // Cut by a character: the bytes left fail their checksum, or the new
+    // last character sets bits no cursor sets.
+    assert!(matches!(
         text[..text.len() - 1].parse::<Cursor>(),
-        Err(InvalidCursor::ChecksumMismatch)
-    );
+        Err(InvalidCursor::ChecksumMismatch | InvalidCursor::NotCanonical { .. })
+    ));
     assert_eq!(
         "A".parse::<Cursor>(),
         Err(InvalidCursor::Truncated { len: 1, min: 34 })
@@ -120,4 +122,71 @@ fn counts_that_would_overflow_are_errors() {
     );
     let c = Cursor::following(0, b"k", u64::MAX - 1, 1).unwrap();
     assert_eq!(c.delivered(), u64::MAX);
+}
+
+/// A token changed in the unused low bits of its last character once
+/// parsed to the same cursor: every byte string now has one text.
+#[test]
+fn a_token_changed_in_its_unused_bits_is_refused() {
+    let c = Cursor::new(&plan(), b"b".to_vec(), 1);
+    let text = c.to_string();
+    // 26 bytes: 35 characters, the last carrying 4 bits of the 26th
+    // byte and 2 unused ones.
+    assert_eq!((c.to_bytes().len(), text.len()), (26, 35));
+    let last = text.len() - 1;
+    let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let at = alphabet.find(&text[last..]).unwrap();
+    let mut changed = 0;
+    for flip in 1..4 {
+        let other = &alphabet[(at ^ flip)..=(at ^ flip)];
+        let token = format!("{}{other}", &text[..last]);
+        assert_eq!(
+            token.parse::<Cursor>(),
+            Err(InvalidCursor::NotCanonical { offset: last }),
+            "{token}"
+        );
+        changed += 1;
+    }
+    assert_eq!(changed, 3);
+    assert_eq!(text.parse::<Cursor>(), Ok(c));
+    let e = InvalidCursor::NotCanonical { offset: last }.to_string();
+    assert!(e.contains("it was changed or cut"), "{e}");
+}
+
+/// Errors speak of the token as the client holds it: a string's length
+/// in characters, whether it is empty or 13 characters; a changed first
+/// character says the token was changed, not that it needs an upgrade.
+#[test]
+fn cursor_errors_speak_of_the_token_as_the_client_holds_it() {
+    let min = base64url::encoded_len(HEADER + CHECKSUM);
+    assert_eq!(min, 34);
+    for text in [
+        "",
+        "AQ",
+        "AAAAAAAAAAAAA",
+        "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ] {
+        assert_eq!(
+            text.parse::<Cursor>(),
+            Err(InvalidCursor::Truncated {
+                len: text.len(),
+                min
+            }),
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        "".parse::<Cursor>().unwrap_err().to_string(),
+        "invalid cursor: 0 long, shorter than any cursor (34): cut short?"
+    );
+    let text = Cursor::new(&plan(), b"b".to_vec(), 1).to_string();
+    // `A` -> `F`: the first byte 0x01 becomes 0x15.
+    let changed = format!("F{}", &text[1..]);
+    let e = changed.parse::<Cursor>().unwrap_err();
+    assert_eq!(e, InvalidCursor::UnknownVersion { version: 0x15 });
+    assert_eq!(
+        e.to_string(),
+        "invalid cursor: it was changed, or is not one of ours: it reads as format 21, and \
+         cursors are format 1"
+    );
 }

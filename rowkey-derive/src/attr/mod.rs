@@ -106,6 +106,10 @@ pub struct FieldAttrs {
     /// One of our attributes (or a near miss of one) was rejected; its
     /// error is reported, and checks that would only repeat it are skipped.
     pub malformed: bool,
+    /// A `#[salt(..)]` or `#[hash_prefix(..)]` was rejected: the key's
+    /// prefix is not known, and its checks (a salt's bucket count on
+    /// another salted field) would only add errors to the one reported.
+    pub prefix_malformed: bool,
 }
 
 /// Reads `#[rowkey(..)]`.
@@ -240,6 +244,7 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         };
         if let Err(e) = res {
             out.malformed = true;
+            out.prefix_malformed |= matches!(ident.as_str(), "salt" | "hash_prefix");
             cx.syn_error(e);
         }
     }

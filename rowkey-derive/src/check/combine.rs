@@ -4,7 +4,7 @@
 use super::field::FieldCheck;
 use crate::attr::Spanned;
 use crate::model::{FieldCodec, FieldModel};
-use crate::ty::TypeKind;
+use crate::ty::{self, TypeKind};
 
 impl FieldCheck<'_> {
     pub(super) fn check_desc_and_reverse(&self) {
@@ -16,6 +16,40 @@ impl FieldCheck<'_> {
             format!(
                 "#[desc] conflicts with #[reverse] on field `{}`: a reversed field keeps no \
                  order, so there is no order to invert; keep one",
+                self.name
+            ),
+        );
+    }
+
+    /// `#[desc]` inverts a binary part's bytes, which needs the part to
+    /// take one width: a `Decimal` or an `Option` inside the field's
+    /// `Option` takes several. Said at the attribute for the types the
+    /// derive can name; a user's part of varying width is caught when the
+    /// key's constants are evaluated.
+    pub(super) fn check_desc_width(&self, codec: &FieldCodec) {
+        let Some(desc) = self.attrs.desc else {
+            return;
+        };
+        if *codec != FieldCodec::Binary {
+            return;
+        }
+        let what = if ty::option_inner(self.value_ty).is_some() {
+            "an Option (a tag byte, then the value only when there is one)"
+        } else if ty::last_ident(self.value_ty).as_deref() == Some("Decimal") {
+            "a Decimal (a sign and exponent byte, then as many bytes as its digits need)"
+        } else {
+            return;
+        };
+        let inner = if std::ptr::eq(self.ty, self.value_ty) {
+            String::new()
+        } else {
+            " inside the field's Option".to_string()
+        };
+        self.cx.error_at(
+            desc,
+            format!(
+                "#[desc] needs a fixed-width key part to invert; field `{}` holds {what}{inner}, \
+                 whose width varies",
                 self.name
             ),
         );

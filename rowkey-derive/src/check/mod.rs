@@ -205,6 +205,7 @@ fn field_model<'a>(
     let codec = f.codec(last, st)?;
     let desc = attrs.desc.is_some();
     f.check_desc_and_reverse();
+    f.check_desc_width(&codec);
     if let Some(sep) = &st.separator {
         f.check_separator(&codec, sep);
     }

@@ -16,6 +16,12 @@ pub fn prefix_model(
     attrs: &[FieldAttrs],
     st: &StructAttrs,
 ) -> Option<PrefixModel> {
+    if attrs.iter().any(|a| a.prefix_malformed) {
+        // One typo, one error: its error is reported, and the prefix's
+        // checks would only add follow-ons (`#[salt(bucket = 32)]` then
+        // "a salt needs a bucket count" at the other salted field).
+        return None;
+    }
     let salted: Vec<usize> = (0..attrs.len())
         .filter(|&i| attrs[i].salt.is_some())
         .collect();

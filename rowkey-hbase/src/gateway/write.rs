@@ -9,7 +9,6 @@ use super::retry::with_retries;
 use super::{Connection, Connector, GatewayError, Target};
 use futures_util::{StreamExt, TryStreamExt};
 use rowkey_store::{Row, StoreError};
-use std::collections::{HashMap, HashSet};
 
 /// How writes and deletes are batched.
 ///
@@ -66,7 +65,7 @@ pub(crate) async fn write<C: Connector>(
     rows: Vec<Row>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
-    let rows = merge_repeated(rows);
+    let rows = Row::merge_repeated(rows);
     let batches = batches(rows, options, Row::size);
     send(
         target,
@@ -201,81 +200,9 @@ fn batches<T>(items: Vec<T>, options: WriteOptions, size: impl Fn(&T) -> usize) 
     out
 }
 
-/// The rows with each key once: a repeated key's rows merged in order,
-/// a later cell replacing an earlier one of the same column (what
-/// `MemStore` keeps). Rows whose keys are all distinct are returned as
-/// they are, without a copy.
-pub(crate) fn merge_repeated(rows: Vec<Row>) -> Vec<Row> {
-    let repeated = {
-        let mut seen = HashSet::with_capacity(rows.len());
-        rows.iter().any(|r| !seen.insert(r.key.as_slice()))
-            || rows.iter().any(|r| has_repeated_column(&r.cells))
-    };
-    if !repeated {
-        return rows;
-    }
-    let mut at: HashMap<Vec<u8>, usize> = HashMap::with_capacity(rows.len());
-    let mut out: Vec<Row> = Vec::with_capacity(rows.len());
-    for row in rows {
-        let i = *at.entry(row.key.clone()).or_insert_with(|| {
-            out.push(Row::new(row.key.clone(), Vec::new()));
-            out.len() - 1
-        });
-        let cells = &mut out[i].cells;
-        for cell in row.cells {
-            match cells
-                .iter_mut()
-                .find(|c| c.family == cell.family && c.qualifier == cell.qualifier)
-            {
-                Some(old) => old.value = cell.value,
-                None => cells.push(cell),
-            }
-        }
-    }
-    out
-}
-
-fn has_repeated_column(cells: &[rowkey_store::Cell]) -> bool {
-    cells.len() > 1
-        && cells.iter().enumerate().any(|(i, a)| {
-            cells[i + 1..]
-                .iter()
-                .any(|b| a.family == b.family && a.qualifier == b.qualifier)
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rowkey_store::Cell;
-
-    #[test]
-    fn repeated_keys_merge_with_the_last_cell_winning() {
-        let rows = vec![
-            Row::new(
-                "a",
-                vec![Cell::new("d", "x", "1"), Cell::new("d", "y", "1")],
-            ),
-            Row::new("b", vec![Cell::new("d", "x", "b")]),
-            Row::new(
-                "a",
-                vec![Cell::new("d", "x", "2"), Cell::new("d", "z", "2")],
-            ),
-        ];
-        let merged = merge_repeated(rows);
-        assert_eq!(merged.len(), 2);
-        assert_eq!(merged[0].key, b"a");
-        assert_eq!(merged[0].value("d", "x"), Some(&b"2"[..]));
-        assert_eq!(merged[0].value("d", "y"), Some(&b"1"[..]));
-        assert_eq!(merged[0].value("d", "z"), Some(&b"2"[..]));
-        // A repeated column inside one row: the later cell.
-        let one = merge_repeated(vec![Row::new(
-            "k",
-            vec![Cell::new("d", "x", "old"), Cell::new("d", "x", "new")],
-        )]);
-        assert_eq!(one[0].cells.len(), 1);
-        assert_eq!(one[0].value("d", "x"), Some(&b"new"[..]));
-    }
 
     #[test]
     fn batches_respect_rows_and_bytes() {

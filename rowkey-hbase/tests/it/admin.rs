@@ -34,7 +34,8 @@ async fn tables_are_created_found_and_deleted() {
         .create_table_if_missing(&TableSpec::new(&name, &["d", "x"]))
         .await
         .unwrap_err();
-    let mismatch = std::error::Error::source(&e)
+    let mismatch = e
+        .backend_source()
         .and_then(|s| s.downcast_ref::<TableMismatch>())
         .unwrap_or_else(|| panic!("{e:?}"));
     assert_eq!(mismatch.missing_families, ["x"]);
@@ -65,7 +66,7 @@ async fn a_spec_with_split_keys_is_refused_with_the_shell_command() {
         .create_table(&TableSpec::new(&name, &["d"]).splits(&splits))
         .await
         .unwrap_err();
-    let why = std::error::Error::source(&e).unwrap().to_string();
+    let why = e.backend_source().unwrap().to_string();
     assert!(why.contains("takes no split keys"), "{why}");
     assert!(why.contains(&splits.hbase_shell(&name, "d")), "{why}");
     assert!(
@@ -183,7 +184,8 @@ async fn refused(address: &str) -> (StoreError, String, Duration) {
     .await
     .unwrap_or_else(|_| panic!("connecting to {address} hung"));
     let e = result.expect_err("not HBase's Thrift 1 server");
-    let why = std::error::Error::source(&e)
+    let why = e
+        .backend_source()
         .map(|s| s.to_string())
         .unwrap_or_default();
     eprintln!(

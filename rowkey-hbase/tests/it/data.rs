@@ -159,9 +159,12 @@ fn write_errors_are_precise() {
         }
     );
     assert_eq!(e.op(), "write rows");
-    assert_eq!(e.to_string(), "store failed to write rows");
     assert_eq!(
-        std::error::Error::source(&e).unwrap().to_string(),
+        e.to_string(),
+        format!("store failed to write rows: {}", backend_source(&e))
+    );
+    assert_eq!(
+        e.backend_source().unwrap().to_string(),
         "family d:x of row k contains ':'; HBase would split the column at it and write another family and qualifier"
     );
     let e = to_batch_mutation(Row::new(b"k".to_vec(), vec![Cell::new("", "q", "v")])).unwrap_err();
@@ -264,9 +267,12 @@ fn read_errors_are_precise() {
         }
     );
     assert_eq!(e.op(), "read rows");
-    assert_eq!(e.to_string(), "store failed to read rows");
     assert_eq!(
-        std::error::Error::source(&e).unwrap().to_string(),
+        e.to_string(),
+        format!("store failed to read rows: {}", backend_source(&e))
+    );
+    assert_eq!(
+        e.backend_source().unwrap().to_string(),
         "column dq of row k has no ':' between family and qualifier"
     );
     let e = row_from_thrift(bad(b"\xFF:q", Some(tcell(b"v")))).unwrap_err();

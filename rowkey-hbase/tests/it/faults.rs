@@ -209,7 +209,7 @@ async fn a_stalled_server_fails_precisely_in_bounded_time() {
     eprintln!(
         "stall: {delivered} rows delivered, then after {:.1} s: {e}: {}",
         elapsed.as_secs_f32(),
-        std::error::Error::source(&e)
+        e.backend_source()
             .map(|s| s.to_string())
             .unwrap_or_default()
     );
@@ -306,7 +306,7 @@ async fn idle_connections_the_server_closed_are_not_reused() {
             .map_ok(|r| r.key)
             .try_collect()
             .await
-            .unwrap_or_else(|e| panic!("round {round}: {e}: {:?}", std::error::Error::source(&e)));
+            .unwrap_or_else(|e| panic!("round {round}: {e}: {:?}", e.backend_source()));
         assert_eq!(got, sorted[..10]);
         // The server closes idle sockets (here the proxy, at once); the
         // next call must find out before it writes to one.

@@ -6,7 +6,7 @@
 use super::{index_row, IndexedStore};
 use crate::{KeyLimit, Record, Row, Store, StoreError};
 use futures_core::Stream;
-use rowkey_core::{IndexOf, RowKey};
+use rowkey_core::{IndexOf, KeyDisplay, RowKey};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -300,8 +300,21 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     {
         let (main_limit, index_limit) = (self.main.key_limit(), self.index.key_limit());
         let mut load = Load::new(self, options);
+        let mut position = 0u64;
         let mut next = |cx: &mut Context<'_>| {
-            next(cx).map(|r| r.map(|r| Prepared::new::<X, R>(&r, main_limit, index_limit)))
+            next(cx).map(|r| {
+                r.map(|r| {
+                    let at = position;
+                    position += 1;
+                    Prepared::new::<X, R>(&r, main_limit, index_limit).map_err(|e| {
+                        StoreError::InputRecord {
+                            position: at,
+                            key: key_fields(&r.key()),
+                            error: Box::new(e),
+                        }
+                    })
+                })
+            })
         };
         std::future::poll_fn(|cx| load.poll(cx, &mut next, &mut progress)).await
     }
@@ -337,6 +350,24 @@ impl Prepared {
             main,
             index,
         })
+    }
+}
+
+/// A record's key as its fields, `name=value` in key order, for an
+/// error about the record; the key's bytes when its layout does not
+/// decode them, and a word when it does not encode.
+fn key_fields<K: RowKey>(key: &K) -> String {
+    let Ok(bytes) = key.to_vec() else {
+        return "not shown: it does not encode".into();
+    };
+    match K::layout().decode_key(&bytes) {
+        Ok(d) => d
+            .fields
+            .iter()
+            .map(|f| format!("{}={}", f.name, f.value))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(_) => KeyDisplay(&bytes).to_string(),
     }
 }
 

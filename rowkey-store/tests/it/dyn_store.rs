@@ -45,9 +45,12 @@ fn stores_chosen_at_run_time_behave_as_themselves() {
             .map(|name| open(name).unwrap())
             .collect();
         let e = open("carrier pigeon").unwrap_err();
-        assert_eq!(e.to_string(), "store failed to open a store");
         assert_eq!(
-            std::error::Error::source(&e).unwrap().to_string(),
+            e.to_string(),
+            "store failed to open a store: no backend \"carrier pigeon\""
+        );
+        assert_eq!(
+            e.backend_source().unwrap().to_string(),
             "no backend \"carrier pigeon\""
         );
         let long = Row::new(vec![b'k'; 5000], vec![Cell::new("d", "v", "x")]);

@@ -2,66 +2,11 @@
 //! [`LayoutCodec`](crate::layout::LayoutCodec), which makes the call the
 //! derived `decode` makes, with the parameters the layout records.
 
-use super::salt::{verify_bucket, BucketCheck};
-use super::Value;
+use super::decoded::{DecodedField, DecodedKey, PrefixReport};
+use super::salt::verify_bucket;
 use crate::layout::{FieldLayout, KeyPrefix, Layout};
+use crate::values::value::Value;
 use crate::{DecodeError, KeyReader};
-use core::ops::Range;
-
-/// A key read by its [`Layout`] alone ([`Layout::decode_key`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct DecodedKey {
-    /// What the key starts with before its fields, and how far it was
-    /// checked against them.
-    pub prefix: Option<PrefixReport>,
-    /// The fields in key order.
-    pub fields: Vec<DecodedField>,
-}
-
-/// One field of a [`DecodedKey`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct DecodedField {
-    /// Its name.
-    pub name: &'static str,
-    /// Its value.
-    pub value: Value,
-    /// Its bytes in the key (after any separator before it).
-    pub span: Range<usize>,
-}
-
-/// A key's salt bucket or hash prefix, as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PrefixReport {
-    /// The salt bucket.
-    Bucket {
-        /// The bucket.
-        bucket: u32,
-        /// Its bytes in the key.
-        span: Range<usize>,
-        /// How far it was checked against the fields.
-        check: BucketCheck,
-    },
-    /// The hash prefix, verified against its field.
-    HashPrefix {
-        /// The prefix's bytes.
-        stored: Vec<u8>,
-    },
-}
-
-impl DecodedKey {
-    /// The values in field order, as [`Layout::encode_key`] takes them.
-    pub fn values(&self) -> Vec<Value> {
-        self.fields.iter().map(|f| f.value.clone()).collect()
-    }
-
-    /// The value of the field called `name`.
-    pub fn get(&self, name: &str) -> Option<&Value> {
-        self.fields
-            .iter()
-            .find(|f| f.name == name)
-            .map(|f| &f.value)
-    }
-}
 
 /// What [`Layout::decode_key`] runs.
 pub(super) fn decode(layout: &Layout, key: &[u8]) -> Result<DecodedKey, DecodeError> {

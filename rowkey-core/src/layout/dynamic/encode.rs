@@ -2,10 +2,10 @@
 //! [`LayoutCodec`](crate::layout::LayoutCodec), which makes the call the
 //! derived `encode_into` makes, then the salt bucket or hash prefix.
 
-use super::kinds::mismatch;
 use super::salt::{choose_bucket, group_of, salted_parts};
 use super::{EncodeValuesError, Value};
 use crate::layout::{FieldLayout, KeyPrefix, Layout};
+use crate::values::mismatch::mismatch;
 use crate::{EncodeError, EncodeErrorKind, KeyWriter};
 
 /// What [`Layout::encode_key`] runs.

@@ -34,16 +34,14 @@
 //! ```
 
 mod decode;
+mod decoded;
 mod encode;
-pub(crate) mod kinds;
-mod neutral;
+pub(crate) mod neutral;
 mod parse;
 mod salt;
-mod value;
 
-pub use decode::{DecodedField, DecodedKey, PrefixReport};
-pub use salt::BucketCheck;
-pub use value::Value;
+pub use crate::values::Value;
+pub use decoded::{BucketCheck, DecodedField, DecodedKey, PrefixReport};
 
 use super::Layout;
 use crate::{DecodeError, EncodeError};

@@ -1,10 +1,10 @@
 //! Values from what a person types (`at=2026-11-01T07:30:00Z`,
 //! `metric=Temp`, `amount=12.50`), by the field's [`ValueKind`].
 
-use super::Value;
-use crate::codec::CivilTime;
+use crate::codec::civil::CivilTime;
 use crate::key_text::{parse_binary, parse_hex};
 use crate::layout::{FieldLayout, ValueKind};
+use crate::values::value::{reads_as_hex, unquote, Value};
 
 /// Parses one field's value from text: the field's value kind says the
 /// form; an `Option` field takes `None`, `Some(v)` or a bare `v`.
@@ -66,9 +66,7 @@ pub(super) fn kind_value(kind: &ValueKind, text: &str) -> Result<Value, String> 
         }
         // Quoted text (as shown for control characters) is unquoted;
         // anything else is the text itself.
-        ValueKind::Text => {
-            Value::Text(super::value::unquote(text).unwrap_or_else(|| text.to_string()))
-        }
+        ValueKind::Text => Value::Text(unquote(text).unwrap_or_else(|| text.to_string())),
         ValueKind::Bytes => Value::Bytes(bytes(text)?),
         ValueKind::Uuid => Value::Uuid(uuid(text).ok_or_else(bad)?),
         ValueKind::Date(_) => {
@@ -127,14 +125,6 @@ fn int(bytes: u8, signed: bool, text: &str) -> Result<Value, String> {
         }
         Ok(Value::UInt(v))
     }
-}
-
-/// Whether `text` is bytes written as `0x` hex (`0x00ff`): `0x` and hex
-/// digits, which [`bytes`] reads as hex rather than as `toStringBinary`
-/// (so [`Value`]'s display writes bytes that would look so otherwise).
-pub(super) fn reads_as_hex(text: &str) -> bool {
-    text.strip_prefix("0x")
-        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Bytes as `0x` hex, or as `toStringBinary` (`a\x00b`).

@@ -2,50 +2,13 @@
 //! hash the layout names, as derived code does; what a layout cannot
 //! recompute (a user's hash or group function) is said, never guessed.
 
-use super::decode::DecodedKey;
+use super::decoded::{BucketCheck, DecodedKey};
 use super::{EncodeValuesError, Value};
 use crate::layout::Layout;
 use crate::salt::groups::group_in_range;
 use crate::salt::{BucketGroups, GroupRule, SaltHash, SaltPlan};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use core::fmt;
 use core::ops::Range;
-
-/// How far a stored salt bucket was checked against the key's fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BucketCheck {
-    /// Recomputed from the fields: it agrees.
-    Verified,
-    /// The bucket within its group agrees with the fields' hash; the group
-    /// comes from a user function the layout only names.
-    SlotVerified {
-        /// The group function's path.
-        group_fn: &'static str,
-    },
-    /// The bucket comes from a user function the layout only names.
-    NotVerifiable {
-        /// The function's path.
-        hash_fn: &'static str,
-    },
-}
-
-impl fmt::Display for BucketCheck {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BucketCheck::Verified => f.write_str("verified against the fields"),
-            BucketCheck::SlotVerified { group_fn } => write!(
-                f,
-                "bucket within the group verified; the group comes from {group_fn}(..), \
-                 a function only the derived type can run"
-            ),
-            BucketCheck::NotVerifiable { hash_fn } => write!(
-                f,
-                "not verified: the bucket comes from {hash_fn}(&key), a function only the \
-                 derived type can run"
-            ),
-        }
-    }
-}
 
 /// What the fields say the bucket is.
 enum Computed {

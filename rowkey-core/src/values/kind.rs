@@ -1,5 +1,5 @@
 //! [`ValueKind`]: what a field's values are, so that a tool holding only
-//! the [`Layout`](super::Layout) reads and writes them as the derived code
+//! the [`Layout`](crate::Layout) reads and writes them as the derived code
 //! does: how a person writes one, and which codec call takes it.
 
 /// The crate a date or time type comes from. One instant writes the same
@@ -35,7 +35,7 @@ impl TimeCrate {
 /// What a field's values are: the Rust type's shape, as far as the bytes
 /// and a person's typing of a value depend on it.
 ///
-/// `#[derive(RowKey)]` records it in each [`FieldLayout`](super::FieldLayout)
+/// `#[derive(RowKey)]` records it in each [`FieldLayout`](crate::FieldLayout)
 /// from the field type's [`KeyPart::VALUE`](crate::KeyPart::VALUE) (or, for
 /// text and bytes, whether the type is UTF-8), so nothing is guessed from
 /// the type's name.

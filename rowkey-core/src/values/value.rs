@@ -1,7 +1,7 @@
 //! [`Value`]: one field's value, read from a key or from what a person
 //! typed, shown the way a person writes it.
 
-use crate::codec::CivilTime;
+use crate::codec::civil::CivilTime;
 use crate::key_text::hex;
 use crate::KeyDisplay;
 use core::fmt;
@@ -93,7 +93,7 @@ fn needs_quotes(s: &str) -> bool {
 
 /// The text inside `"..."` with Rust's escapes (what `{:?}` of a `str`
 /// writes), or `None` if `quoted` is not such a literal.
-pub(super) fn unquote(quoted: &str) -> Option<String> {
+pub(crate) fn unquote(quoted: &str) -> Option<String> {
     let body = quoted.strip_prefix('"')?.strip_suffix('"')?;
     let mut out = String::with_capacity(body.len());
     let mut chars = body.chars();
@@ -179,7 +179,7 @@ impl fmt::Display for Value {
             // (the text `0x12`, not the byte 0x12) start with their `0`
             // escaped: `\x30x12`.
             Value::Bytes(b) => match KeyDisplay(b).to_string() {
-                s if super::parse::reads_as_hex(&s) => write!(f, "\\x30{}", &s[1..]),
+                s if reads_as_hex(&s) => write!(f, "\\x30{}", &s[1..]),
                 s => f.write_str(&s),
             },
             Value::Uuid(b) => f.write_str(&uuid_text(b)),
@@ -204,6 +204,14 @@ impl fmt::Display for Value {
             Value::Opaque(b) => write!(f, "0x{}", hex(b)),
         }
     }
+}
+
+/// Whether `text` is bytes written as `0x` hex (`0x00ff`): `0x` and hex
+/// digits, which the interpreter's parser reads as hex rather than as `toStringBinary`
+/// (so [`Value`]'s display writes bytes that would look so otherwise).
+pub(crate) fn reads_as_hex(text: &str) -> bool {
+    text.strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]

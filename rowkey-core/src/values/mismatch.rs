@@ -4,18 +4,18 @@
 //! time as its calendar fields), and the errors when a value or a layout
 //! does not fit the field.
 
-use super::Value;
-use crate::codec::CivilTime;
-use crate::layout::ValueKind;
-use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyReader, KeyWriter};
-
-pub(crate) use super::neutral::{CivilValue, EpochDays, EpochNanos};
+use super::kind::ValueKind;
+use super::value::Value;
+use crate::codec::civil::CivilTime;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
 
 /// Runs `$body` with `$T` the integer type of `$kind`
 /// (`ValueKind::Int`), or evaluates to `Err($err)`.
 macro_rules! with_int {
     ($kind:expr, $err:expr, |$T:ident| $body:expr) => {{
-        use $crate::layout::ValueKind as K;
+        use $crate::values::kind::ValueKind as K;
         match *$kind {
             K::Int {
                 bytes: 1,
