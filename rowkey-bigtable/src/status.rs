@@ -68,7 +68,7 @@ pub(crate) fn retry_delay(status: &Status) -> Option<Duration> {
 
 /// The gRPC status a store error came from, if it came from one.
 pub(crate) fn status_of(e: &StoreError) -> Option<&Status> {
-    std::error::Error::source(e)?.downcast_ref::<Status>()
+    e.backend_source()?.downcast_ref::<Status>()
 }
 
 /// `status` as a store error for `op`: transient when the code is one

@@ -169,6 +169,15 @@ pub fn rpc_status(e: &(dyn std::error::Error + 'static)) -> rpc::Status {
     let mut message = String::new();
     let mut next = Some(e);
     while let Some(err) = next {
+        // A store error says its backend's error in its message and
+        // hands it out by `backend_source`, not as its `source`.
+        if let Some(status) = err
+            .downcast_ref::<StoreError>()
+            .and_then(StoreError::backend_source)
+            .and_then(|b| b.downcast_ref::<Status>())
+        {
+            code.get_or_insert(status.code());
+        }
         if !message.is_empty() {
             message.push_str(": ");
         }

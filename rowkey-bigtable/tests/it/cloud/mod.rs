@@ -56,7 +56,7 @@ pub(super) fn keys(rows: &[rowkey::store::Row]) -> Vec<String> {
 }
 
 pub(super) fn code(e: &StoreError) -> Option<Code> {
-    std::error::Error::source(e)?
+    e.backend_source()?
         .downcast_ref::<Status>()
         .map(Status::code)
 }

@@ -280,7 +280,7 @@ async fn rows_out_of_order_are_refused_saying_so() {
         };
         let got: Vec<_> = store(&mock).await.read_rows(request).collect().await;
         let e = got.last().unwrap().as_ref().unwrap_err();
-        let why = std::error::Error::source(e).unwrap().to_string();
+        let why = e.backend_source().unwrap().to_string();
         assert!(why.contains(order), "{why}");
         assert_eq!(mock.calls().len(), 1, "not retried");
     }
