@@ -113,7 +113,7 @@ pub use rowkey_derive::{KeyPart, Record, RowKey};
 /// which the derive evaluates too) and, with the `json` feature, layouts
 /// read back from JSON. [`Layout`] and its parts are at the crate root.
 pub mod layout {
-    pub use rowkey_core::layout::{dynamic, rules, FORMAT_VERSION};
+    pub use rowkey_core::layout::{dynamic, fnv1a_64, rules, Fingerprint, FORMAT_VERSION};
     #[cfg(feature = "json")]
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 }

@@ -6,12 +6,14 @@
 mod codec;
 pub mod dynamic;
 mod explain;
+mod fingerprint;
 #[cfg(feature = "json")]
 mod json;
 pub(crate) mod lengths;
 pub mod rules;
 mod value_kind;
 
+pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 pub use value_kind::{TimeCrate, ValueKind};
