@@ -33,6 +33,7 @@ mod golden;
 mod in_list_order;
 mod index_record;
 mod java_crosscheck;
+mod layout_diff;
 mod layout_fingerprint;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]

@@ -201,7 +201,7 @@ impl Layout {
     }
 }
 
-fn field_bytes(out: &mut Canonical, f: &FieldLayout) {
+pub(crate) fn field_bytes(out: &mut Canonical, f: &FieldLayout) {
     codec_bytes(out, &f.codec);
     out.flag(f.optional);
     out.flag(f.desc);
@@ -278,7 +278,7 @@ fn codec_bytes(out: &mut Canonical, codec: &FieldCodec) {
     }
 }
 
-fn kind_bytes(out: &mut Canonical, kind: &ValueKind) {
+pub(crate) fn kind_bytes(out: &mut Canonical, kind: &ValueKind) {
     // A newtype is stored as its inner value; which crate a date comes
     // from changes no byte.
     match *kind.unwrapped() {
@@ -322,7 +322,8 @@ fn kind_bytes(out: &mut Canonical, kind: &ValueKind) {
 }
 
 /// The canonical bytes being written.
-struct Canonical(Vec<u8>);
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Canonical(Vec<u8>);
 
 impl Canonical {
     fn byte(&mut self, b: u8) {

@@ -4,15 +4,19 @@
 //! ([`dynamic`]) and the scan and salt planners that build on it.
 
 mod codec;
+mod diff;
 pub mod dynamic;
 mod explain;
-mod fingerprint;
+pub(crate) mod fingerprint;
 #[cfg(feature = "json")]
 mod json;
 pub(crate) mod lengths;
 pub mod rules;
 mod value_kind;
 
+pub use diff::{
+    diff, Change, Effect, KeyOutcome, LayoutDiff, MovedShare, SampleReport, ShareBasis, Verdict,
+};
 pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
