@@ -1,6 +1,7 @@
 //! `rowkey`: explain, decode and encode row keys from a layout exported as
 //! JSON (`serde_json::to_string(&Key::layout())`), print pre-split
-//! commands, and draw how a sample of keys falls over regions.
+//! commands, draw how a sample of keys falls over regions, and say what
+//! a layout change does to stored rows (`diff`).
 
 mod cmd;
 
@@ -27,6 +28,32 @@ struct LayoutArg {
 
 #[derive(Subcommand)]
 enum Command {
+    /// What changed between two layouts of one table's keys, and what
+    /// each change does to rows stored under the old one. Exit 0 when
+    /// they read as before, 1 when they do not, 2 on bad input.
+    Diff {
+        /// The layout the stored rows were written with.
+        #[arg(value_name = "OLD.json")]
+        old: PathBuf,
+        /// The layout to read them with.
+        #[arg(value_name = "NEW.json")]
+        new: PathBuf,
+        /// Stored keys (old layout), one a line as toStringBinary (or hex
+        /// with --hex, `cbt read` output with --cbt; `-` for standard
+        /// input): counts what each does under the new layout, and the
+        /// share a salt change moves.
+        #[arg(long, value_name = "FILE")]
+        keys: Option<PathBuf>,
+        /// The keys are plain hex.
+        #[arg(long, conflicts_with = "cbt", requires = "keys")]
+        hex: bool,
+        /// The keys are what `cbt read` prints.
+        #[arg(long, requires = "keys")]
+        cbt: bool,
+        /// Compare layouts that share no name and no field.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print the layout: fields, offsets, widths, codecs, order, salt.
     Explain {
         #[command(flatten)]
@@ -150,6 +177,31 @@ fn form(hex: bool, cbt: bool) -> KeyForm {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Diff {
+            old,
+            new,
+            keys,
+            hex,
+            cbt,
+            force,
+        } => {
+            // 0: stored rows read as before; 1: they do not; 2: bad input.
+            let args = cmd::DiffArgs {
+                old: &old,
+                new: &new,
+                keys: keys.as_deref(),
+                form: form(hex, cbt),
+                force,
+            };
+            return match cmd::diff(args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Explain { layout } => cmd::explain(&layout.layout),
         Command::Decode {
             layout,

@@ -2,8 +2,10 @@
 //! rowkey-core's interpreter and prints it; an error is a message for
 //! stderr and a non-zero exit.
 
+mod diff;
 mod hotspot;
 
+pub use diff::{diff, DiffArgs};
 pub use hotspot::{hotspot, HotspotArgs};
 
 use rowkey_cli::key_input::{self, KeyForm};

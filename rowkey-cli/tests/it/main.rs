@@ -10,6 +10,7 @@ mod adversarial_agree;
 mod cbt_read;
 mod cli;
 mod cli_errors;
+mod diff;
 mod iot;
 mod layout_files;
 mod seed_agree;
