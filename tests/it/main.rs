@@ -34,6 +34,7 @@ mod in_list_order;
 mod index_record;
 mod java_crosscheck;
 mod layout_diff;
+mod layout_diff_props;
 mod layout_fingerprint;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]

@@ -3,6 +3,7 @@
 //! codec, `#[desc]` and value kind.
 
 use super::{Change, Effect};
+use crate::codec::Framing;
 use crate::layout::{FieldCodec, FieldLayout, Layout, ValueKind};
 
 /// The effect of a change to where the bytes of fields are: every stored
@@ -178,7 +179,8 @@ fn pair(o: &FieldLayout, n: &FieldLayout, last: bool, s: Structural, out: &mut V
         let mut c = change(what.into(), Effect::DecodesDifferently).sorting();
         c.example = super::sample::example(o, n, last);
         out.push(c);
-    } else if o.codec == n.codec && !same_kind(&o.value, &n.value) {
+    }
+    if !same_kind(&o.value, &n.value) {
         let mut c = kind_change(o, n).with_field(field.clone());
         if c.effect == Effect::DecodesDifferently {
             c.example = super::sample::example(o, n, last);
@@ -231,6 +233,33 @@ fn codec_change(o: &FieldLayout, n: &FieldLayout, s: Structural) -> Change {
                 let what = format!("{what}: stored values over {mn} bytes");
                 Change::new(None, what, Effect::FailsToDecode)
             }
+        }
+        (FieldCodec::Text { width: 1, .. }, FieldCodec::Text { width: 1, .. }) => {
+            // One digit reads the same either way round.
+            Change::new(None, format!("{what}: one digit, alike"), Effect::Extends)
+        }
+        (
+            FieldCodec::Bytes {
+                framing:
+                    Framing::Padded {
+                        width: 1, fill: a, ..
+                    },
+                ..
+            },
+            FieldCodec::Bytes {
+                framing:
+                    Framing::Padded {
+                        width: 1, fill: b, ..
+                    },
+                ..
+            },
+        ) if a == b => {
+            // One byte: a value fills it or is empty, either side.
+            Change::new(
+                None,
+                format!("{what}: one byte, padded alike"),
+                Effect::Extends,
+            )
         }
         (FieldCodec::Bytes { framing: fo, .. }, FieldCodec::Bytes { framing: fr, .. })
             if fo != fr && (o.fixed_len.is_none() || n.fixed_len.is_none()) =>

@@ -171,12 +171,45 @@ fn salt(
         && ia == ib
         && a.groups.is_none()
         && b.groups.is_none();
-    let share = if !only_buckets {
-        MovedShare::Unknown
+    let counted = if a.format == b.format {
+        every_input_share(old, new, a, b)
     } else {
-        every_input_share(old, a, b).unwrap_or_else(|| uniform_share(a, b))
+        None
     };
-    out.push(Change::new(field, what.join("; "), Effect::MovesBucket(share)).sorting());
+    let share = match counted {
+        Some(share) => share,
+        None if only_buckets => uniform_share(a, b),
+        None => MovedShare::Unknown,
+    };
+    if let MovedShare::Counted {
+        moved: 0,
+        basis: ShareBasis::EveryInput,
+        ..
+    } = share
+    {
+        // Every value of the salted fields keeps its bucket.
+        let what = format!(
+            "{}: no value of the salted fields changes bucket",
+            what.join("; ")
+        );
+        out.push(Change::new(field, what, Effect::Extends));
+        return;
+    }
+    out.push(Change::new(field.clone(), what.join("; "), Effect::MovesBucket(share)).sorting());
+    if a.format != b.format {
+        let what = format!(
+            "stored buckets are {:?}, read as {:?}: those that do not parse",
+            a.format, b.format
+        );
+        out.push(Change::new(field.clone(), what, Effect::FailsToDecode));
+    }
+    if b.buckets < a.buckets {
+        let what = format!(
+            "stored rows of buckets {}..{} are in no bucket of the new layout",
+            b.buckets, a.buckets
+        );
+        out.push(Change::new(field, what, Effect::FailsToDecode));
+    }
 }
 
 /// The stored bytes every value of a binary field of few values writes.
@@ -200,15 +233,33 @@ fn field_values(l: &Layout, i: usize) -> Option<Vec<Vec<u8>>> {
     Some(values)
 }
 
-/// The share of rows that move when only the bucket count changes,
-/// counted over every value of the salted fields (each value one row).
-fn every_input_share(old: &Layout, a: &SaltPlan, b: &SaltPlan) -> Option<MovedShare> {
-    if matches!(a.hash, SaltHash::Custom(_) | SaltHash::Phoenix) {
+/// The share of rows that move, counted over every value of the salted
+/// fields of both plans (each value one row): where those fields are the
+/// same in both layouts, binary and of few values, and the hashes are
+/// ones the layout can run.
+fn every_input_share(old: &Layout, new: &Layout, a: &SaltPlan, b: &SaltPlan) -> Option<MovedShare> {
+    let runnable = |p: &SaltPlan| {
+        !matches!(p.hash, SaltHash::Custom(_) | SaltHash::Phoenix) && p.groups.is_none()
+    };
+    if !runnable(a) || !runnable(b) {
         return None;
     }
+    let pa: Vec<usize> = positions(old, a.inputs)
+        .into_iter()
+        .collect::<Option<_>>()?;
+    let pb: Vec<usize> = positions(new, b.inputs)
+        .into_iter()
+        .collect::<Option<_>>()?;
+    let mut union: Vec<usize> = pa.iter().chain(&pb).copied().collect();
+    union.sort_unstable();
+    union.dedup();
     let mut domains = Vec::new();
-    for p in positions(old, a.inputs) {
-        domains.push(field_values(old, p?)?);
+    for &p in &union {
+        let (o, n) = (old.fields.get(p)?, new.fields.get(p)?);
+        if !super::fields::same_bytes(o, n) {
+            return None;
+        }
+        domains.push(field_values(old, p)?);
     }
     let total = domains
         .iter()
@@ -218,7 +269,7 @@ fn every_input_share(old: &Layout, a: &SaltPlan, b: &SaltPlan) -> Option<MovedSh
     }
     let mut moved = 0u64;
     for mut n in 0..total {
-        let parts: Vec<&[u8]> = domains
+        let values: Vec<&[u8]> = domains
             .iter()
             .map(|d| {
                 let v = &d[n % d.len()];
@@ -226,7 +277,12 @@ fn every_input_share(old: &Layout, a: &SaltPlan, b: &SaltPlan) -> Option<MovedSh
                 v.as_slice()
             })
             .collect();
-        moved += u64::from(a.bucket(&parts, None) != b.bucket(&parts, None));
+        let parts = |ps: &[usize]| -> Vec<&[u8]> {
+            ps.iter()
+                .map(|p| values[union.iter().position(|u| u == p).unwrap_or(0)])
+                .collect()
+        };
+        moved += u64::from(a.bucket(&parts(&pa), None) != b.bucket(&parts(&pb), None));
     }
     Some(MovedShare::Counted {
         moved,
