@@ -122,6 +122,9 @@ pub mod layout {
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 }
 
+#[cfg(feature = "json")]
+pub mod testing;
+
 /// Stores that hold keyed rows: the `rowkey-store` crate.
 pub use rowkey_store as store;
 
