@@ -16,6 +16,10 @@
 //!   loaded in bulk with their index rows
 //!   ([`put_records`](IndexedStore::put_records), [`PutRecordsOptions`],
 //!   [`PutRecordsProgress`]).
+//! - [`CheckedTable`], [`CheckedIndexedStore`] and [`LayoutRegistry`]:
+//!   tables guarded by the layout their keys were written with, recorded
+//!   in a registry table; a table of another layout is refused before a
+//!   row is read or written, with the diff.
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
@@ -66,6 +70,7 @@ mod columns;
 mod dyn_store;
 mod error;
 mod ext;
+mod guard;
 mod index;
 mod limits;
 mod mem;
@@ -82,6 +87,10 @@ pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
+pub use guard::{
+    CheckedIndexedStore, CheckedTable, LayoutRegistry, RecordedLayout, LAYOUT_FAMILY,
+    LAYOUT_FINGERPRINT, LAYOUT_JSON,
+};
 pub use index::{
     IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Records,
     DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,

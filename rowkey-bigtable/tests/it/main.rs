@@ -18,3 +18,4 @@ mod bigtable_only;
 mod conformance;
 mod faults;
 mod faults_index_and_fuzzy;
+mod guard;

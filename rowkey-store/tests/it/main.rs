@@ -4,3 +4,4 @@
 
 mod conformance;
 mod dyn_store;
+mod guard;
