@@ -5,3 +5,4 @@
 mod conformance;
 mod dyn_store;
 mod guard;
+mod rekey;
