@@ -4,9 +4,13 @@
 
 mod diff;
 mod hotspot;
+#[cfg(feature = "bigtable")]
+mod rekey;
 
 pub use diff::{diff, DiffArgs};
 pub use hotspot::{hotspot, HotspotArgs};
+#[cfg(feature = "bigtable")]
+pub use rekey::{rekey, RekeyArgs};
 
 use rowkey_cli::key_input::{self, KeyForm};
 use rowkey_cli::layout_file::load;

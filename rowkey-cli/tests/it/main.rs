@@ -13,6 +13,8 @@ mod cli_errors;
 mod diff;
 mod iot;
 mod layout_files;
+#[cfg(feature = "bigtable")]
+mod rekey;
 mod seed_agree;
 mod text_forms;
 
