@@ -152,3 +152,8 @@ pub use rowkey_hbase as hbase;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+// So do those of "Changing a key".
+#[doc = include_str!("../docs/changing-a-key.md")]
+#[cfg(doctest)]
+pub struct ChangingAKeyDoctests;
