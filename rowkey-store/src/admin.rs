@@ -57,7 +57,7 @@ pub enum TableStatus {
 }
 
 /// A table that exists with other column families than its spec: the
-/// source of the [`StoreError::Backend`] that a `create_table_if_missing`
+/// source of the [`StoreError::Backend`](crate::StoreError::Backend) that a `create_table_if_missing`
 /// returns then.
 ///
 /// ```

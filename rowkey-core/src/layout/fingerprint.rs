@@ -1,38 +1,6 @@
 //! [`Fingerprint`]: a 64-bit hash of what decides a layout's bytes and
-//! what they mean, the same on every build, platform and compiler.
-//!
-//! It hashes the layout's *canonical bytes* ([`Layout::canonical_bytes`])
-//! with 64-bit FNV-1a, implemented here (no `Hash` impl, no `usize`, no
-//! pointer: nothing that differs between builds). The canonical bytes are,
-//! in order (numbers big-endian, a string as its `u32` byte length then
-//! its UTF-8, `opt(x)` as `00` for none or `01` then `x`):
-//!
-//! 1. the magic `rowkey-layout-fp/1`;
-//! 2. the separator: `opt(u32)`, its code point;
-//! 3. the prefix: `00` none; `01` a salt: `u32` buckets, the format (`00`
-//!    text, `01` binary), `opt(u8)` its separator, the hash (`00` default,
-//!    `01` Java, `02` Phoenix, `03` MD5, `04` then the custom function's
-//!    path), `u32` count then each input as the `u32` *position* of its
-//!    field, `opt` groups (`u32` position of the group field, `u32`
-//!    groups, `u32` per group, the rule: `00` enum, `01` then `i128` lo
-//!    and hi, `02` then the function's path); `02` a hash prefix: `u64`
-//!    length, binary `00`/`01`, the hash (`00` MD5, `01` default), `u32`
-//!    position of its field, `opt(u8)` separator;
-//! 4. `u32` field count, then per field: its codec (a tag and every
-//!    parameter: widths, framing, fill, side, reversal, the date format's
-//!    text), `optional` and `desc` as `00`/`01`, its value kind (integer
-//!    width and sign, float width, array length, an enum's variants in
-//!    order by name), `u64` max length and `opt(u64)` fixed length.
-//!
-//! Left out, because they change no byte and no byte's meaning: the
-//! struct's and the fields' names, the Rust type as written, an enum's and
-//! a newtype's *type* names (a newtype is its inner kind), which crate a
-//! date comes from (chrono, time and jiff write the same bytes), the
-//! field's declared [`Order`](super::Order) (read from the codec) and the
-//! layout format version. A function a salt calls by path (`hash = f`,
-//! `group = g`) is in by its path: the layout cannot see into it, and a
-//! different path may be a different function. What a hand-written
-//! `KeyPart` writes is known only by its lengths.
+//! what they mean, the same on every build, platform and compiler; the
+//! encoding it hashes is documented on [`Layout::canonical_bytes`].
 
 use super::{FieldCodec, FieldLayout, KeyPrefix, Layout, ValueKind};
 use crate::codec::date_format::FormatItem;
@@ -45,7 +13,8 @@ use core::fmt;
 const MAGIC: &[u8] = b"rowkey-layout-fp/1";
 
 /// A layout's fingerprint: equal for layouts whose keys have the same
-/// bytes with the same meaning (see the [module docs](self)). Shown and
+/// bytes with the same meaning ([`Layout::canonical_bytes`] says what
+/// is in it and what is not). Shown and
 /// parsed as 16 lowercase hex digits.
 ///
 /// ```
@@ -113,7 +82,37 @@ impl Layout {
     }
 
     /// What the fingerprint hashes: the layout's format with no name in
-    /// it, encoded as the [module docs](self) state.
+    /// it, written by this crate's own code (no `Hash` impl, no `usize`,
+    /// no pointer: nothing that differs between builds, platforms or
+    /// compilers) and hashed with 64-bit FNV-1a ([`fnv1a_64`]). In order (numbers big-endian, a string as its `u32` byte length then
+    /// its UTF-8, `opt(x)` as `00` for none or `01` then `x`):
+    ///
+    /// 1. the magic `rowkey-layout-fp/1`;
+    /// 2. the separator: `opt(u32)`, its code point;
+    /// 3. the prefix: `00` none; `01` a salt: `u32` buckets, the format (`00`
+    ///    text, `01` binary), `opt(u8)` its separator, the hash (`00` default,
+    ///    `01` Java, `02` Phoenix, `03` MD5, `04` then the custom function's
+    ///    path), `u32` count then each input as the `u32` *position* of its
+    ///    field, `opt` groups (`u32` position of the group field, `u32`
+    ///    groups, `u32` per group, the rule: `00` enum, `01` then `i128` lo
+    ///    and hi, `02` then the function's path); `02` a hash prefix: `u64`
+    ///    length, binary `00`/`01`, the hash (`00` MD5, `01` default), `u32`
+    ///    position of its field, `opt(u8)` separator;
+    /// 4. `u32` field count, then per field: its codec (a tag and every
+    ///    parameter: widths, framing, fill, side, reversal, the date format's
+    ///    text), `optional` and `desc` as `00`/`01`, its value kind (integer
+    ///    width and sign, float width, array length, an enum's variants in
+    ///    order by name), `u64` max length and `opt(u64)` fixed length.
+    ///
+    /// Left out, because they change no byte and no byte's meaning: the
+    /// struct's and the fields' names, the Rust type as written, an enum's and
+    /// a newtype's *type* names (a newtype is its inner kind), which crate a
+    /// date comes from (chrono, time and jiff write the same bytes), the
+    /// field's declared [`Order`](crate::Order) (read from the codec) and the
+    /// layout format version. A function a salt calls by path (`hash = f`,
+    /// `group = g`) is in by its path: the layout cannot see into it, and a
+    /// different path may be a different function. What a hand-written
+    /// `KeyPart` writes is known only by its lengths.
     ///
     /// ```
     /// # #[derive(rowkey::RowKey)] struct Op { uid: u64 }

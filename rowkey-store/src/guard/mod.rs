@@ -1,30 +1,6 @@
-//! Table guards: which layout a table's keys were written with, recorded
-//! where no plan of the table can read it, and typed access that refuses
-//! a table of another layout before it reads or writes a row.
-//!
-//! **Where the layout is recorded.** In a *registry*: a table of its own
-//! (any [`Store`]: a second [`MemStore`](crate::MemStore), a Bigtable
-//! table with column family [`LAYOUT_FAMILY`]), one row per guarded
-//! table, keyed by the table's name, holding the layout's JSON
-//! ([`Layout::to_json`]) and its [`Fingerprint`]. Not a reserved row of
-//! the guarded table itself: a key can start with any byte and a plan
-//! with a free first field reads from the table's first row to its last,
-//! so no row of the table is out of every plan's reach, and a reader
-//! without the guard would meet a row that is not a key. One registry
-//! serves many tables; [`LayoutRegistry::record`] writes a row after a
-//! re-key.
-//!
-//! **What passes.** A table with no recorded layout (it is recorded on
-//! the first write), or one whose recorded layout reads as the key's
-//! does ([`diff`](rowkey_core::layout::diff()) says
-//! [`reads_as_before`](rowkey_core::layout::LayoutDiff::reads_as_before):
-//! the same layout, renamed fields, an appended variant). Anything else
-//! is [`StoreError::LayoutMismatch`], with the diff.
-//!
-//! The Store trait has no conditional write, so two writers opening an
-//! unrecorded table with different layouts at once can both record:
-//! each reads the record back after writing it, and the one that finds
-//! the other's is refused.
+//! Table guards: which layout a table's keys were written with, and
+//! typed access that refuses a table of another layout (see
+//! [`LayoutRegistry`] for where and how).
 
 mod index;
 mod table;
@@ -52,8 +28,34 @@ pub struct RecordedLayout {
     pub fingerprint: Fingerprint,
 }
 
-/// The registry of guarded tables' layouts: rows of a table of its own
-/// (see the [module docs](self)).
+/// The registry of guarded tables' layouts: which layout each table's
+/// keys were written with, for [`CheckedTable`] and
+/// [`CheckedIndexedStore`], which refuse a table of another layout
+/// before they read or write a row of it.
+///
+/// **Where the layout is recorded.** In a *registry*: a table of its own
+/// (any [`Store`]: a second [`MemStore`](crate::MemStore), a Bigtable
+/// table with column family [`LAYOUT_FAMILY`]), one row per guarded
+/// table, keyed by the table's name, holding the layout's JSON
+/// ([`Layout::to_json`]) and its [`Fingerprint`]. Not a reserved row of
+/// the guarded table itself: a key can start with any byte and a plan
+/// with a free first field reads from the table's first row to its last,
+/// so no row of the table is out of every plan's reach, and a reader
+/// without the guard would meet a row that is not a key. One registry
+/// serves many tables; [`LayoutRegistry::record`] writes a row after a
+/// re-key.
+///
+/// **What passes.** A table with no recorded layout (it is recorded on
+/// the first write), or one whose recorded layout reads as the key's
+/// does ([`diff`](rowkey_core::layout::diff()) says
+/// [`reads_as_before`](rowkey_core::layout::LayoutDiff::reads_as_before):
+/// the same layout, renamed fields, an appended variant). Anything else
+/// is [`StoreError::LayoutMismatch`], with the diff.
+///
+/// The Store trait has no conditional write, so two writers opening an
+/// unrecorded table with different layouts at once can both record:
+/// each reads the record back after writing it, and the one that finds
+/// the other's is refused.
 ///
 /// ```
 /// use rowkey::store::{LayoutRegistry, MemStore};

@@ -86,6 +86,13 @@ pub trait Checkpoint: Send + Sync {
 
 /// Checkpoints in memory, shared by clones: for tests, and for re-keys
 /// that restart in the same process.
+///
+/// ```
+/// use rowkey::store::{Checkpoint, MemCheckpoint, RekeyCheckpoint};
+/// let c = MemCheckpoint::default();
+/// c.clone().save(&RekeyCheckpoint { done: true, ..Default::default() }).unwrap();
+/// assert!(c.load().unwrap().unwrap().done);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct MemCheckpoint(Arc<Mutex<Option<RekeyCheckpoint>>>);
 

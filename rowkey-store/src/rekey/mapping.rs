@@ -11,6 +11,22 @@ use rowkey_core::{DecodeKey, DecodeKeyOwned, IndexOf, Layout, RowKey};
 /// How a re-key maps rows. Implemented by [`ValueMapping`],
 /// [`TypedMapping`] and [`RecordMapping`]; implement it for anything
 /// else.
+///
+/// ```
+/// use rowkey::store::{RekeyMapping, Row};
+/// /// Keys `v1:<id>` become `v2:<id>`.
+/// struct Prefix;
+/// impl RekeyMapping for Prefix {
+///     fn is_old(&self, key: &[u8]) -> bool { key.starts_with(b"v1:") }
+///     fn is_new(&self, key: &[u8]) -> bool { key.starts_with(b"v2:") }
+///     fn map(&self, old: &Row) -> Result<Option<Row>, String> {
+///         let key = [&b"v2:"[..], &old.key[3..]].concat();
+///         Ok(Some(Row::new(key, old.cells.clone())))
+///     }
+/// }
+/// let new = Prefix.map(&Row::new(&b"v1:7"[..], vec![])).unwrap().unwrap();
+/// assert_eq!(new.key, b"v2:7");
+/// ```
 pub trait RekeyMapping: Send + Sync {
     /// Whether `key` is a key of the old layout (rows that are not are
     /// left alone and counted).
@@ -195,6 +211,32 @@ where
 
 /// Rows mapped as records: the old row read as an `OldR`, mapped to a
 /// `NewR` by `f` (`None` drops it), written as its key and cells.
+///
+/// ```
+/// use rowkey::store::{RecordMapping, RekeyMapping, Record, Row};
+/// use rowkey::{Record, RowKey};
+/// mod v1 {
+///     #[derive(rowkey::RowKey)] pub struct Key { pub uid: u64, #[desc] pub at: u64 }
+///     #[derive(rowkey::Record)] #[record(key = Key, family = "d")]
+///     pub struct Op { pub uid: u64, pub at: u64, pub kind: String }
+/// }
+/// mod v2 {
+///     #[derive(rowkey::RowKey)] pub struct Key { pub uid: u64, pub at: u64 }
+///     #[derive(rowkey::Record, Debug, PartialEq)] #[record(key = Key, family = "d")]
+///     pub struct Op { pub uid: u64, pub at: u64, pub kind: String }
+/// }
+/// // Logins only, the rest dropped; each kept op under its new key.
+/// let m = RecordMapping::new(|o: v1::Op| {
+///     (o.kind == "login").then(|| v2::Op { uid: o.uid, at: o.at, kind: o.kind })
+/// });
+/// let op = v1::Op { uid: 7, at: 72629, kind: "login".into() };
+/// let old = Row::new(op.key().to_vec()?, op.cells());
+/// let new = m.map(&old)?.expect("a login");
+/// assert_eq!(v2::Op::from_row(&new)?, v2::Op { uid: 7, at: 72629, kind: "login".into() });
+/// let logout = v1::Op { uid: 7, at: 9, kind: "logout".into() };
+/// assert_eq!(m.map(&Row::new(logout.key().to_vec()?, logout.cells()))?, None);
+/// # Ok::<(), rowkey::store::BoxError>(())
+/// ```
 pub struct RecordMapping<OldR, NewR, F> {
     f: F,
     records: PhantomData<fn(OldR) -> NewR>,

@@ -1,45 +1,5 @@
-//! Re-keying: a table's rows moved from an old key layout to a new one.
-//!
-//! [`Rekey`] reads every row of the source table in key order, a batch
-//! at a time (memory bounded by the batch), maps each row of the old
-//! layout to its new row ([`RekeyMapping`]: by layout values from JSON,
-//! by key types, by records), writes the new rows to a new table or to
-//! the same one, rebuilds an index table of the new keys, and saves a
-//! [`Checkpoint`] after each batch.
-//!
-//! **Crashes.** In a batch, the new rows are written first, then their
-//! index rows, then (in place) the old rows deleted, then the checkpoint
-//! saved. Each step is idempotent (a row written again is the same row;
-//! a delete of a gone row is no error), so a run stopped anywhere resumes
-//! from the checkpoint, does the unfinished batch again, and ends with
-//! every row moved once: the property test `tests/it/rekey.rs` stops a
-//! re-key at every write and checks exactly that.
-//!
-//! **In place.** The scan then meets the new rows it wrote: rows the old
-//! layout does not read are left alone. So a new key must not read as
-//! an old key (nor be the old key): [`RekeyError::Ambiguous`] stops a
-//! re-key in place where it would (a dropped `#[desc]` keeps every key
-//! readable by both layouts): re-key such a change into a new table.
-//!
-//! ```
-//! use rowkey::store::{Cell, MemCheckpoint, MemStore, Rekey, StoreExt, TypedMapping};
-//! use rowkey::RowKey;
-//! mod v1 { #[derive(rowkey::RowKey)] pub struct Op { #[salt(buckets = 32)] pub uid: u64, pub seq: u32 } }
-//! mod v2 { #[derive(rowkey::RowKey)] pub struct Op { #[salt(buckets = 64)] pub uid: u64, pub seq: u32 } }
-//!
-//! # futures::executor::block_on(async {
-//! let (old, new) = (MemStore::new(), MemStore::new());
-//! for seq in 0..100 {
-//!     old.put(&v1::Op { uid: 7, seq }, vec![Cell::new("d", "n", seq.to_string())]).await?;
-//! }
-//! let mapping = TypedMapping::new(|o: v1::Op| v2::Op { uid: o.uid, seq: o.seq });
-//! let rekey = Rekey::new(&mapping).batch(16);
-//! let done = rekey.to_table(&old, &new, &MemCheckpoint::default(), |_| {}).await?;
-//! assert_eq!((done.read, done.written), (100, 100));
-//! assert!(rekey.verify_table(&old, &new, 10).await?.is_ok());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! # }).unwrap();
-//! ```
+//! Re-keying: a table's rows moved from an old key layout to a new one
+//! ([`Rekey`]).
 
 mod checkpoint;
 mod mapping;
@@ -57,8 +17,48 @@ use rowkey_core::KeyDisplay;
 /// Rows per batch, by default.
 pub const DEFAULT_REKEY_BATCH: usize = 500;
 
-/// A re-key of rows by a [`RekeyMapping`]: what it maps, how many rows a
-/// batch holds, and whether it writes at all.
+/// Re-keying: a table's rows moved from an old key layout to a new one.
+///
+/// [`Rekey`] reads every row of the source table in key order, a batch
+/// at a time (memory bounded by the batch), maps each row of the old
+/// layout to its new row ([`RekeyMapping`]: by layout values from JSON,
+/// by key types, by records), writes the new rows to a new table or to
+/// the same one, rebuilds an index table of the new keys, and saves a
+/// [`Checkpoint`] after each batch.
+///
+/// **Crashes.** In a batch, the new rows are written first, then their
+/// index rows, then (in place) the old rows deleted, then the checkpoint
+/// saved. Each step is idempotent (a row written again is the same row;
+/// a delete of a gone row is no error), so a run stopped anywhere resumes
+/// from the checkpoint, does the unfinished batch again, and ends with
+/// every row moved once: the property test `tests/it/rekey.rs` stops a
+/// re-key at every write and checks exactly that.
+///
+/// **In place.** The scan then meets the new rows it wrote: rows the old
+/// layout does not read are left alone. So a new key must not read as
+/// an old key (nor be the old key): [`RekeyError::Ambiguous`] stops a
+/// re-key in place where it would (a dropped `#[desc]` keeps every key
+/// readable by both layouts): re-key such a change into a new table.
+///
+/// ```
+/// use rowkey::store::{Cell, MemCheckpoint, MemStore, Rekey, StoreExt, TypedMapping};
+/// use rowkey::RowKey;
+/// mod v1 { #[derive(rowkey::RowKey)] pub struct Op { #[salt(buckets = 32)] pub uid: u64, pub seq: u32 } }
+/// mod v2 { #[derive(rowkey::RowKey)] pub struct Op { #[salt(buckets = 64)] pub uid: u64, pub seq: u32 } }
+///
+/// # futures::executor::block_on(async {
+/// let (old, new) = (MemStore::new(), MemStore::new());
+/// for seq in 0..100 {
+///     old.put(&v1::Op { uid: 7, seq }, vec![Cell::new("d", "n", seq.to_string())]).await?;
+/// }
+/// let mapping = TypedMapping::new(|o: v1::Op| v2::Op { uid: o.uid, seq: o.seq });
+/// let rekey = Rekey::new(&mapping).batch(16);
+/// let done = rekey.to_table(&old, &new, &MemCheckpoint::default(), |_| {}).await?;
+/// assert_eq!((done.read, done.written), (100, 100));
+/// assert!(rekey.verify_table(&old, &new, 10).await?.is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
 #[derive(Clone, Copy)]
 pub struct Rekey<'m> {
     mapping: &'m dyn RekeyMapping,
@@ -139,7 +139,7 @@ impl<'m> Rekey<'m> {
     }
 
     /// Moves `table`'s old rows to their new keys in the same table (see
-    /// the [module docs](self) on what in place needs); with `index`, an
+    /// [`Rekey`]'s docs on what in place needs); with `index`, an
     /// index row for each.
     pub async fn in_place<S: Store, I: Store>(
         &self,

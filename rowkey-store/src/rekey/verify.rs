@@ -9,6 +9,12 @@ use crate::{Cell, Store, StoreExt};
 const KEPT: usize = 16;
 
 /// What [`Rekey::verify_table`] and [`Rekey::verify_in_place`] found.
+///
+/// ```
+/// use rowkey::store::RekeyVerification;
+/// let v = RekeyVerification { expected: 3, found: 2, ..Default::default() };
+/// assert!(!v.is_ok()); // a row is missing
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RekeyVerification {
     /// Rows the mapping gives a new row for, read from the source (in

@@ -45,6 +45,17 @@ use core::fmt;
 /// moved share is estimated for a uniform hash, or counted over every
 /// value of its inputs where they are few; [`LayoutDiff::with_sample`]
 /// counts it on the caller's keys instead.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::layout::{diff, Effect};
+/// mod v1 { #[derive(rowkey::RowKey)] pub struct K { pub id: u32 } }
+/// mod v2 { #[derive(rowkey::RowKey)] pub struct K { pub uid: u32 } }
+/// let d = diff(v1::K::layout(), v2::K::layout());
+/// assert!(d.reads_as_before());
+/// assert_eq!(d.changes[0].effect, Effect::SameBytes);
+/// assert_eq!(d.changes[0].to_string(), "same id -> uid: renamed from id: the same bytes: stored rows read as before");
+/// ```
 pub fn diff(old: &Layout, new: &Layout) -> LayoutDiff {
     let mut changes = Vec::new();
     if old.name != new.name {
@@ -66,6 +77,18 @@ pub fn diff(old: &Layout, new: &Layout) -> LayoutDiff {
 }
 
 /// What [`diff`] found.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::layout::{diff, Verdict};
+/// mod v1 { #[derive(rowkey::RowKey)] pub struct K { pub id: u32, pub at: u64 } }
+/// mod v2 { #[derive(rowkey::RowKey)] pub struct K { pub id: u32 } }
+/// let d = diff(v1::K::layout(), v2::K::layout());
+/// assert_ne!(d.old_fingerprint, d.new_fingerprint);
+/// assert_eq!(d.verdict(), Verdict::FailsLoudly); // 12-byte keys read as 4-byte ones: never
+/// assert_eq!(d.silent().count(), 0);
+/// assert!(d.to_string().ends_with("stored rows do NOT read as before: they fail to decode (loudly)\n"));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayoutDiff {
     /// The old layout's fingerprint.
@@ -80,7 +103,14 @@ pub struct LayoutDiff {
     pub sample: Option<SampleReport>,
 }
 
-/// How stored rows fare under the new layout, all changes together.
+/// How stored rows fare under the new layout, all changes together:
+/// ordered from harmless to silent, so the worst is the
+/// [`max`](Ord::max).
+///
+/// ```
+/// use rowkey::layout::Verdict;
+/// assert!(Verdict::ReadsAsBefore < Verdict::FailsLoudly && Verdict::FailsLoudly < Verdict::Silent);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verdict {
     /// Every stored key reads as before: nothing, or renames, or
@@ -115,11 +145,31 @@ impl LayoutDiff {
 }
 
 /// One change between two layouts.
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey::layout::{diff, Effect};
+/// mod v1 {
+///     #[derive(rowkey::KeyPart)] pub enum Side { Buy, Sell }
+///     #[derive(rowkey::RowKey)] pub struct K { pub side: Side }
+/// }
+/// mod v2 {
+///     #[derive(rowkey::KeyPart)] pub enum Side { Sell, Buy }
+///     #[derive(rowkey::RowKey)] pub struct K { pub side: Side }
+/// }
+/// let d = diff(v1::K::layout(), v2::K::layout());
+/// let c = d.changes.iter().find(|c| c.is_silent()).unwrap();
+/// assert_eq!(c.field.as_deref(), Some("side"));
+/// assert_eq!(c.effect, Effect::DecodesDifferently);
+/// assert!(c.what.contains("byte 0 was Buy, now Sell"));
+/// assert!(c.sorts_differently);
+/// assert!(c.consequence().starts_with("stored keys decode to other values"));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// The field it is about (`old -> new` when renamed), or
     /// [`SALT_FIELD`](crate::salt::SALT_FIELD) /
-    /// [`HASH_PREFIX_FIELD`](crate::salt::HASH_PREFIX_FIELD) for the
+    /// `<hash_prefix>` for the
     /// prefix; `None` for the key as a whole.
     pub field: Option<String>,
     /// What changed, in words.
@@ -169,6 +219,13 @@ impl Change {
 }
 
 /// What a change does to rows stored under the old layout.
+///
+/// ```
+/// use rowkey::layout::{Effect, MovedShare, Verdict};
+/// assert_eq!(Effect::Extends.verdict(), Verdict::ReadsAsBefore);
+/// assert_eq!(Effect::MovesBucket(MovedShare::Unknown).verdict(), Verdict::Silent);
+/// assert!(Effect::FailsToDecode.to_string().contains("(loudly)"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     /// The same bytes with the same meaning: a rename.
@@ -223,6 +280,12 @@ impl fmt::Display for Effect {
 }
 
 /// How many stored rows a salt change moves to another bucket.
+///
+/// ```
+/// use rowkey::layout::{MovedShare, ShareBasis};
+/// let half = MovedShare::Counted { moved: 32, of: 64, basis: ShareBasis::UniformHash };
+/// assert_eq!(half.to_string(), "50.0% (32 of 64 for a uniform hash)");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MovedShare {
     /// Not known: give sample keys ([`LayoutDiff::with_sample`]).
