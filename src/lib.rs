@@ -110,13 +110,20 @@ pub use rowkey_derive::{KeyPart, Record, RowKey};
 /// Layouts read by their description alone: the interpreter that reads
 /// and writes keys from a [`Layout`] ([`dynamic`](layout::dynamic)), the format rules of
 /// each field's codec ([`rules`](layout::rules): widths, orders, which scans it answers,
-/// which the derive evaluates too) and, with the `json` feature, layouts
+/// which the derive evaluates too), a layout's [`Fingerprint`](layout::Fingerprint) and
+/// what changed between two layouts ([`diff`](layout::diff())) and, with the `json` feature, layouts
 /// read back from JSON. [`Layout`] and its parts are at the crate root.
 pub mod layout {
-    pub use rowkey_core::layout::{dynamic, rules, FORMAT_VERSION};
+    pub use rowkey_core::layout::{
+        diff, dynamic, fnv1a_64, rules, Change, Effect, Fingerprint, KeyOutcome, LayoutDiff,
+        MovedShare, SampleReport, ShareBasis, Verdict, FORMAT_VERSION,
+    };
     #[cfg(feature = "json")]
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 }
+
+#[cfg(feature = "json")]
+pub mod testing;
 
 /// Stores that hold keyed rows: the `rowkey-store` crate.
 pub use rowkey_store as store;
@@ -145,3 +152,8 @@ pub use rowkey_hbase as hbase;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+// So do those of "Changing a key".
+#[doc = include_str!("../docs/changing-a-key.md")]
+#[cfg(doctest)]
+pub struct ChangingAKeyDoctests;

@@ -4,7 +4,8 @@
 //! `toStringBinary`, hex, `cbt read` output), and draws the hotspot
 //! picture.
 //!
-//! The binary (`rowkey explain | decode | encode | splits | hotspot`)
+//! The binary (`rowkey explain | decode | encode | splits | hotspot |
+//! diff | rekey`)
 //! parses its arguments with clap and calls these modules.
 
 pub mod hotspot;

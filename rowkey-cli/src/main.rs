@@ -1,6 +1,7 @@
 //! `rowkey`: explain, decode and encode row keys from a layout exported as
 //! JSON (`serde_json::to_string(&Key::layout())`), print pre-split
-//! commands, and draw how a sample of keys falls over regions.
+//! commands, draw how a sample of keys falls over regions, and say what
+//! a layout change does to stored rows (`diff`).
 
 mod cmd;
 mod out;
@@ -28,6 +29,87 @@ struct LayoutArg {
 
 #[derive(Subcommand)]
 enum Command {
+    /// What changed between two layouts of one table's keys, and what
+    /// each change does to rows stored under the old one. Exit 0 when
+    /// they read as before, 1 when they do not, 2 on bad input.
+    Diff {
+        /// The layout the stored rows were written with.
+        #[arg(value_name = "OLD.json")]
+        old: PathBuf,
+        /// The layout to read them with.
+        #[arg(value_name = "NEW.json")]
+        new: PathBuf,
+        /// Stored keys (old layout), one a line as toStringBinary (or hex
+        /// with --hex, `cbt read` output with --cbt; `-` for standard
+        /// input): counts what each does under the new layout, and the
+        /// share a salt change moves.
+        #[arg(long, value_name = "FILE")]
+        keys: Option<PathBuf>,
+        /// The keys are plain hex.
+        #[arg(long, conflicts_with = "cbt", requires = "keys")]
+        hex: bool,
+        /// The keys are what `cbt read` prints.
+        #[arg(long, requires = "keys")]
+        cbt: bool,
+        /// Compare layouts that share no name and no field.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Move a Bigtable table's rows from OLD.json's layout to NEW.json's,
+    /// into a new table (--to) or in place (--in-place); resumable with
+    /// --checkpoint. Exit 0 when done (and verified), 1 when not, 2 on
+    /// bad input.
+    #[cfg(feature = "bigtable")]
+    Rekey {
+        /// The layout the rows were written with.
+        #[arg(long, value_name = "OLD.json")]
+        old: PathBuf,
+        /// The layout to move them to.
+        #[arg(long, value_name = "NEW.json")]
+        new: PathBuf,
+        /// Where each new field's value comes from:
+        /// `{"new_field": "old_field", "other": {"value": "text"}}`; a
+        /// field it does not name takes the old field of its name.
+        #[arg(long, value_name = "MAP.json")]
+        map: Option<PathBuf>,
+        /// The Bigtable emulator (`127.0.0.1:8086`); Cloud Bigtable with
+        /// application default credentials when not given.
+        #[arg(long, value_name = "HOST:PORT")]
+        emulator: Option<String>,
+        /// The Bigtable project.
+        #[arg(long)]
+        project: String,
+        /// The Bigtable instance.
+        #[arg(long)]
+        instance: String,
+        /// The table the rows are in.
+        #[arg(long, value_name = "TABLE")]
+        from: String,
+        /// The table to write the new rows to (created beforehand).
+        #[arg(
+            long,
+            value_name = "TABLE",
+            required_unless_present = "in_place",
+            conflicts_with = "in_place"
+        )]
+        to: Option<String>,
+        /// Rewrite the rows in their own table, deleting the old ones.
+        #[arg(long)]
+        in_place: bool,
+        /// A file recording how far the re-key got: a run stopped by a
+        /// crash resumes from it.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Rows read and written per batch.
+        #[arg(long, default_value_t = 500, value_parser = parse_batch)]
+        batch: u32,
+        /// Read and map every row, write nothing: print the counts.
+        #[arg(long)]
+        dry_run: bool,
+        /// Then compare counts and spot-check rows.
+        #[arg(long)]
+        verify: bool,
+    },
     /// Print the layout: fields, offsets, widths, codecs, order, salt.
     Explain {
         #[command(flatten)]
@@ -135,6 +217,12 @@ fn parse_regions(text: &str) -> Result<u32, String> {
     count(text, rowkey_core::salt::MAX_BUCKETS)
 }
 
+/// Rows per re-key batch: 1 to 100000.
+#[cfg(feature = "bigtable")]
+fn parse_batch(text: &str) -> Result<u32, String> {
+    count(text, 100_000)
+}
+
 /// Time bins: 1 to 1000, more than a picture shows.
 fn parse_bins(text: &str) -> Result<u32, String> {
     count(text, MAX_BINS)
@@ -151,6 +239,71 @@ fn form(hex: bool, cbt: bool) -> KeyForm {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Diff {
+            old,
+            new,
+            keys,
+            hex,
+            cbt,
+            force,
+        } => {
+            // 0: stored rows read as before; 1: they do not; 2: bad input.
+            let args = cmd::DiffArgs {
+                old: &old,
+                new: &new,
+                keys: keys.as_deref(),
+                form: form(hex, cbt),
+                force,
+            };
+            return match cmd::diff(args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        #[cfg(feature = "bigtable")]
+        Command::Rekey {
+            old,
+            new,
+            map,
+            emulator,
+            project,
+            instance,
+            from,
+            to,
+            in_place: _,
+            checkpoint,
+            batch,
+            dry_run,
+            verify,
+        } => {
+            let args = cmd::RekeyArgs {
+                old: &old,
+                new: &new,
+                map: map.as_deref(),
+                emulator: emulator.as_deref(),
+                project: &project,
+                instance: &instance,
+                from: &from,
+                to: to.as_deref(),
+                checkpoint: checkpoint.as_deref(),
+                batch: batch as usize,
+                dry_run,
+                verify,
+            };
+            // 0: done; 1: the verification failed; 2: bad input or a stop.
+            return match cmd::rekey(args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Explain { layout } => cmd::explain(&layout.layout),
         Command::Decode {
             layout,

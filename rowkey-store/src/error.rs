@@ -1,6 +1,7 @@
 //! [`StoreError`]: why a store operation failed, precisely.
 
 use core::fmt;
+use rowkey_core::layout::{Fingerprint, LayoutDiff};
 use rowkey_core::scan::InvalidCursor;
 use rowkey_core::{EncodeError, KeyDisplay};
 
@@ -146,6 +147,26 @@ pub enum StoreError {
         /// Why it cannot be written.
         error: Box<StoreError>,
     },
+    /// A guarded table whose rows were written with a layout that does
+    /// not read as the key's: refused before anything is read or written
+    /// ([`CheckedTable`](crate::CheckedTable)).
+    LayoutMismatch {
+        /// The table, as the registry names it.
+        table: String,
+        /// The recorded layout's fingerprint.
+        recorded: Fingerprint,
+        /// The key type's name.
+        key: &'static str,
+        /// What changed, and what it does to the table's rows.
+        diff: Box<LayoutDiff>,
+    },
+    /// A registry row that is not a layout rowkey recorded.
+    BadLayoutRecord {
+        /// The table whose record it is.
+        table: String,
+        /// Why it cannot be read.
+        why: String,
+    },
 }
 
 impl StoreError {
@@ -205,6 +226,9 @@ impl StoreError {
         match self {
             StoreError::Encode(_) => "encode a key",
             StoreError::InvalidCursor(_) => "read a page",
+            StoreError::LayoutMismatch { .. } | StoreError::BadLayoutRecord { .. } => {
+                "open a checked table"
+            }
             StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::InputRecord { .. } => "load records",
@@ -306,6 +330,22 @@ impl fmt::Display for StoreError {
                 f,
                 "cannot load records: record {position} of the input (counting from 0; key \
                  {key}): {error}"
+            ),
+            StoreError::LayoutMismatch {
+                table,
+                recorded,
+                key,
+                diff,
+            } => write!(
+                f,
+                "cannot open table {table:?} checked: its rows were written with layout \
+                 {recorded}, which does not read as {key}'s ({}):\n{diff}",
+                diff.new_fingerprint
+            ),
+            StoreError::BadLayoutRecord { table, why } => write!(
+                f,
+                "cannot open table {table:?} checked: its layout record is not one rowkey \
+                 wrote: {why}"
             ),
         }
     }

@@ -16,6 +16,14 @@
 //!   loaded in bulk with their index rows
 //!   ([`put_records`](IndexedStore::put_records), [`PutRecordsOptions`],
 //!   [`PutRecordsProgress`]).
+//! - [`CheckedTable`], [`CheckedIndexedStore`] and [`LayoutRegistry`]:
+//!   tables guarded by the layout their keys were written with, recorded
+//!   in a registry table; a table of another layout is refused before a
+//!   row is read or written, with the diff.
+//! - [`Rekey`]: a table's rows moved to a new key layout, into a new
+//!   table or in place, in batches with a checkpoint after each (a run
+//!   stopped by a crash resumes), index tables rebuilt, a dry run and a
+//!   verification.
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
@@ -66,6 +74,7 @@ mod columns;
 mod dyn_store;
 mod error;
 mod ext;
+mod guard;
 mod index;
 mod limits;
 mod mem;
@@ -73,6 +82,7 @@ mod merge;
 mod query;
 mod record;
 mod record_error;
+mod rekey;
 mod request;
 mod retry;
 mod row;
@@ -82,6 +92,10 @@ pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
+pub use guard::{
+    CheckedIndexedStore, CheckedTable, LayoutRegistry, RecordedLayout, LAYOUT_FAMILY,
+    LAYOUT_FINGERPRINT, LAYOUT_JSON,
+};
 pub use index::{
     IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Records,
     DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
@@ -92,6 +106,10 @@ pub use merge::{merge_sorted_stream, merge_sorted_stream_by_offset, MergeSortedS
 pub use query::{QueryOptions, QueryStream};
 pub use record::Record;
 pub use record_error::RecordError;
+pub use rekey::{
+    Checkpoint, FileCheckpoint, MemCheckpoint, RecordMapping, Rekey, RekeyCheckpoint, RekeyError,
+    RekeyMapping, RekeyVerification, TypedMapping, ValueMapping, DEFAULT_REKEY_BATCH,
+};
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};

@@ -33,6 +33,12 @@ mod golden;
 mod in_list_order;
 mod index_record;
 mod java_crosscheck;
+mod layout_diff;
+mod layout_diff_props;
+#[cfg(feature = "json")]
+mod layout_fingerprint;
+#[cfg(feature = "json")]
+mod layout_snapshots;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]
 mod optional_parts;

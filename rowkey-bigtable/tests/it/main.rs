@@ -20,3 +20,4 @@ mod cloud;
 mod conformance;
 mod faults;
 mod faults_index_and_fuzzy;
+mod guard;

@@ -2,9 +2,15 @@
 //! rowkey-core's interpreter and prints it; an error is a message for
 //! stderr and a non-zero exit.
 
+mod diff;
 mod hotspot;
+#[cfg(feature = "bigtable")]
+mod rekey;
 
+pub use diff::{diff, DiffArgs};
 pub use hotspot::{hotspot, HotspotArgs};
+#[cfg(feature = "bigtable")]
+pub use rekey::{rekey, RekeyArgs};
 
 use crate::out::{out, outln};
 use rowkey_cli::key_input::{self, KeyForm};

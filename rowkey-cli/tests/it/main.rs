@@ -10,8 +10,11 @@ mod adversarial_agree;
 mod cbt_read;
 mod cli;
 mod cli_errors;
+mod diff;
 mod iot;
 mod layout_files;
+#[cfg(feature = "bigtable")]
+mod rekey;
 mod seed_agree;
 mod text_forms;
 

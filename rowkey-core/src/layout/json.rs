@@ -100,6 +100,24 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// The layout as the JSON [`from_json`](Self::from_json) reads:
+    /// `serde_json::to_string_pretty`, two-space indented, no trailing
+    /// newline.
+    ///
+    /// ```
+    /// # #[derive(rowkey::RowKey)] struct Op { uid: u64 }
+    /// use rowkey::{Layout, RowKey};
+    /// let json = Op::layout().to_json();
+    /// assert!(json.starts_with("{\n  \"format_version\": 2,"));
+    /// assert_eq!(Layout::from_json(&json).unwrap(), Op::layout());
+    /// ```
+    pub fn to_json(&self) -> String {
+        // A layout is plain data: serialising it cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }

@@ -4,8 +4,10 @@
 //! ([`dynamic`]) and the scan and salt planners that build on it.
 
 mod codec;
+mod diff;
 pub mod dynamic;
 mod explain;
+pub(crate) mod fingerprint;
 #[cfg(feature = "json")]
 mod json;
 pub(crate) mod lengths;
@@ -14,6 +16,10 @@ pub mod rules;
 mod validate;
 
 pub use crate::values::{TimeCrate, ValueKind};
+pub use diff::{
+    diff, Change, Effect, KeyOutcome, LayoutDiff, MovedShare, SampleReport, ShareBasis, Verdict,
+};
+pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 

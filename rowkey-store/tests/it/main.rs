@@ -4,3 +4,5 @@
 
 mod conformance;
 mod dyn_store;
+mod guard;
+mod rekey;

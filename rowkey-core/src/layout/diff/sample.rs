@@ -1,0 +1,215 @@
+//! What a layout change does to actual keys: the caller's sample keys
+//! read under both layouts ([`LayoutDiff::with_sample`]), and one value
+//! written by the old field and read by the new for a change's example.
+
+use super::{Effect, LayoutDiff, MovedShare, ShareBasis};
+use crate::layout::dynamic::Value;
+use crate::layout::{FieldCodec, FieldLayout, Layout, ValueKind};
+use crate::{DecodeErrorKind, KeyReader, KeyWriter};
+use core::fmt;
+
+/// What one stored key does under the new layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyOutcome {
+    /// It is not a key of the old layout: not counted.
+    NotOld,
+    /// It reads as the same values.
+    Same,
+    /// Its fields read as before, but it is in another bucket (or under
+    /// another hash prefix) than the new layout computes.
+    Moves,
+    /// It reads as other values, without an error.
+    Different,
+    /// It fails to decode.
+    Fails,
+}
+
+impl KeyOutcome {
+    /// What `key`, stored under `old`, does under `new`.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::layout::KeyOutcome;
+    /// #[derive(RowKey)] struct Old { #[desc] n: u64 }
+    /// #[derive(RowKey)] struct New { n: u64 }
+    /// let key = Old { n: 72629 }.to_vec()?;
+    /// assert_eq!(KeyOutcome::of(Old::layout(), New::layout(), &key), KeyOutcome::Different);
+    /// assert_eq!(KeyOutcome::of(Old::layout(), Old::layout(), &key), KeyOutcome::Same);
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn of(old: &Layout, new: &Layout, key: &[u8]) -> KeyOutcome {
+        let Ok(stored) = old.decode_key(key) else {
+            return KeyOutcome::NotOld;
+        };
+        let before = stored.values();
+        match new.decode_key(key) {
+            Ok(read) => match same_values(old, new, &before, &read.values()) {
+                true => KeyOutcome::Same,
+                false => KeyOutcome::Different,
+            },
+            Err(e) => match e.kind() {
+                DecodeErrorKind::SaltMismatch { .. } | DecodeErrorKind::HashPrefixMismatch => {
+                    // The fields, read past the prefix without its check.
+                    let len = new.prefix.map_or(0, |p| p.len());
+                    let bare = Layout {
+                        prefix: None,
+                        ..*new
+                    };
+                    match bare.decode_key(&key[len.min(key.len())..]) {
+                        Ok(read) if same_values(old, new, &before, &read.values()) => {
+                            KeyOutcome::Moves
+                        }
+                        Ok(_) => KeyOutcome::Different,
+                        Err(_) => KeyOutcome::Fails,
+                    }
+                }
+                _ => KeyOutcome::Fails,
+            },
+        }
+    }
+}
+
+/// Whether the values `new` reads are those `old` stored: a field by its
+/// name where both layouts have it, else by position; text and bytes of
+/// the same bytes are the same value.
+fn same_values(old: &Layout, new: &Layout, before: &[Value], after: &[Value]) -> bool {
+    new.fields.iter().enumerate().all(|(i, f)| {
+        let j = old
+            .fields
+            .iter()
+            .position(|o| o.name == f.name)
+            .unwrap_or(i);
+        match (before.get(j), after.get(i)) {
+            (Some(a), Some(b)) => same_value(a, b),
+            // A field the old keys do not have: nothing to compare.
+            _ => true,
+        }
+    })
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Text(t), Value::Bytes(b)) | (Value::Bytes(b), Value::Text(t)) => {
+            t.as_bytes() == b.as_slice()
+        }
+        (Value::Option(Some(a)), Value::Option(Some(b))) => same_value(a, b),
+        _ => a.to_string() == b.to_string(),
+    }
+}
+
+/// What the caller's sample keys did under the new layout.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SampleReport {
+    /// Keys given.
+    pub keys: u64,
+    /// Keys that are not keys of the old layout (not counted below).
+    pub not_old: u64,
+    /// Keys that read as the same values.
+    pub same: u64,
+    /// Keys in another bucket than the new layout computes.
+    pub moved: u64,
+    /// Keys that read as other values.
+    pub different: u64,
+    /// Keys that fail to decode.
+    pub fails: u64,
+}
+
+impl fmt::Display for SampleReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sample of {} keys: {} read as before, {} move bucket, {} read as other values, \
+             {} fail to decode",
+            self.keys, self.same, self.moved, self.different, self.fails
+        )?;
+        if self.not_old > 0 {
+            write!(f, " ({} are not keys of the old layout)", self.not_old)?;
+        }
+        Ok(())
+    }
+}
+
+impl LayoutDiff {
+    /// Reads `keys`, stored under `old`, under `new` too ([`KeyOutcome`]),
+    /// counts what they do, and gives each salt change the share of these
+    /// keys it moves.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::layout::diff;
+    /// mod v1 { #[derive(rowkey::RowKey)] pub struct K { #[salt(buckets = 32)] pub id: u32 } }
+    /// mod v2 { #[derive(rowkey::RowKey)] pub struct K { #[salt(buckets = 64)] pub id: u32 } }
+    /// let keys: Vec<Vec<u8>> = (0..1000).map(|id| v1::K { id }.to_vec().unwrap()).collect();
+    /// let d = diff(v1::K::layout(), v2::K::layout()).with_sample(v1::K::layout(), v2::K::layout(), &keys);
+    /// let s = d.sample.unwrap();
+    /// assert_eq!(s.same + s.moved, 1000);
+    /// assert!(s.moved > 400 && s.moved < 600, "{s}");
+    /// ```
+    pub fn with_sample<K: AsRef<[u8]>>(mut self, old: &Layout, new: &Layout, keys: &[K]) -> Self {
+        let mut r = SampleReport::default();
+        for key in keys {
+            r.keys += 1;
+            match KeyOutcome::of(old, new, key.as_ref()) {
+                KeyOutcome::NotOld => r.not_old += 1,
+                KeyOutcome::Same => r.same += 1,
+                KeyOutcome::Moves => r.moved += 1,
+                KeyOutcome::Different => r.different += 1,
+                KeyOutcome::Fails => r.fails += 1,
+            }
+        }
+        for c in &mut self.changes {
+            if let Effect::MovesBucket(share) = &mut c.effect {
+                *share = MovedShare::Counted {
+                    moved: r.moved,
+                    of: r.keys - r.not_old,
+                    basis: ShareBasis::SampleKeys,
+                };
+            }
+        }
+        self.sample = Some(r);
+        self
+    }
+}
+
+/// A value of field `o`'s kind to show a change with: 72629 (the
+/// issue's), or a smaller number where that does not fit.
+fn example_value(o: &FieldLayout) -> Option<Value> {
+    let ValueKind::Int { bytes, signed } = *o.value.unwrapped() else {
+        return None;
+    };
+    let bits = u32::from(bytes) * 8 - u32::from(signed);
+    let digits = match o.codec {
+        FieldCodec::Text { width, .. } => 10u128.checked_pow(width as u32),
+        _ => None,
+    };
+    let v = [72_629u128, 42, 7]
+        .into_iter()
+        .find(|v| (bits >= 32 || *v < 1 << bits) && digits.is_none_or(|d| *v < d))?;
+    Some(if signed {
+        Value::Int(v as i128)
+    } else {
+        Value::UInt(v)
+    })
+}
+
+/// `72629 reads as 18446744073709478986`: one value written by the old
+/// field and read by the new (`last`: it ends the new key), when it
+/// reads as another value.
+pub(super) fn example(o: &FieldLayout, n: &FieldLayout, last: bool) -> Option<String> {
+    if o.optional || n.optional {
+        return None;
+    }
+    let v = example_value(o)?;
+    let mut buf = vec![0u8; o.max_len];
+    let mut w = KeyWriter::new(&mut buf, "example");
+    o.codec
+        .with_codec(o.desc, None, |c| c.put_value(&mut w, o, &v))
+        .ok()?;
+    let len = w.finish();
+    let mut r = KeyReader::new(&buf[..len], "example");
+    let read = n
+        .codec
+        .with_codec(n.desc, None, |c| c.take_value(&mut r, n, last))
+        .ok()?;
+    (r.finish().is_ok() && !same_value(&v, &read)).then(|| format!("{v} reads as {read}"))
+}
