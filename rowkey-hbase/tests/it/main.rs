@@ -7,6 +7,7 @@ mod blocking;
 mod conformance;
 mod data;
 mod faults;
+mod guard;
 mod java_checks;
 mod lease;
 mod scans;
