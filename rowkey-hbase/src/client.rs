@@ -69,6 +69,8 @@ impl ClientOptions {
 #[derive(Clone)]
 pub struct HBaseClient {
     pub(crate) pool: Pool<Thrift1Connector>,
+    /// Scanners its reads left open for their next page.
+    pub(crate) parked: Arc<crate::gateway::parked::Parked>,
     address: Arc<str>,
 }
 
@@ -103,6 +105,7 @@ impl HBaseClient {
         let pool = Pool::new(connector, options.connections)?;
         let client = HBaseClient {
             pool,
+            parked: Arc::default(),
             address: Arc::from(address),
         };
         // Retried as reads are: a first connection cut on the way is not

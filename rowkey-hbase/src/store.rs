@@ -72,6 +72,7 @@ impl HBaseStore {
         HBaseStore {
             target: Target {
                 pool: client.pool.clone(),
+                parked: client.parked.clone(),
                 table: table.into(),
                 retry: RetryPolicy::default(),
                 page_rows: 1000,

@@ -141,6 +141,10 @@ type ColumnIndex = HashMap<(String, Vec<u8>), usize>;
 
 /// Whether a row names one column twice.
 fn has_repeated_column(cells: &[Cell]) -> bool {
+    // Most rows of a bulk write have one cell: no set to build.
+    if cells.len() < 2 {
+        return false;
+    }
     let mut seen = HashSet::with_capacity(cells.len());
     cells
         .iter()

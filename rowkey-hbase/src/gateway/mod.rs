@@ -10,6 +10,7 @@
 //! families, and tell cheaply whether an idle connection is still open.
 //! Thrift 2 would add a module beside `thrift1`, not a copy of this one.
 
+pub(crate) mod parked;
 pub(crate) mod pool;
 pub(crate) mod read;
 pub(crate) mod retry;
@@ -165,6 +166,8 @@ pub(crate) trait Connector: Send + Sync + 'static {
 /// Where a store's calls go: its pool, its table, its retries.
 pub(crate) struct Target<C: Connector> {
     pub(crate) pool: Pool<C>,
+    /// The client's parked scanners (shared by its tables' stores).
+    pub(crate) parked: Arc<parked::Parked>,
     pub(crate) table: Arc<str>,
     pub(crate) retry: RetryPolicy,
     /// The most rows one round trip of a read asks for.
@@ -175,6 +178,7 @@ impl<C: Connector> Clone for Target<C> {
     fn clone(&self) -> Self {
         Target {
             pool: self.pool.clone(),
+            parked: self.parked.clone(),
             table: self.table.clone(),
             retry: self.retry,
             page_rows: self.page_rows,

@@ -15,6 +15,7 @@
 //! after the last row the server returned, so no row comes twice and none
 //! is missed.
 
+use super::parked::{Parked, ScanKey};
 use super::pool::Slot;
 use super::retry::with_retries;
 use super::{Connection, Connector, GatewayError, ScannerId, ServerScan, Target};
@@ -26,6 +27,7 @@ use rowkey_store::{Columns, KeyRange, ReadRequest, Row, RowStream, StoreError};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// The rows of `request`.
@@ -51,7 +53,18 @@ pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> Row
         stale: None,
         finished: Vec::new(),
         page_rows: target.page_rows.max(1),
+        table: target.table.clone(),
+        at_limit_cleanly: false,
+        park: None,
     };
+    let mut cursor = cursor;
+    // The next page of a read that stopped at its limit goes on with its
+    // scanner.
+    let (parked, expired) = target.parked.take(&cursor.key());
+    cursor.open = parked;
+    if !expired.is_empty() {
+        target.pool.spawn(move |slot| close_all(slot, expired));
+    }
     Box::pin(ReadStream {
         target,
         state: State::Idle(Box::new(cursor)),
@@ -75,6 +88,12 @@ struct Cursor {
     stale: Option<ScannerId>,
     /// Scanners read to their end, closed once the rows are on their way.
     finished: Vec<ScannerId>,
+    table: Arc<str>,
+    /// The open scanner stands just after the last row delivered: every
+    /// row of its last batch was taken (so it can be parked at the limit).
+    at_limit_cleanly: bool,
+    /// The scanner to park once the rows are on their way, and its key.
+    park: Option<(ScanKey, ScannerId)>,
     page_rows: u32,
 }
 
@@ -85,7 +104,29 @@ impl Cursor {
 
     /// Whether it still holds a scanner on the server.
     fn holds_scanners(&self) -> bool {
-        self.open.is_some() || self.stale.is_some() || !self.finished.is_empty()
+        self.open.is_some()
+            || self.stale.is_some()
+            || !self.finished.is_empty()
+            || self.park.is_some()
+    }
+
+    /// Whether its open scanner may be parked: the read stopped at its
+    /// limit with the scanner just after the last row it delivered.
+    fn parkable(&self) -> bool {
+        self.left == Some(0) && self.at_limit_cleanly && !self.ranges.is_empty()
+    }
+
+    /// What is left of the read, as parked scanners are keyed.
+    fn key(&self) -> ScanKey {
+        let mut ranges: Vec<KeyRange> = self.ranges.iter().cloned().collect();
+        ranges.sort_by(|a, b| a.start.cmp(&b.start));
+        ScanKey {
+            table: self.table.to_string(),
+            ranges,
+            reversed: self.reversed,
+            fuzzy: self.fuzzy.clone(),
+            columns: self.columns.clone(),
+        }
     }
 
     /// The next rows (empty only when the read is done), opening,
@@ -101,7 +142,10 @@ impl Cursor {
         }
         loop {
             if self.is_done() {
-                self.finished.extend(self.open.take());
+                match self.open.take() {
+                    Some(id) if self.parkable() => self.park = Some((self.key(), id)),
+                    open => self.finished.extend(open),
+                }
                 self.ranges.clear();
                 return Ok(Vec::new());
             }
@@ -138,7 +182,10 @@ impl Cursor {
             let mut ended = rows.len() < want as usize;
             let mut page = Vec::with_capacity(rows.len());
             let mut last = None;
+            let batch = rows.len();
+            let mut taken = 0;
             for row in rows {
+                taken += 1;
                 if self.reversed {
                     match step(&bounds, &row.key) {
                         ReverseStep::Stop => {
@@ -150,6 +197,9 @@ impl Cursor {
                     }
                 }
                 if self.left == Some(0) {
+                    // This row and the rest of the batch were read and
+                    // not delivered: the scanner is past them.
+                    taken -= 1;
                     break;
                 }
                 last = Some(row.key.clone());
@@ -160,6 +210,7 @@ impl Cursor {
                     page.push(row);
                 }
             }
+            self.at_limit_cleanly = !ended && taken == batch;
             if let Some(last) = last {
                 self.resume_after(&last);
             }
@@ -187,7 +238,14 @@ impl Cursor {
             stop_row,
             reversed: self.reversed,
             columns: self.columns.clone(),
-            caching: want.max(1),
+            // A page of the store's size, whatever this read wants: the
+            // next page (a parked scanner's) is then in the server's cache.
+            // Point reads and tiny pages keep theirs.
+            caching: if want < 16 {
+                want.max(1)
+            } else {
+                want.max(self.page_rows)
+            },
         }
     }
 
@@ -214,7 +272,17 @@ impl Cursor {
         }
     }
 
-    fn release<C: Connector>(&mut self, slot: &mut Slot<C>) {
+    fn release<C: Connector>(&mut self, slot: &mut Slot<C>, parked: &Parked) {
+        if let Some(id) = self.open {
+            if self.parkable() {
+                self.open = None;
+                self.park = Some((self.key(), id));
+            }
+        }
+        if let Some((key, id)) = self.park.take() {
+            let evicted = parked.park(key, id);
+            close_all(slot, evicted);
+        }
         if self.holds_scanners() {
             if let Ok(conn) = slot.connection() {
                 for id in self.stale.take().into_iter().chain(self.finished.drain(..)) {
@@ -228,7 +296,7 @@ impl Cursor {
 
 /// Closes scanners read to their end (best effort: one the server no
 /// longer has is closed already).
-fn close_all<C: Connector>(slot: &mut Slot<C>, scanners: Vec<ScannerId>) {
+pub(crate) fn close_all<C: Connector>(slot: &mut Slot<C>, scanners: Vec<ScannerId>) {
     if scanners.is_empty() {
         return;
     }
@@ -269,16 +337,24 @@ impl<C: Connector> ReadStream<C> {
     fn fetch(&self, mut cursor: Box<Cursor>) -> Fetch {
         let table = self.target.table.clone();
         let retry = self.target.retry;
+        let (parked, orphaned) = (self.target.parked.clone(), self.target.parked.clone());
         Box::pin(self.target.pool.run_then(
             "read rows",
             move |slot: &mut Slot<C>| {
                 let rows = with_retries(slot, &retry, |conn| cursor.next_page(conn, &table))
                     .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
                 let finished = std::mem::take(&mut cursor.finished);
-                let close = move |slot: &mut Slot<C>| close_all(slot, finished);
-                ((cursor, rows), close)
+                let park = cursor.park.take();
+                let after = move |slot: &mut Slot<C>| {
+                    let mut close = finished;
+                    if let Some((key, id)) = park {
+                        close.extend(parked.park(key, id));
+                    }
+                    close_all(slot, close);
+                };
+                ((cursor, rows), after)
             },
-            |(mut cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot),
+            move |(mut cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot, &orphaned),
         ))
     }
 }
@@ -310,10 +386,20 @@ impl<C: Connector> Stream for ReadStream<C> {
                         this.drop_cursor(cursor);
                         return Poll::Ready(Some(Err(e)));
                     }
-                    Poll::Ready(Ok((cursor, Ok(rows)))) => {
+                    Poll::Ready(Ok((mut cursor, Ok(rows)))) => {
                         if rows.is_empty() {
                             this.drop_cursor(cursor);
                             return Poll::Ready(None);
+                        }
+                        // At its limit: the scanner waits for the next
+                        // page before these rows are even taken.
+                        if cursor.parkable() {
+                            if let Some(id) = cursor.open.take() {
+                                let evicted = this.target.parked.park(cursor.key(), id);
+                                if !evicted.is_empty() {
+                                    this.target.pool.spawn(move |slot| close_all(slot, evicted));
+                                }
+                            }
                         }
                         this.rows.extend(rows);
                         this.state = State::Idle(cursor);
@@ -328,9 +414,10 @@ impl<C: Connector> ReadStream<C> {
     /// Lets go of a cursor, closing what it still holds on the server.
     fn drop_cursor(&self, cursor: Box<Cursor>) {
         if cursor.holds_scanners() {
+            let parked = self.target.parked.clone();
             self.target.pool.spawn(move |slot| {
                 let mut cursor = cursor;
-                cursor.release(slot)
+                cursor.release(slot, &parked)
             });
         }
     }

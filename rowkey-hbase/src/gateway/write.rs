@@ -67,7 +67,8 @@ pub(crate) async fn write<C: Connector>(
 ) -> Result<(), StoreError> {
     let rows = Row::merge_repeated(rows);
     let batches = batches(rows, options, Row::size);
-    send(
+    unpark(target);
+    let sent = send(
         target,
         batches,
         options,
@@ -77,7 +78,9 @@ pub(crate) async fn write<C: Connector>(
                 .map_err(|e| diagnose(conn, table, batch, e))
         },
     )
-    .await
+    .await;
+    unpark(target);
+    sent
 }
 
 /// Deletes the rows of `keys` (already checked), every family of each.
@@ -105,14 +108,29 @@ pub(crate) async fn delete<C: Connector>(
         )
         .await??;
     let batches = batches(keys, options, Vec::len);
-    send(
+    unpark(target);
+    let sent = send(
         target,
         batches,
         options,
         "delete rows",
         move |conn, table, keys| conn.delete_rows(table, keys, &families),
     )
-    .await
+    .await;
+    unpark(target);
+    sent
+}
+
+/// Drops the client's parked scanners, before and after a write: a read
+/// that starts once the write has returned never goes on with a scanner
+/// opened before it (see `parked`).
+fn unpark<C: Connector>(target: &Target<C>) {
+    let stale = target.parked.clear();
+    if !stale.is_empty() {
+        target
+            .pool
+            .spawn(move |slot| super::read::close_all(slot, stale));
+    }
 }
 
 /// A failed write's precise cause, where the server's answer hides it: a

@@ -1,0 +1,131 @@
+//! Scanners kept open between reads of one range.
+//!
+//! A query reads each range a page at a time (`StoreExt::query` asks a
+//! store for its rows in reads of a bounded size, each resuming after the
+//! last row of the one before). Opening a scanner per page makes HBase's
+//! Thrift server start a region scan per page, and caches only that
+//! page's rows; measured on the ledger query, that costs the server about
+//! twice the work of one scanner per range. So a read that stops at its
+//! limit, its scanner positioned just after the rows it delivered, parks
+//! the scanner here, keyed by what is left of its read; the next read of
+//! exactly that (the query's next page) takes it and goes on.
+//!
+//! A parked scanner sees the table as of when it was opened. So every
+//! write or delete through the client drops the parked scanners (before
+//! it is sent and after it returns): a read that starts after a write of
+//! this client returned never continues an older scanner. Scanners are
+//! parked for at most [`PARK_FOR`], well within the server's scanner
+//! lease, and at most [`MAX_PARKED`] at once; whatever leaves is closed.
+
+use super::ScannerId;
+use rowkey_core::scan::FuzzyFilter;
+use rowkey_store::{Columns, KeyRange};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a scanner stays parked.
+pub(crate) const PARK_FOR: Duration = Duration::from_secs(20);
+/// How many scanners may be parked at once.
+pub(crate) const MAX_PARKED: usize = 256;
+
+/// What is left of a read: its table, its ranges (sorted), direction,
+/// fuzzy key and columns. Limits are not part of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ScanKey {
+    pub(crate) table: String,
+    pub(crate) ranges: Vec<KeyRange>,
+    pub(crate) reversed: bool,
+    pub(crate) fuzzy: Option<FuzzyFilter>,
+    pub(crate) columns: Option<Columns>,
+}
+
+struct Entry {
+    key: ScanKey,
+    id: ScannerId,
+    since: Instant,
+}
+
+/// The parked scanners of one client.
+#[derive(Default)]
+pub(crate) struct Parked {
+    entries: Mutex<Vec<Entry>>,
+}
+
+impl Parked {
+    /// Parks scanner `id` under `key`; returns the scanners to close (the
+    /// expired, and the oldest when over the cap).
+    pub(crate) fn park(&self, key: ScanKey, id: ScannerId) -> Vec<ScannerId> {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = expire(&mut entries);
+        entries.push(Entry {
+            key,
+            id,
+            since: Instant::now(),
+        });
+        while entries.len() > MAX_PARKED {
+            out.push(entries.remove(0).id);
+        }
+        out
+    }
+
+    /// The scanner parked under `key`, if any, and the scanners to close.
+    pub(crate) fn take(&self, key: &ScanKey) -> (Option<ScannerId>, Vec<ScannerId>) {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let out = expire(&mut entries);
+        let found = entries.iter().position(|e| e.key == *key);
+        (found.map(|i| entries.remove(i).id), out)
+    }
+
+    /// Drops every parked scanner (a write went by); returns them to close.
+    pub(crate) fn clear(&self) -> Vec<ScannerId> {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.drain(..).map(|e| e.id).collect()
+    }
+}
+
+fn expire(entries: &mut Vec<Entry>) -> Vec<ScannerId> {
+    let mut out = Vec::new();
+    entries.retain(|e| {
+        let keep = e.since.elapsed() < PARK_FOR;
+        if !keep {
+            out.push(e.id);
+        }
+        keep
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(start: &str) -> ScanKey {
+        ScanKey {
+            table: "t".into(),
+            ranges: vec![KeyRange::new(start, None)],
+            reversed: false,
+            fuzzy: None,
+            columns: None,
+        }
+    }
+
+    #[test]
+    fn a_parked_scanner_is_taken_once_and_a_write_drops_them_all() {
+        let parked = Parked::default();
+        assert!(parked.park(key("a"), 1).is_empty());
+        assert!(parked.park(key("b"), 2).is_empty());
+        assert_eq!(parked.take(&key("a")).0, Some(1));
+        assert_eq!(parked.take(&key("a")).0, None);
+        assert_eq!(parked.clear(), [2]);
+        assert_eq!(parked.take(&key("b")).0, None);
+    }
+
+    #[test]
+    fn the_oldest_leave_over_the_cap() {
+        let parked = Parked::default();
+        for i in 0..MAX_PARKED as i32 {
+            assert!(parked.park(key(&i.to_string()), i).is_empty());
+        }
+        assert_eq!(parked.park(key("new"), 9_999), [0]);
+    }
+}
