@@ -10,6 +10,7 @@ mod faults;
 mod guard;
 mod java_checks;
 mod lease;
+mod parked;
 mod scans;
 mod server;
 
