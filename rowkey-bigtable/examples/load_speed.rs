@@ -17,18 +17,10 @@ use futures::{StreamExt, TryStreamExt};
 use rowkey::store::{IndexedStore, PutRecordsOptions, Record, Row, Store};
 use rowkey::{IndexOf, RowKey};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
+use rowkey_fixtures::bench::arg;
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleByMetric};
 use std::time::{Duration, Instant};
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The rows as raw `MutateRows` entries (a `SetCell` per cell, the
 /// server's timestamp), as `BigtableStore` sends them.

@@ -15,18 +15,10 @@
 use futures::TryStreamExt;
 use rowkey::store::{Row, Store};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
+use rowkey_fixtures::bench::arg;
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::walk;
 use std::time::Instant;
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// What one read of 4 rows costs the emulator, from the start of a
 /// bucket of 2,500 rows to its end, and to its 10th row: the emulator

@@ -23,40 +23,12 @@ use rowkey::store::{QueryOptions, RowStream, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_bigtable::adapters::{ToRowRange, ToRowSet};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
+use rowkey_fixtures::bench::{arg, cpu};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::Ledger;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// User + system CPU time of process `pid` so far (`/proc/<pid>/stat`,
-/// fields 14 and 15, in clock ticks of 10 ms).
-fn cpu(pid: &str) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The command name may hold spaces: fields are counted after its ')'.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let tick = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    // After ')': state is field 3, so utime (14) and stime (15) are 11, 12.
-    Duration::from_millis((tick(11) + tick(12)) * 10)
-}
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A store that counts the reads it is asked for (a query's pages).
 #[derive(Clone)]

@@ -25,6 +25,7 @@
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{Cell, IndexedStore, PutRecordsOptions, Record, Row, Store};
 use rowkey::{IndexOf, RowKey};
+use rowkey_fixtures::bench::arg;
 use rowkey_fixtures::layouts::{Ledger, Sample, SampleByMetric};
 use rowkey_hbase::hbase_thrift::hbase::{
     BatchMutation, HbaseSyncClient, Mutation, THbaseSyncClient,
@@ -104,15 +105,6 @@ fn raw_load(clients: &mut [Raw], table: &str, rows: &[Row]) {
             });
         }
     });
-}
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 /// `n` ledger rows of about 100 bytes: distinct 32-byte keys, one cell

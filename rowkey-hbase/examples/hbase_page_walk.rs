@@ -11,17 +11,9 @@
 //! `HBASE_THRIFT` when set, else starts a standalone HBase.
 
 use rowkey::store::admin::TableSpec;
+use rowkey_fixtures::bench::arg;
 use rowkey_fixtures::walk;
 use rowkey_hbase::HBaseClient;
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -44,6 +44,7 @@
 use futures::StreamExt;
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{QueryOptions, ReadRequest, RowStream, Store, StoreExt};
+use rowkey_fixtures::bench::{arg, cpu};
 use rowkey_fixtures::layouts::Ledger;
 use rowkey_hbase::hbase_thrift::hbase::{HbaseSyncClient, THbaseSyncClient, TRowResult, TScan};
 use rowkey_hbase::{ClientOptions, HBaseClient, HBaseStore, ToTScan};
@@ -262,33 +263,6 @@ fn raw_paged_once(client: &mut Raw, table: &[u8], range: &TScan) -> usize {
         .len();
     client.scanner_close(id).expect("scannerClose");
     n
-}
-
-/// User + system CPU time of process `pid` so far (`/proc/<pid>/stat`,
-/// fields 14 and 15, in clock ticks of 10 ms); zero when unknown.
-fn cpu(pid: &str) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let tick = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    Duration::from_millis((tick(11) + tick(12)) * 10)
-}
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 /// A store that counts the reads it is asked for (a query's pages).
