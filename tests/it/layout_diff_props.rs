@@ -83,6 +83,16 @@ fn only_unknown_moves(d: &LayoutDiff) -> bool {
         })
 }
 
+/// Two fields of one codec swapped (the diff rightly says values move
+/// between them): a key changes only where the two values differ, which
+/// a sample need not show (a one-variant enum never does).
+fn same_shapes(old: &LayoutSpec, new: &LayoutSpec) -> bool {
+    old.fields
+        .iter()
+        .map(|(_, f)| f)
+        .eq(new.fields.iter().map(|(_, f)| f))
+}
+
 fn has(d: &LayoutDiff, f: impl Fn(&Effect) -> bool) -> bool {
     d.changes.iter().any(|c| f(&c.effect))
 }
@@ -138,7 +148,7 @@ fn check(
             "the diff says rows read as before: {}",
             why()
         );
-    } else if single && !only_unknown_moves(&d) {
+    } else if single && !only_unknown_moves(&d) && !same_shapes(old_spec, new_spec) {
         assert!(
             outcomes.iter().any(|s| *s != Seen::Same),
             "the diff says rows change, none does: {}",
