@@ -18,6 +18,7 @@ use futures::TryStreamExt;
 use rowkey::scan::{FuzzyKey, ScanPlan};
 use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store, StoreExt};
 use rowkey::{Record, RowKey};
+use rowkey_fixtures::conformance::fuzzy::pattern;
 use rowkey_fixtures::conformance::support::{
     adversarial_byte, adversarial_bytes, adversarial_u32, coin,
 };
@@ -47,21 +48,6 @@ fn hbase_bytes_agree(row: &[u8], mask: &[u8], key: &[u8]) -> bool {
 fn bytes_below(rng: &mut Rng, n: u64) -> Vec<u8> {
     let len = rng.below(n) as usize;
     adversarial_bytes(rng, len)
-}
-
-/// A pattern of up to 3 runs, fixed or free, 1 or 2 bytes each.
-fn pattern(rng: &mut Rng) -> FuzzyKey<16> {
-    let mut k = FuzzyKey::new();
-    for _ in 0..rng.below(4) {
-        let width = 1 + rng.below(2) as usize;
-        if coin(rng) {
-            k.push_free(width).expect("fits");
-        } else {
-            k.push_fixed(&vec![adversarial_byte(rng); width])
-                .expect("fits");
-        }
-    }
-    k
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
