@@ -64,6 +64,20 @@ fn fit_bound(bound: &[u8], max: usize) -> Option<Vec<u8>> {
 /// an exclusive low bound of a backwards scan: `p` for `key = p 00` (no
 /// key lies between), `p (b - 1)` for `key = p b`; `None` for the empty
 /// key and for `[0x00]` (only the empty key is below them).
+/// Whether `key`, a row of a backwards scan of the range from `start` to
+/// `stop` (begun at `stop`, inclusive, as a reversed scan must be), is in
+/// the range, above it, or below it (the scan is past the range).
+pub(crate) fn reverse_step(start: &[u8], stop: Option<&[u8]>, key: &[u8]) -> crate::ReverseStep {
+    use crate::ReverseStep;
+    if key < start {
+        ReverseStep::Stop
+    } else if stop.is_some_and(|s| key >= s) {
+        ReverseStep::Skip
+    } else {
+        ReverseStep::Take
+    }
+}
+
 pub(crate) fn below(key: &[u8]) -> Option<Vec<u8>> {
     match key.split_last() {
         None => None,

@@ -64,6 +64,12 @@ pub fn to_batch_mutations(rows: Vec<Row>) -> Result<Vec<BatchMutation>, StoreErr
 /// The store checks, then every family.
 fn check(rows: &[Row]) -> Result<(), StoreError> {
     KeyLimit::HBASE.check_rows(rows)?;
+    check_families(rows)
+}
+
+/// A family HBase cannot name (empty, or holding the `:` that ends it in
+/// a Thrift column) is refused before anything is sent.
+pub(crate) fn check_families(rows: &[Row]) -> Result<(), StoreError> {
     for row in rows {
         for cell in &row.cells {
             if cell.family.is_empty() || cell.family.contains(':') {

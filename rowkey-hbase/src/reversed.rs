@@ -141,13 +141,7 @@ impl ReversedTScan {
     /// assert_eq!(read.step(b"`\xFF"), ReverseStep::Stop);
     /// ```
     pub fn step(&self, key: &[u8]) -> ReverseStep {
-        if key < self.start.as_slice() {
-            ReverseStep::Stop
-        } else if self.stop.as_ref().is_some_and(|s| key >= s.as_slice()) {
-            ReverseStep::Skip
-        } else {
-            ReverseStep::Take
-        }
+        crate::bounds::reverse_step(&self.start, self.stop.as_deref(), key)
     }
 
     /// Applies [`step`](Self::step) to a batch of rows the scan returned

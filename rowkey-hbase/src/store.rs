@@ -157,7 +157,7 @@ impl Store for HBaseStore {
         let limit = self.key_limit();
         async move {
             limit.check_rows(&rows)?;
-            check_families(&rows)?;
+            crate::puts::check_families(&rows)?;
             write(&target, rows, options).await
         }
     }
@@ -180,23 +180,4 @@ impl Store for HBaseStore {
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         read(self.target.clone(), request)
     }
-}
-
-/// A family HBase cannot name (empty, or holding the `:` that ends it in
-/// a Thrift column) is refused before anything is sent.
-fn check_families(rows: &[Row]) -> Result<(), StoreError> {
-    for row in rows {
-        for cell in &row.cells {
-            if cell.family.is_empty() || cell.family.contains(':') {
-                return Err(StoreError::backend(
-                    "write rows",
-                    crate::ThriftDataError::BadFamily {
-                        row: row.key.clone(),
-                        family: cell.family.clone(),
-                    },
-                ));
-            }
-        }
-    }
-    Ok(())
 }

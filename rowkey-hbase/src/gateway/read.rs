@@ -19,7 +19,7 @@ use super::parked::{Parked, ScanKey};
 use super::pool::Slot;
 use super::retry::with_retries;
 use super::{Connection, Connector, GatewayError, ScannerId, ServerScan, Target};
-use crate::bounds::{below, Bounds};
+use crate::bounds::{below, reverse_step, Bounds};
 use crate::reversed::ReverseStep;
 use futures_core::Stream;
 use rowkey_core::scan::FuzzyFilter;
@@ -309,13 +309,7 @@ pub(crate) fn close_all<C: Connector>(slot: &mut Slot<C>, scanners: Vec<ScannerI
 
 /// Whether a row of a backwards scan of `b` is in it.
 fn step(b: &Bounds, key: &[u8]) -> ReverseStep {
-    if key < b.start.as_slice() {
-        ReverseStep::Stop
-    } else if b.stop.as_ref().is_some_and(|s| key >= s.as_slice()) {
-        ReverseStep::Skip
-    } else {
-        ReverseStep::Take
-    }
+    reverse_step(&b.start, b.stop.as_deref(), key)
 }
 
 type Fetch = Pin<Box<dyn Future<Output = Result<Fetched, StoreError>> + Send>>;
