@@ -102,8 +102,8 @@ pub use rowkey_core::{codec, hotspot, key_text, salt, scan, split};
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeKey, DecodeKeyOwned, DecodePart, EncodeError,
     EncodeErrorKind, FieldCodec, FieldLayout, IndexOf, KeyBuf, KeyDisplay, KeyError, KeyLocation,
-    KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order, RowKey, TimeCrate, UnrenderableKey,
-    ValueKind, HBASE_MAX_KEY_LEN,
+    KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order, RowKey, SparseIndexOf, TimeCrate,
+    UnrenderableKey, ValueKind, HBASE_MAX_KEY_LEN,
 };
 pub use rowkey_derive::{KeyPart, Record, RowKey};
 

@@ -44,7 +44,7 @@ pub use display::KeyDisplay;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, KeyError, KeyLocation,
 };
-pub use index::IndexOf;
+pub use index::{IndexOf, SparseIndexOf};
 pub use key::{DecodeKey, DecodeKeyOwned, RowKey};
 pub use layout::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order, TimeCrate, ValueKind};
 pub use part::{DecodePart, KeyPart};

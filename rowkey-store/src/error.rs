@@ -124,6 +124,12 @@ pub enum StoreError {
         /// The family the operation named.
         family: String,
     },
+    /// A query through an index the table was not given
+    /// ([`IndexedTable::with_index`](crate::IndexedTable::with_index)).
+    NoSuchIndex {
+        /// The index key's type, as its layout names it.
+        index: &'static str,
+    },
     /// A blocking call made on a thread that runs an async runtime, where
     /// blocking would stall (or deadlock) the runtime. Use the async store.
     InsideAsyncRuntime {
@@ -232,6 +238,7 @@ impl StoreError {
             StoreError::NoCells { .. } | StoreError::TooManyCells { .. } => "write rows",
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::InputRecord { .. } => "load records",
+            StoreError::NoSuchIndex { .. } => "query an index",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -309,6 +316,10 @@ impl fmt::Display for StoreError {
             StoreError::BadRecord { op, key, .. } => {
                 write!(f, "cannot {op} at main row {}", shown(key))
             }
+            StoreError::NoSuchIndex { index } => write!(
+                f,
+                "cannot query an index: the table has no index {index} (give it one with `with_index::<{index}>`)"
+            ),
             StoreError::NoSuchTable { op, table } => {
                 write!(f, "cannot {op}: table {table:?} does not exist")
             }

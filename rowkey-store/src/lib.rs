@@ -16,6 +16,9 @@
 //!   loaded in bulk with their index rows
 //!   ([`put_records`](IndexedStore::put_records), [`PutRecordsOptions`],
 //!   [`PutRecordsProgress`]).
+//! - [`IndexedTable`]: a table of records with any number of indexes,
+//!   sparse ones ([`SparseIndexOf`](rowkey_core::SparseIndexOf)) included,
+//!   all kept consistent by every write and bulk load.
 //! - [`CheckedTable`], [`CheckedIndexedStore`] and [`LayoutRegistry`]:
 //!   tables guarded by the layout their keys were written with, recorded
 //!   in a registry table; a table of another layout is refused before a
@@ -97,8 +100,8 @@ pub use guard::{
     LAYOUT_FINGERPRINT, LAYOUT_JSON,
 };
 pub use index::{
-    IndexJoin, IndexStats, IndexedStore, PutRecordsOptions, PutRecordsProgress, Records,
-    DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
+    IndexJoin, IndexStats, IndexedStore, IndexedTable, PutRecordsOptions, PutRecordsProgress,
+    Records, DEFAULT_JOIN_BATCH, INDEX_FAMILY, INDEX_QUALIFIER,
 };
 pub use limits::{KeyLimit, BIGTABLE_MAX_KEY_LEN};
 pub use mem::MemStore;

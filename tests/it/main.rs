@@ -32,6 +32,7 @@ mod fuzzy_pages;
 mod golden;
 mod in_list_order;
 mod index_record;
+mod index_table;
 mod java_crosscheck;
 mod layout_diff;
 mod layout_diff_props;

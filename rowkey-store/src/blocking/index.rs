@@ -9,7 +9,7 @@ use crate::{
 };
 use futures_core::Stream;
 use rowkey_core::scan::ScanPlan;
-use rowkey_core::{IndexOf, RowKey};
+use rowkey_core::{RowKey, SparseIndexOf};
 use std::pin::Pin;
 
 /// An [`IndexedStore`] whose operations block the calling thread.
@@ -88,7 +88,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     pub fn put_indexed<X, M>(&self, main: &M, cells: Vec<Cell>) -> Result<(), StoreError>
     where
         M: RowKey,
-        X: IndexOf<M>,
+        X: SparseIndexOf<M>,
     {
         let put = self.store.put_indexed::<X, M>(main, cells);
         self.executor.block_on("write rows", put)?
@@ -98,7 +98,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     pub fn put_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let put = self.store.put_record::<X, R>(record);
         self.executor.block_on("write rows", put)?
@@ -112,7 +112,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     ) -> Result<PutRecordsProgress, StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let put = self.store.put_records::<X, R>(records);
         self.executor.block_on("write rows", put)?
@@ -170,7 +170,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     ) -> Result<PutRecordsProgress, StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let put = self
             .store
@@ -182,7 +182,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     pub fn update_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let update = self.store.update_record::<X, R>(record);
         self.executor.block_on("update a record", update)?
@@ -192,7 +192,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     pub fn delete_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let delete = self.store.delete_record::<X, R>(record);
         self.executor.block_on("delete rows", delete)?
@@ -216,13 +216,9 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     ) -> RecordRows<'_, S, I, R, E>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
-        RecordRows {
-            records: Some(self.store.query_records::<X, R, N>(plan)),
-            stats: IndexStats::default(),
-            executor: &self.executor,
-        }
+        RecordRows::new(self.store.query_records::<X, R, N>(plan), &self.executor)
     }
 }
 
@@ -282,6 +278,17 @@ pub struct RecordRows<'a, S, I, R, E> {
     records: Option<Records<S, I, R>>,
     stats: IndexStats,
     executor: &'a E,
+}
+
+impl<'a, S, I, R, E> RecordRows<'a, S, I, R, E> {
+    /// The records of `records`, pulled on `executor`.
+    pub(super) fn new(records: Records<S, I, R>, executor: &'a E) -> Self {
+        RecordRows {
+            records: Some(records),
+            stats: IndexStats::default(),
+            executor,
+        }
+    }
 }
 
 impl<S, I, R, E> RecordRows<'_, S, I, R, E> {

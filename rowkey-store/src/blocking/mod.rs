@@ -27,9 +27,11 @@
 
 mod index;
 mod parking;
+mod table;
 
 pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
 pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
+pub use table::BlockingIndexedTable;
 
 use crate::{Cell, QueryOptions, ReadRequest, Record, Row, RowStream, Store, StoreError, StoreExt};
 use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};

@@ -3,14 +3,11 @@
 //! number in flight, each batch in [`put_record`](IndexedStore::put_record)'s
 //! order (main rows, then index rows).
 
-use super::{index_row, IndexedStore};
-use crate::{KeyLimit, Record, Row, Store, StoreError};
+use super::{load, IndexedStore};
+use crate::{Record, Store, StoreError};
 use futures_core::Stream;
-use rowkey_core::{IndexOf, KeyDisplay, RowKey};
-use std::collections::{HashMap, HashSet};
-use std::future::Future;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::pin::{pin, Pin};
+use rowkey_core::SparseIndexOf;
+use std::pin::pin;
 use std::task::{Context, Poll};
 
 /// How [`IndexedStore::put_records_with`] and
@@ -138,7 +135,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     ) -> Result<PutRecordsProgress, StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         self.put_records_with::<X, R>(records, PutRecordsOptions::default(), |_| {})
             .await
@@ -185,11 +182,12 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     ) -> Result<PutRecordsProgress, StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let mut records = records.into_iter();
-        self.load::<X, R>(|_| Poll::Ready(records.next()), options, progress)
-            .await
+        let targets = self.target::<X, R>();
+        let next = |_: &mut Context<'_>| Poll::Ready(records.next());
+        load::run(self.main(), &targets, next, options, progress).await
     }
 
     /// Writes the records of a stream and their index rows
@@ -280,374 +278,11 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     ) -> Result<PutRecordsProgress, StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
         let mut records = pin!(records);
-        self.load::<X, R>(|cx| records.as_mut().poll_next(cx), options, progress)
-            .await
-    }
-
-    /// The load, pulling records from `next`.
-    async fn load<X, R>(
-        &self,
-        mut next: impl FnMut(&mut Context<'_>) -> Poll<Option<R>>,
-        options: PutRecordsOptions,
-        mut progress: impl FnMut(PutRecordsProgress),
-    ) -> Result<PutRecordsProgress, StoreError>
-    where
-        R: Record,
-        X: IndexOf<R>,
-    {
-        let (main_limit, index_limit) = (self.main.key_limit(), self.index.key_limit());
-        let mut load = Load::new(self, options);
-        let mut position = 0u64;
-        let mut next = |cx: &mut Context<'_>| {
-            next(cx).map(|r| {
-                r.map(|r| {
-                    let at = position;
-                    position += 1;
-                    Prepared::new::<X, R>(&r, main_limit, index_limit).map_err(|e| {
-                        StoreError::InputRecord {
-                            position: at,
-                            key: key_fields(&r.key()),
-                            error: Box::new(e),
-                        }
-                    })
-                })
-            })
-        };
-        std::future::poll_fn(|cx| load.poll(cx, &mut next, &mut progress)).await
-    }
-}
-
-/// A write of one table, boxed: the loads' writes in flight are of two
-/// stores' future types.
-type Write<'a> = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send + 'a>>;
-
-/// A record as its two rows, checked, and the hashes of their keys.
-struct Prepared {
-    main: Row,
-    index: Row,
-    keys: [u64; 2],
-}
-
-impl Prepared {
-    /// `record`'s main row and index row, both keys encoded and checked
-    /// against their table's limit (and the row for cells), before any of
-    /// its batch is written.
-    fn new<X: IndexOf<R>, R: Record>(
-        record: &R,
-        main_limit: KeyLimit,
-        index_limit: KeyLimit,
-    ) -> Result<Prepared, StoreError> {
-        let main = Row::new(record.key().to_vec()?, record.cells());
-        main_limit.check_rows(std::slice::from_ref(&main))?;
-        let index_key = X::index_key(record).to_vec()?;
-        index_limit.check("write rows", &index_key)?;
-        let index = index_row(index_key, &main.key);
-        Ok(Prepared {
-            keys: [key_hash(0, &main.key), key_hash(1, &index.key)],
-            main,
-            index,
-        })
-    }
-}
-
-/// A record's key as its fields, `name=value` in key order, for an
-/// error about the record; the key's bytes when its layout does not
-/// decode them, and a word when it does not encode.
-fn key_fields<K: RowKey>(key: &K) -> String {
-    let Ok(bytes) = key.to_vec() else {
-        return "not shown: it does not encode".into();
-    };
-    match K::layout().decode_key(&bytes) {
-        Ok(d) => d
-            .fields
-            .iter()
-            .map(|f| format!("{}={}", f.name, f.value))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Err(_) => KeyDisplay(&bytes).to_string(),
-    }
-}
-
-/// A key's hash, `table` 0 for the main table and 1 for the index: two
-/// records conflict when they share one. A collision only orders two
-/// batches that need not be, so the hash is a fast one (FxHash's step over
-/// 8-byte words, then murmur3's finaliser for the low bits the sets use),
-/// not SipHash.
-fn key_hash(table: u8, key: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = (u64::from(table) << 32 | key.len() as u64).wrapping_mul(K);
-    let mut words = key.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// Hashes a key hash as itself: the sets of key hashes need no second
-/// SipHash.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64`s are hashed here; anything else is folded in.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type KeySet = HashSet<u64, BuildHasherDefault<Prehashed>>;
-type KeyCounts = HashMap<u64, u32, BuildHasherDefault<Prehashed>>;
-
-/// A batch being filled, or full and not yet started.
-#[derive(Default)]
-struct Rows {
-    main: Vec<Row>,
-    index: Vec<Row>,
-    keys: KeySet,
-}
-
-impl Rows {
-    fn len(&self) -> usize {
-        self.main.len()
-    }
-}
-
-/// A batch in flight: its main rows' write, then its index rows'.
-struct Batch<'a> {
-    write: Write<'a>,
-    /// The index rows, until the main rows have landed.
-    index: Option<Vec<Row>>,
-    records: u64,
-    main_bytes: u64,
-    index_bytes: u64,
-    keys: KeySet,
-}
-
-/// A bulk load's state: the batch being filled, one waiting to start,
-/// the batches in flight and the keys they hold.
-struct Load<'a, S, I> {
-    store: &'a IndexedStore<S, I>,
-    batch_records: usize,
-    in_flight: usize,
-    filling: Rows,
-    /// Full (or closed early), waiting for room or for a batch in flight
-    /// that holds one of its keys.
-    queued: Option<Rows>,
-    running: Vec<Batch<'a>>,
-    /// The key hashes of the batches in flight, each with its count.
-    busy: KeyCounts,
-    /// The records have all been read.
-    read_all: bool,
-    error: Option<StoreError>,
-    written: PutRecordsProgress,
-}
-
-fn bytes(rows: &[Row]) -> u64 {
-    rows.iter().map(|r| r.size() as u64).sum()
-}
-
-impl<'a, S: Store, I: Store> Load<'a, S, I> {
-    fn new(store: &'a IndexedStore<S, I>, options: PutRecordsOptions) -> Self {
-        Load {
-            store,
-            batch_records: options.batch_records.max(1),
-            in_flight: options.in_flight.max(1),
-            filling: Rows::default(),
-            queued: None,
-            running: Vec::new(),
-            busy: KeyCounts::default(),
-            read_all: false,
-            error: None,
-            written: PutRecordsProgress::default(),
-        }
-    }
-
-    fn poll(
-        &mut self,
-        cx: &mut Context<'_>,
-        next: &mut impl FnMut(&mut Context<'_>) -> Poll<Option<Result<Prepared, StoreError>>>,
-        progress: &mut impl FnMut(PutRecordsProgress),
-    ) -> Poll<Result<PutRecordsProgress, StoreError>> {
-        loop {
-            let mut changed = self.start_queued();
-            changed |= self.poll_running(cx, progress);
-            changed |= self.read(cx, next);
-            if self.running.is_empty() && self.queued.is_none() {
-                if let Some(e) = self.error.take() {
-                    return Poll::Ready(Err(e));
-                }
-                if self.read_all && self.filling.len() == 0 {
-                    return Poll::Ready(Ok(self.written));
-                }
-            }
-            // Otherwise a batch in flight or the records are pending, and
-            // will wake us.
-            if !changed {
-                return Poll::Pending;
-            }
-        }
-    }
-
-    /// Starts the queued batch if there is room and no batch in flight
-    /// holds one of its keys.
-    fn start_queued(&mut self) -> bool {
-        let Some(queued) = &self.queued else {
-            return false;
-        };
-        if self.running.len() >= self.in_flight
-            || queued.keys.iter().any(|k| self.busy.contains_key(k))
-        {
-            return false;
-        }
-        let Rows { main, index, keys } = self.queued.take().expect("a queued batch");
-        for k in &keys {
-            *self.busy.entry(*k).or_default() += 1;
-        }
-        let (main_bytes, index_bytes) = (bytes(&main), bytes(&index));
-        self.running.push(Batch {
-            records: main.len() as u64,
-            write: Box::pin(self.store.main.write_rows(main)),
-            index: Some(index),
-            main_bytes,
-            index_bytes,
-            keys,
-        });
-        true
-    }
-
-    /// Polls the batches in flight: a batch whose main rows landed writes
-    /// its index rows; one whose index rows landed has committed. Returns
-    /// whether any write ended.
-    fn poll_running(
-        &mut self,
-        cx: &mut Context<'_>,
-        progress: &mut impl FnMut(PutRecordsProgress),
-    ) -> bool {
-        let mut changed = false;
-        let mut i = 0;
-        while i < self.running.len() {
-            let batch = &mut self.running[i];
-            match batch.write.as_mut().poll(cx) {
-                Poll::Pending => i += 1,
-                Poll::Ready(Ok(())) => {
-                    changed = true;
-                    if let Some(index) = batch.index.take() {
-                        // The main rows are written: now, and only now, the
-                        // index rows pointing at them (polled next round).
-                        self.written.rows += batch.records;
-                        self.written.bytes += batch.main_bytes;
-                        batch.write = Box::pin(self.store.index.write_rows(index));
-                        progress(self.written);
-                    } else {
-                        let batch = self.finish(i);
-                        self.written.rows += batch.records;
-                        self.written.bytes += batch.index_bytes;
-                        self.written.records += batch.records;
-                        self.written.batches += 1;
-                        progress(self.written);
-                    }
-                }
-                Poll::Ready(Err(e)) => {
-                    changed = true;
-                    self.finish(i);
-                    self.fail(e);
-                }
-            }
-        }
-        changed
-    }
-
-    /// Takes batch `i` out of the running ones and frees its keys.
-    fn finish(&mut self, i: usize) -> Batch<'a> {
-        let batch = self.running.swap_remove(i);
-        for k in &batch.keys {
-            if let Some(n) = self.busy.get_mut(k) {
-                *n -= 1;
-                if *n == 0 {
-                    self.busy.remove(k);
-                }
-            }
-        }
-        batch
-    }
-
-    /// Stops the load at its first error: nothing more is read or started.
-    fn fail(&mut self, e: StoreError) {
-        if self.error.is_none() {
-            self.error = Some(e);
-        }
-        self.queued = None;
-        self.filling = Rows::default();
-    }
-
-    /// Reads records into the batch being filled while no batch is
-    /// queued; queues it when it is full, when the next record repeats
-    /// one of its keys, when the records end, and when they are not ready
-    /// while no batch is in flight. Returns whether anything changed.
-    fn read(
-        &mut self,
-        cx: &mut Context<'_>,
-        next: &mut impl FnMut(&mut Context<'_>) -> Poll<Option<Result<Prepared, StoreError>>>,
-    ) -> bool {
-        let mut changed = false;
-        while self.error.is_none() && self.queued.is_none() {
-            let filled = self.filling.len();
-            if filled >= self.batch_records || (self.read_all && filled > 0) {
-                self.queued = Some(std::mem::take(&mut self.filling));
-                return true;
-            }
-            if self.read_all {
-                break;
-            }
-            match next(cx) {
-                Poll::Ready(Some(Ok(record))) => {
-                    changed = true;
-                    if record.keys.iter().any(|k| self.filling.keys.contains(k)) {
-                        // Two rows of one key in one write may land in
-                        // either order: the record starts the next batch.
-                        self.queued = Some(std::mem::take(&mut self.filling));
-                    }
-                    self.filling.keys.extend(record.keys);
-                    self.filling.main.push(record.main);
-                    self.filling.index.push(record.index);
-                }
-                Poll::Ready(Some(Err(e))) => {
-                    self.fail(e);
-                    return true;
-                }
-                Poll::Ready(None) => {
-                    changed = true;
-                    self.read_all = true;
-                }
-                Poll::Pending => {
-                    if self.running.is_empty() && filled > 0 {
-                        // Nothing is being written: send what there is.
-                        self.queued = Some(std::mem::take(&mut self.filling));
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-        changed
+        let targets = self.target::<X, R>();
+        let next = |cx: &mut Context<'_>| records.as_mut().poll_next(cx);
+        load::run(self.main(), &targets, next, options, progress).await
     }
 }

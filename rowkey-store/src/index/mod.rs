@@ -1,20 +1,24 @@
 //! [`IndexedStore`]: a main table and an index table keyed another way
-//! ([`IndexOf`]): both rows written in an order readers tolerate, index
+//! ([`IndexOf`](rowkey_core::IndexOf)): both rows written in an order readers tolerate, index
 //! hits joined back to main rows in batched point reads ([`IndexJoin`]).
 //! The record-based operations are in `record.rs`, bulk loads of records
 //! in `bulk.rs`.
 
 use crate::{Cell, Row, Store, StoreError, StoreExt};
 use rowkey_core::scan::ScanPlan;
-use rowkey_core::{IndexOf, RowKey};
+use rowkey_core::{RowKey, SparseIndexOf};
 
 mod bulk;
 mod join;
+mod load;
 mod record;
+mod table;
+mod write;
 
 pub use bulk::{PutRecordsOptions, PutRecordsProgress};
 pub use join::{IndexJoin, IndexStats};
 pub use record::Records;
+pub use table::IndexedTable;
 
 /// The family of the index row's one cell.
 pub const INDEX_FAMILY: &str = "i";
@@ -27,7 +31,7 @@ pub const DEFAULT_JOIN_BATCH: usize = 100;
 /// A main table and an index of it: two stores (two tables; they may be
 /// clones of one store only if their keys cannot collide).
 ///
-/// An index row is keyed by an [`IndexOf`] key and holds one cell,
+/// An index row is keyed by an [`IndexOf`](rowkey_core::IndexOf) key and holds one cell,
 /// [`INDEX_FAMILY`]`:`[`INDEX_QUALIFIER`] (`i:k`), whose value is the main
 /// row's key: on Bigtable, create the index table with family `i`.
 ///
@@ -117,33 +121,31 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     }
 
     /// Writes the main row of `main` with `cells`, then the index row of
-    /// `X::index_key(main)` pointing at it (see the write order above).
-    /// Both keys are encoded, and checked against their store's limits
-    /// where the store checks them, before the main row is written.
+    /// `X::index_key(main)` pointing at it (see the write order above);
+    /// a sparse index ([`SparseIndexOf`]) that holds no row for `main`
+    /// gets none. Both keys are encoded, and checked against their
+    /// store's limits where the store checks them, before the main row is
+    /// written.
     pub async fn put_indexed<X, M>(&self, main: &M, cells: Vec<Cell>) -> Result<(), StoreError>
     where
         M: RowKey,
-        X: IndexOf<M>,
+        X: SparseIndexOf<M>,
     {
         let main_key = main.to_vec()?;
-        let index_key = X::index_key(main).to_vec()?;
-        self.put_main_then_index(main_key, index_key, cells).await
+        let index_key = X::sparse_index_key(main).map(|x| x.to_vec()).transpose()?;
+        if let Some(key) = &index_key {
+            self.index.key_limit().check("write rows", key)?;
+        }
+        let row = Row::new(main_key, cells);
+        write::put_rows(&self.main, &[&self.index], row, vec![index_key]).await
     }
 
-    /// The main row, then (once it is written) the index row pointing at
-    /// it; both keys checked before anything is written.
-    pub(crate) async fn put_main_then_index(
-        &self,
-        main_key: Vec<u8>,
-        index_key: Vec<u8>,
-        cells: Vec<Cell>,
-    ) -> Result<(), StoreError> {
-        self.index.key_limit().check("write rows", &index_key)?;
-        let index_row = index_row(index_key, &main_key);
-        self.main
-            .write_rows(vec![Row::new(main_key, cells)])
-            .await?;
-        self.index.write_rows(vec![index_row]).await
+    /// This store's index as the one target of a record operation.
+    fn target<X: SparseIndexOf<R>, R>(&self) -> [write::Target<'_, R, I>; 1] {
+        [write::Target {
+            store: &self.index,
+            key: write::index_key_fn::<X, R>(),
+        }]
     }
 
     /// The main rows of the index rows `plan` selects, in the index's

@@ -2,11 +2,12 @@
 //! record operations of [`IndexedStore`], and [`Records`], the checked
 //! join that skips stale index rows.
 
-use super::{index_row, IndexJoin, IndexStats, IndexedStore};
-use crate::{Record, Row, Store, StoreError, StoreExt};
+use super::write::{self, IndexKeyFn};
+use super::{IndexJoin, IndexStats, IndexedStore};
+use crate::{Record, Store, StoreError};
 use futures_core::Stream;
 use rowkey_core::scan::ScanPlan;
-use rowkey_core::{EncodeError, IndexOf, RowKey};
+use rowkey_core::SparseIndexOf;
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -27,12 +28,9 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     pub async fn put_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
-        let main_key = record.key().to_vec()?;
-        let index_key = X::index_key(record).to_vec()?;
-        self.put_main_then_index(main_key, index_key, record.cells())
-            .await
+        write::put_record(self.main(), &self.target::<X, R>(), record).await
     }
 
     /// Writes `record` over the one stored under its key, moving its index
@@ -66,40 +64,9 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     pub async fn update_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
-        const OP: &str = "update a record";
-        let main_key = record.key().to_vec()?;
-        let index_key = X::index_key(record).to_vec()?;
-        self.index().key_limit().check(OP, &index_key)?;
-        let stored = self.main().read_record_row::<R>(&main_key).await?;
-        let old_index_key = match stored {
-            Some(row) => {
-                let old = R::from_row(&row).map_err(|source| StoreError::BadRecord {
-                    op: OP,
-                    key: row.key.clone(),
-                    source,
-                })?;
-                Some(X::index_key(&old).to_vec()?)
-            }
-            None => None,
-        };
-        match old_index_key {
-            Some(old) if old != index_key => {
-                let cells = record.cells();
-                self.index()
-                    .write_rows(vec![index_row(index_key, &main_key)])
-                    .await?;
-                self.main()
-                    .write_rows(vec![Row::new(main_key, cells)])
-                    .await?;
-                self.index().delete_rows(vec![old]).await
-            }
-            _ => {
-                self.put_main_then_index(main_key, index_key, record.cells())
-                    .await
-            }
-        }
+        write::update_record(self.main(), &self.target::<X, R>(), record).await
     }
 
     /// Deletes `record`'s main row, then its index row
@@ -110,13 +77,9 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     pub async fn delete_record<X, R>(&self, record: &R) -> Result<(), StoreError>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
-        let main_key = record.key().to_vec()?;
-        let index_key = X::index_key(record).to_vec()?;
-        self.index().key_limit().check("delete rows", &index_key)?;
-        self.main().delete_rows(vec![main_key]).await?;
-        self.index().delete_rows(vec![index_key]).await
+        write::delete_record(self.main(), &self.target::<X, R>(), record).await
     }
 
     /// The records of the index rows `plan` selects, in index order, as
@@ -167,14 +130,12 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     pub fn query_records<X, R, const N: usize>(&self, plan: &ScanPlan<N>) -> Records<S, I, R>
     where
         R: Record,
-        X: IndexOf<R>,
+        X: SparseIndexOf<R>,
     {
-        Records {
-            join: self.query_index(plan).with_columns(R::columns()),
-            index_key: |r| X::index_key(r).to_vec(),
-            done: false,
-            record: PhantomData,
-        }
+        Records::new(
+            self.query_index(plan).with_columns(R::columns()),
+            write::index_key_fn::<X, R>(),
+        )
     }
 }
 
@@ -183,17 +144,44 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
 /// error, which it yields. [`stats`](Self::stats) counts what was
 /// skipped: collect through `&mut` to read them after the end.
 pub struct Records<S, I, R> {
-    join: IndexJoin<S, I>,
-    /// `X::index_key(record)`, encoded.
-    index_key: fn(&R) -> Result<Vec<u8>, EncodeError>,
+    /// `None` for a query through an index the table does not have: the
+    /// error it yields first.
+    join: Option<IndexJoin<S, I>>,
+    /// `X::sparse_index_key(record)`, encoded.
+    index_key: IndexKeyFn<R>,
+    /// Yielded first, then the end.
+    error: Option<StoreError>,
     done: bool,
     record: PhantomData<fn() -> R>,
 }
 
 impl<S, I, R> Records<S, I, R> {
+    /// The records `join` leads to that still index (by `index_key`) to
+    /// the hit that led to them.
+    pub(super) fn new(join: IndexJoin<S, I>, index_key: IndexKeyFn<R>) -> Self {
+        Records {
+            join: Some(join),
+            index_key,
+            error: None,
+            done: false,
+            record: PhantomData,
+        }
+    }
+
+    /// A query that fails with `error` before reading anything.
+    pub(super) fn failed(error: StoreError, index_key: IndexKeyFn<R>) -> Self {
+        Records {
+            join: None,
+            index_key,
+            error: Some(error),
+            done: false,
+            record: PhantomData,
+        }
+    }
+
     /// Hits read, records yielded, hits skipped so far.
     pub fn stats(&self) -> IndexStats {
-        self.join.stats()
+        self.join.as_ref().map(IndexJoin::stats).unwrap_or_default()
     }
 }
 
@@ -202,9 +190,14 @@ impl<S: Store, I: Store, R: Record> Stream for Records<S, I, R> {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
+        if let Some(e) = this.error.take() {
+            this.done = true;
+            return Poll::Ready(Some(Err(e)));
+        }
         while !this.done {
+            let Some(join) = &mut this.join else { break };
             // A stale hit is skipped: go on to the next.
-            let (hit, row) = match this.join.poll_joined(cx) {
+            let (hit, row) = match join.poll_joined(cx) {
                 Poll::Ready(Some(Ok(joined))) => joined,
                 Poll::Ready(Some(Err(e))) => {
                     this.done = true;
@@ -222,10 +215,13 @@ impl<S: Store, I: Store, R: Record> Stream for Records<S, I, R> {
                     key: row.key,
                     source,
                 })
-                .and_then(|record| Ok(((this.index_key)(&record)? == hit).then_some(record)));
+                .and_then(|record| {
+                    let indexed = (this.index_key)(&record)?;
+                    Ok((indexed.as_deref() == Some(&hit[..])).then_some(record))
+                });
             match checked {
                 Ok(Some(record)) => return Poll::Ready(Some(Ok(record))),
-                Ok(None) => this.join.count_stale(),
+                Ok(None) => join.count_stale(),
                 Err(e) => {
                     this.done = true;
                     return Poll::Ready(Some(Err(e)));

@@ -1,0 +1,214 @@
+//! The write orders of a record and its index rows, for any number of
+//! index tables, sparse ones included: put, update and delete, shared by
+//! [`IndexedStore`](super::IndexedStore) (one index, chosen per call) and
+//! [`IndexedTable`](super::IndexedTable) (its indexes, fixed).
+//!
+//! The one rule behind every order: an index row is written only when a
+//! reader who follows it finds either the record it indexes, or a main
+//! row that does not index to it (stale, skipped), or no main row
+//! (missing, skipped), never a record it wrongly claims. So a new index
+//! row goes after its main row, except when it moves an existing record
+//! (then the main row still holds the old record, which does not index to
+//! the new row), and an old index row is deleted only after the main row
+//! no longer indexes to it.
+
+use super::index_row;
+use crate::{Record, Row, Store, StoreError, StoreExt};
+use rowkey_core::{EncodeError, RowKey, SparseIndexOf};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
+
+/// How one index keys a record: `X::sparse_index_key`, encoded; `None`
+/// when the (sparse) index holds no row for it.
+pub(crate) type IndexKeyFn<R> = fn(&R) -> Result<Option<Vec<u8>>, EncodeError>;
+
+/// `X`'s [`IndexKeyFn`].
+pub(crate) fn index_key_fn<X: SparseIndexOf<R>, R>() -> IndexKeyFn<R> {
+    |record| X::sparse_index_key(record).map(|x| x.to_vec()).transpose()
+}
+
+/// One index table and how it keys records.
+pub(crate) struct Target<'a, R, I> {
+    pub store: &'a I,
+    pub key: IndexKeyFn<R>,
+}
+
+impl<R, I> Clone for Target<'_, R, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R, I> Copy for Target<'_, R, I> {}
+
+/// A write of one table, boxed: index writes to several tables run
+/// together.
+pub(crate) type Write<'a> = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send + 'a>>;
+
+/// Runs `writes` together to their end; the first error, if any.
+pub(crate) async fn all(writes: Vec<Write<'_>>) -> Result<(), StoreError> {
+    let mut writes: Vec<Option<Write<'_>>> = writes.into_iter().map(Some).collect();
+    let mut first_error = None;
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for slot in &mut writes {
+            let Some(write) = slot else { continue };
+            match write.as_mut().poll(cx) {
+                Poll::Pending => pending = true,
+                Poll::Ready(result) => {
+                    *slot = None;
+                    if let Err(e) = result {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    first_error.map_or(Ok(()), Err)
+}
+
+/// `record`'s index key in each target, each checked against its table's
+/// limit, before anything is written.
+pub(crate) fn index_keys<R, I: Store>(
+    targets: &[Target<'_, R, I>],
+    record: &R,
+    op: &'static str,
+) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+    targets
+        .iter()
+        .map(|t| {
+            let key = (t.key)(record)?;
+            if let Some(key) = &key {
+                t.store.key_limit().check(op, key)?;
+            }
+            Ok(key)
+        })
+        .collect()
+}
+
+/// Writes one index row per `(table, key)` pointing at `main_key`, all
+/// tables together.
+async fn write_index_rows<I: Store>(
+    rows: impl IntoIterator<Item = (&I, Vec<u8>)>,
+    main_key: &[u8],
+) -> Result<(), StoreError> {
+    let writes: Vec<Write<'_>> = rows
+        .into_iter()
+        .map(|(store, key)| Box::pin(store.write_rows(vec![index_row(key, main_key)])) as Write<'_>)
+        .collect();
+    all(writes).await
+}
+
+/// The main row, then (once it is written) the index rows pointing at it;
+/// `index_keys` are already checked.
+pub(crate) async fn put_rows<S: Store, I: Store>(
+    main: &S,
+    targets: &[&I],
+    row: Row,
+    index_keys: Vec<Option<Vec<u8>>>,
+) -> Result<(), StoreError> {
+    let main_key = row.key.clone();
+    main.write_rows(vec![row]).await?;
+    let rows = targets
+        .iter()
+        .copied()
+        .zip(index_keys)
+        .filter_map(|(t, k)| Some((t, k?)));
+    write_index_rows(rows, &main_key).await
+}
+
+/// `put_record`: main row, then every index row the record has.
+pub(crate) async fn put_record<R: Record, S: Store, I: Store>(
+    main: &S,
+    targets: &[Target<'_, R, I>],
+    record: &R,
+) -> Result<(), StoreError> {
+    let main_key = record.key().to_vec()?;
+    let keys = index_keys(targets, record, "write rows")?;
+    let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
+    put_rows(main, &stores, Row::new(main_key, record.cells()), keys).await
+}
+
+/// `update_record`: reads the stored record, then
+/// (1) the index rows whose key changed, or that the record moves into
+/// (a sparse index that now holds it),
+/// (2) the main row,
+/// (3) the index rows whose key did not change (written again, which
+///     heals a put cut short), with the old rows deleted: those whose key
+///     changed and those of indexes the record moves out of.
+///
+/// Without a stored record it is [`put_record`]. Stopped after (1), the
+/// stored record is still the old one, which does not index to the new
+/// rows: they are stale, and running it again finishes the move. Stopped
+/// after (2), the old rows are stale and stay (their keys are no longer
+/// known).
+pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
+    main: &S,
+    targets: &[Target<'_, R, I>],
+    record: &R,
+) -> Result<(), StoreError> {
+    const OP: &str = "update a record";
+    let main_key = record.key().to_vec()?;
+    let new_keys = index_keys(targets, record, OP)?;
+    let Some(row) = main.read_record_row::<R>(&main_key).await? else {
+        let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
+        return put_rows(main, &stores, Row::new(main_key, record.cells()), new_keys).await;
+    };
+    let stored = R::from_row(&row).map_err(|source| StoreError::BadRecord {
+        op: OP,
+        key: row.key.clone(),
+        source,
+    })?;
+    let old_keys: Vec<Option<Vec<u8>>> = targets
+        .iter()
+        .map(|t| (t.key)(&stored))
+        .collect::<Result<_, _>>()?;
+
+    let (mut moved, mut kept, mut gone) = (Vec::new(), Vec::new(), Vec::new());
+    for ((t, new), old) in targets.iter().zip(new_keys).zip(old_keys) {
+        match (new, old) {
+            (Some(new), Some(old)) if new == old => kept.push((t.store, new)),
+            (new, old) => {
+                moved.extend(new.map(|k| (t.store, k)));
+                gone.extend(old.map(|k| (t.store, k)));
+            }
+        }
+    }
+    write_index_rows(moved, &main_key).await?;
+    main.write_rows(vec![Row::new(main_key.clone(), record.cells())])
+        .await?;
+    let mut writes: Vec<Write<'_>> = Vec::with_capacity(kept.len() + gone.len());
+    for (store, key) in kept {
+        writes.push(Box::pin(store.write_rows(vec![index_row(key, &main_key)])));
+    }
+    for (store, key) in gone {
+        writes.push(Box::pin(store.delete_rows(vec![key])));
+    }
+    all(writes).await
+}
+
+/// `delete_record`: the main row, then every index row `record` (as
+/// stored) has. Stopped in between, the index rows lead nowhere (missing,
+/// skipped); deleting again removes them.
+pub(crate) async fn delete_record<R: Record, S: Store, I: Store>(
+    main: &S,
+    targets: &[Target<'_, R, I>],
+    record: &R,
+) -> Result<(), StoreError> {
+    let main_key = record.key().to_vec()?;
+    let keys = index_keys(targets, record, "delete rows")?;
+    main.delete_rows(vec![main_key]).await?;
+    let deletes: Vec<Write<'_>> = targets
+        .iter()
+        .zip(keys)
+        .filter_map(|(t, k)| Some(Box::pin(t.store.delete_rows(vec![k?])) as Write<'_>))
+        .collect();
+    all(deletes).await
+}
