@@ -9,9 +9,9 @@
 //! that leaves out larger units (`-%d %H:%M:%S`) compares the units it
 //! writes: the bound's larger units read as decode fills them in.
 //!
-//! Every specifier the README lists (`%Y %m %d %j %H %M %S %3f %6f %9f
-//! %F %T`, literals) is in a format here, each format with bounds of every
-//! precision from the year to the nanosecond.
+//! Every specifier docs/designing-a-key.md lists (`%Y %m %d %j %H %M %S
+//! %3f %6f %9f %F %T`, literals) is in a format here, each format with
+//! bounds of every precision from the year to the nanosecond.
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! (binary bucket) padded device, a `#[derive(KeyPart)]` enum metric and a
 //! `#[desc_ts] DateTime<Utc>`; and a text date, a decimal and a UUID.
 //! The layouts are rowkey-fixtures' (`layouts::iot`), exported with
-//! `serde_json::to_string_pretty(&Key::layout())` as the README says (the
+//! `serde_json::to_string_pretty(&Key::layout())` as docs/cli.md says (the
 //! files in `tests/layouts`); every value is shown and typed as a person
 //! writes it.
 
@@ -31,7 +31,7 @@ fn reading() -> ReadingKey {
 }
 
 /// Moving the layouts into rowkey-fixtures changed no byte: the key the
-/// README shows, and its layout file's fields.
+/// CLI chapter (docs/cli.md) shows, and its layout file's fields.
 #[test]
 fn the_fixture_layouts_write_the_keys_they_wrote() {
     let key = reading().to_vec().unwrap();
