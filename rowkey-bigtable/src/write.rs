@@ -7,7 +7,9 @@ use crate::bulk::{mutate_batch, Failure, Item};
 use crate::mutate::{FailedMutation, MutateRowsError, Mutation as MutationSpec, RowMutation};
 use crate::read::Target;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
-use bigtable_rs::google::bigtable::v2::mutation::{DeleteFromRow, Mutation as Op, SetCell};
+use bigtable_rs::google::bigtable::v2::mutation::{
+    DeleteFromColumn, DeleteFromRow, Mutation as Op, SetCell,
+};
 use bigtable_rs::google::bigtable::v2::Mutation;
 use futures_util::{StreamExt, TryStreamExt};
 use rowkey_store::{KeyLimit, Row, StoreError};
@@ -81,22 +83,28 @@ impl WriteOptions {
     }
 }
 
+/// A row's entry: its columns to clear (every version), then its cells,
+/// in one entry, which Bigtable applies atomically and in order.
 pub(crate) fn entry(row: Row) -> Entry {
+    let clear = row.clear.iter().map(|(family, qualifier)| Mutation {
+        mutation: Some(Op::DeleteFromColumn(DeleteFromColumn {
+            family_name: family.to_string(),
+            column_qualifier: qualifier.to_vec(),
+            time_range: None,
+        })),
+    });
+    let set = row.cells.into_iter().map(|c| Mutation {
+        mutation: Some(Op::SetCell(SetCell {
+            family_name: c.family,
+            column_qualifier: c.qualifier,
+            // -1: the server's time, as HBase's default.
+            timestamp_micros: -1,
+            value: c.value,
+        })),
+    });
     Entry {
         row_key: row.key,
-        mutations: row
-            .cells
-            .into_iter()
-            .map(|c| Mutation {
-                mutation: Some(Op::SetCell(SetCell {
-                    family_name: c.family,
-                    column_qualifier: c.qualifier,
-                    // -1: the server's time, as HBase's default.
-                    timestamp_micros: -1,
-                    value: c.value,
-                })),
-            })
-            .collect(),
+        mutations: clear.chain(set).collect(),
         idempotency: None,
     }
 }
@@ -162,10 +170,13 @@ fn batches(rows: Vec<Row>, options: WriteOptions) -> Result<Vec<Vec<Entry>>, Sto
 /// after a transient failure (the same cells again).
 fn puts(rows: Vec<Row>) -> Result<Vec<Item>, StoreError> {
     let rows = Row::merge_repeated(rows);
-    if let Some(row) = rows.iter().find(|r| r.cells.len() > MAX_MUTATIONS) {
+    if let Some(row) = rows
+        .iter()
+        .find(|r| r.cells.len() + r.clear.len() > MAX_MUTATIONS)
+    {
         return Err(StoreError::TooManyCells {
             key: row.key.clone(),
-            cells: row.cells.len(),
+            cells: row.cells.len() + row.clear.len(),
             max: MAX_MUTATIONS,
         });
     }

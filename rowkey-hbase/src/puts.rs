@@ -86,20 +86,45 @@ pub(crate) fn check_families(rows: &[Row]) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A row's mutations: a delete of each column it clears (every version)
+/// and a put of each cell. Thrift 1 turns a row's deletes and puts into
+/// one HBase `Delete` and one `Put`, whose order this client does not
+/// rely on: a column the row also sets is left out of the deletes (the put
+/// replaces its newest version, the one reads see), so the two never name
+/// one column.
 fn batch(row: Row) -> BatchMutation {
+    let mutations = mutations_of(&row);
     BatchMutation {
         row: Some(row.key),
-        mutations: Some(row.cells.into_iter().map(put).collect()),
+        mutations: Some(mutations),
+    }
+}
+
+/// The mutations of a borrowed row (the store keeps its rows for
+/// retries); see [`batch`].
+pub(crate) fn mutations_of(row: &Row) -> Vec<Mutation> {
+    let set = |f: &str, q: &[u8]| row.cells.iter().any(|c| c.family == f && c.qualifier == q);
+    let clear = row
+        .clear
+        .iter()
+        .filter(|(f, q)| !set(f, q))
+        .map(|(f, q)| delete_of(column(f, q)));
+    clear.chain(row.cells.iter().map(mutation_of)).collect()
+}
+
+/// A delete of every version of `column`.
+fn delete_of(column: Vec<u8>) -> Mutation {
+    Mutation {
+        is_delete: Some(true),
+        column: Some(column),
+        value: None,
+        write_to_w_a_l: Some(true),
     }
 }
 
 /// The put of a borrowed cell (the store keeps its rows for retries).
 pub(crate) fn mutation_of(cell: &Cell) -> Mutation {
     put_of(column(&cell.family, &cell.qualifier), cell.value.clone())
-}
-
-fn put(cell: Cell) -> Mutation {
-    put_of(column(&cell.family, &cell.qualifier), cell.value)
 }
 
 /// A put of `value` into `column`, through the write-ahead log

@@ -77,7 +77,7 @@ pub fn row_from_thrift(result: TRowResult) -> Result<Row, StoreError> {
         }
         (None, None) => Vec::new(),
     };
-    Ok(Row { key, cells })
+    Ok(Row::new(key, cells))
 }
 
 /// [`row_from_thrift`] for each result, in their order; the first error

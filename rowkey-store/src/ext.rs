@@ -105,15 +105,15 @@ pub trait StoreExt: Store {
     }
 
     /// Writes one record: its key ([`Record::key`]) and its cells
-    /// ([`Record::cells`]).
+    /// ([`Record::cells`]), clearing the columns it names
+    /// ([`Record::columns`]) but has no cell for, so that a record written
+    /// over an older version reads back as itself (an `Option` field now
+    /// `None` loses its old cell).
     fn put_record<R: Record>(
         &self,
         record: &R,
     ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let row = record.key().to_vec().map(|key| Row {
-            key,
-            cells: record.cells(),
-        });
+        let row = Row::of_record(record);
         let store = self.clone();
         async move { store.write_rows(vec![row?]).await }
     }
@@ -124,7 +124,7 @@ pub trait StoreExt: Store {
         key: &K,
         cells: Vec<Cell>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let row = key.to_vec().map(|key| Row { key, cells });
+        let row = key.to_vec().map(|key| Row::new(key, cells));
         let store = self.clone();
         async move { store.write_rows(vec![row?]).await }
     }

@@ -76,6 +76,7 @@ impl MemStore {
         let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
             let cells = table.entry(row.key).or_default();
+            cells.retain(|c| !row.clear.contains(&c.family, &c.qualifier));
             for cell in row.cells {
                 match cells
                     .iter_mut()
@@ -181,9 +182,11 @@ impl MemRows {
             let wanted = |(key, cells): &(&Vec<u8>, &Vec<Cell>)| {
                 fuzzy.is_none_or(|f| f.matches(key)) && cells.iter().any(kept)
             };
-            let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| Row {
-                key: key.clone(),
-                cells: cells.iter().filter(|c| kept(c)).cloned().collect(),
+            let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| {
+                Row::new(
+                    key.clone(),
+                    cells.iter().filter(|c| kept(c)).cloned().collect(),
+                )
             };
             if reversed {
                 self.buffer

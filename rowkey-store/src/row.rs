@@ -1,5 +1,6 @@
 //! [`Row`] and [`Cell`]: what stores write and read back.
 
+use crate::Columns;
 use core::fmt;
 use rowkey_core::scan::ScanRow;
 use rowkey_core::{DecodeError, DecodeKey, KeyDisplay};
@@ -38,12 +39,22 @@ impl Cell {
 }
 
 /// A row: its key and its cells (the newest version of each).
+///
+/// A write of a row sets its cells and leaves the row's other cells as
+/// they are, as Bigtable's and HBase's writes do, except the columns in
+/// [`clear`](Self::clear), which it removes first: a [`Record`](crate::Record)
+/// written over an older version clears the columns it has no cell for
+/// (an `Option` field now `None`), so the row reads back as the record.
+/// Rows read from a store have nothing to clear.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Row {
     /// The raw row key.
     pub key: Vec<u8>,
     /// The cells, by family and qualifier.
     pub cells: Vec<Cell>,
+    /// Columns a write of this row removes before setting `cells` (empty
+    /// for a plain row and for rows read back).
+    pub clear: Columns,
 }
 
 impl Row {
@@ -52,7 +63,46 @@ impl Row {
         Row {
             key: key.into(),
             cells,
+            clear: Columns::default(),
         }
+    }
+
+    /// The same row, whose write also removes the cells of `columns`
+    /// first (those of `cells` are set again after).
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use rowkey::store::{Cell, Columns, MemStore, Row, Store, StoreExt};
+    /// let store = MemStore::new();
+    /// store.write_rows(vec![Row::new("k", vec![Cell::new("d", "a", "1"), Cell::new("d", "b", "1")])]).await?;
+    /// let update = Row::new("k", vec![Cell::new("d", "a", "2")]).clearing(Columns::new([("d", "a"), ("d", "b")]));
+    /// store.write_rows(vec![update]).await?;
+    /// let row = store.read_row(b"k").await?.unwrap();
+    /// assert_eq!((row.value("d", "a"), row.value("d", "b")), (Some(&b"2"[..]), None));
+    /// # Ok::<(), rowkey::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn clearing(mut self, columns: Columns) -> Self {
+        self.clear = columns;
+        self
+    }
+
+    /// The row of `record`: its key, its cells, and clearing the columns
+    /// it names ([`Record::columns`](crate::Record::columns)) but has no
+    /// cell for.
+    pub(crate) fn of_record<R: crate::Record>(record: &R) -> Result<Row, rowkey_core::EncodeError> {
+        use rowkey_core::RowKey;
+        let key = record.key().to_vec()?;
+        let cells = record.cells();
+        let clear = match R::columns() {
+            Some(columns) => Columns::new(
+                columns
+                    .iter()
+                    .filter(|(f, q)| !cells.iter().any(|c| c.family == *f && c.qualifier == *q)),
+            ),
+            None => Columns::default(),
+        };
+        Ok(Row { key, cells, clear })
     }
 
     /// The key decoded as `K` (borrowing from the row where `K` does).
@@ -107,7 +157,9 @@ impl Row {
         let repeated = {
             let mut seen = HashSet::with_capacity(rows.len());
             rows.iter().any(|r| !seen.insert(r.key.as_slice()))
-                || rows.iter().any(|r| has_repeated_column(&r.cells))
+                || rows
+                    .iter()
+                    .any(|r| has_repeated_column(&r.cells) || !r.clear.is_empty())
         };
         if !repeated {
             return rows;
@@ -121,6 +173,19 @@ impl Row {
                 out.len() - 1
             });
             let (merged, columns) = &mut out[i];
+            if !row.clear.is_empty() {
+                // A later row's clear removes what earlier rows set, and
+                // is cleared first when the merged row is written.
+                merged
+                    .cells
+                    .retain(|c| !row.clear.contains(&c.family, &c.qualifier));
+                columns.clear();
+                for (j, c) in merged.cells.iter().enumerate() {
+                    columns.insert((c.family.clone(), c.qualifier.clone()), j);
+                }
+                let union = merged.clear.iter().chain(row.clear.iter());
+                merged.clear = Columns::new(union.map(|(f, q)| (f.to_string(), q.to_vec())));
+            }
             for cell in row.cells {
                 let column = (cell.family.clone(), cell.qualifier.clone());
                 match columns.get(&column) {
@@ -155,10 +220,13 @@ fn has_repeated_column(cells: &[Cell]) -> bool {
 /// can be large).
 impl fmt::Debug for Row {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Row")
-            .field("key", &KeyDisplay(&self.key))
-            .field("cells", &self.cells.len())
-            .finish()
+        let mut row = f.debug_struct("Row");
+        row.field("key", &KeyDisplay(&self.key))
+            .field("cells", &self.cells.len());
+        if !self.clear.is_empty() {
+            row.field("clear", &self.clear);
+        }
+        row.finish()
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::errors::from_thrift;
 use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
-use crate::puts::{column, mutation_of};
+use crate::puts::{column, mutations_of};
 use crate::rows::rows_from_thrift;
 use crate::scan::tscan;
 use hbase_thrift::hbase::{
@@ -191,7 +191,7 @@ impl Connection for Thrift1Connection {
             .iter()
             .map(|row| BatchMutation {
                 row: Some(row.key.clone()),
-                mutations: Some(row.cells.iter().map(mutation_of).collect()),
+                mutations: Some(mutations_of(row)),
             })
             .collect();
         self.client

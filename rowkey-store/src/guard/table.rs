@@ -116,7 +116,7 @@ impl<S: Store, K: RowKey, M: Store> CheckedTable<S, K, M> {
 
     /// Writes one record keyed by `K` ([`StoreExt::put_record`]).
     pub async fn put_record<R: Record<Key = K>>(&self, record: &R) -> Result<(), StoreError> {
-        let row = Row::new(record.key().to_vec()?, record.cells());
+        let row = Row::of_record(record)?;
         self.before_write().await?;
         self.store.write_rows(vec![row]).await
     }

@@ -104,7 +104,7 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
 
     /// The hit an index row holds.
     fn hit(&self, row: Row) -> Result<Hit, StoreError> {
-        let Row { key, cells } = row;
+        let Row { key, cells, .. } = row;
         let cell = cells
             .into_iter()
             .find(|c| c.family == INDEX_FAMILY && c.qualifier == INDEX_QUALIFIER);

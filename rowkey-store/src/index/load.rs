@@ -60,7 +60,7 @@ impl Prepared {
         main_limit: KeyLimit,
         targets: &[Target<'_, R, I>],
     ) -> Result<Prepared, StoreError> {
-        let main = Row::new(record.key().to_vec()?, record.cells());
+        let main = Row::of_record(record)?;
         main_limit.check_rows(std::slice::from_ref(&main))?;
         let mut keys = vec![key_hash(0, &main.key)];
         let mut index = Vec::with_capacity(targets.len());

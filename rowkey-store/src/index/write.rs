@@ -130,10 +130,10 @@ pub(crate) async fn put_record<R: Record, S: Store, I: Store>(
     targets: &[Target<'_, R, I>],
     record: &R,
 ) -> Result<(), StoreError> {
-    let main_key = record.key().to_vec()?;
+    let row = Row::of_record(record)?;
     let keys = index_keys(targets, record, "write rows")?;
     let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
-    put_rows(main, &stores, Row::new(main_key, record.cells()), keys).await
+    put_rows(main, &stores, row, keys).await
 }
 
 /// `update_record`: reads the stored record, then
@@ -155,11 +155,12 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
     record: &R,
 ) -> Result<(), StoreError> {
     const OP: &str = "update a record";
-    let main_key = record.key().to_vec()?;
+    let new_row = Row::of_record(record)?;
+    let main_key = new_row.key.clone();
     let new_keys = index_keys(targets, record, OP)?;
     let Some(row) = main.read_record_row::<R>(&main_key).await? else {
         let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
-        return put_rows(main, &stores, Row::new(main_key, record.cells()), new_keys).await;
+        return put_rows(main, &stores, new_row, new_keys).await;
     };
     let stored = R::from_row(&row).map_err(|source| StoreError::BadRecord {
         op: OP,
@@ -182,8 +183,7 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
         }
     }
     write_index_rows(moved, &main_key).await?;
-    main.write_rows(vec![Row::new(main_key.clone(), record.cells())])
-        .await?;
+    main.write_rows(vec![new_row]).await?;
     let mut writes: Vec<Write<'_>> = Vec::with_capacity(kept.len() + gone.len());
     for (store, key) in kept {
         writes.push(Box::pin(store.write_rows(vec![index_row(key, &main_key)])));

@@ -3,7 +3,7 @@
 //! ([`ValueMapping`], the interpreter, for layouts read from JSON), by
 //! key types ([`TypedMapping`]) and by records ([`RecordMapping`]).
 
-use crate::{Cell, Record, Row};
+use crate::{Record, Row};
 use core::marker::PhantomData;
 use rowkey_core::layout::dynamic::Value;
 use rowkey_core::{DecodeKey, DecodeKeyOwned, IndexOf, Layout, RowKey};
@@ -280,8 +280,6 @@ where
         let Some(new) = (self.f)(record) else {
             return Ok(None);
         };
-        let key = new.key().to_vec().map_err(|e| e.to_string())?;
-        let cells: Vec<Cell> = new.cells();
-        Ok(Some(Row::new(key, cells)))
+        Row::of_record(&new).map(Some).map_err(|e| e.to_string())
     }
 }
