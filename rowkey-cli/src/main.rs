@@ -167,7 +167,20 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = parse_regions)]
         regions: Option<u32>,
     },
-    /// Count a sample of keys per region and draw it.
+    /// Count a sample of keys per region, name what fills each hot region,
+    /// and draw it.
+    ///
+    /// Prints one line per region (its start key, keys, a bar), then, for
+    /// each hot region (over 1.5x the mean), its cause (the field values
+    /// holding at least 20% of its keys and more of them than elsewhere,
+    /// as `rowkey decode` shows them: `workspace = megacorp: 95%; channel
+    /// = sales: 48%, hiring: 48%`) and each field's top three values with
+    /// their shares of the region's keys. Keys that do not decode are
+    /// counted as such. Values are counted in bounded memory (64 counters
+    /// a field a region, Space-Saving): a field of more distinct values
+    /// says so, and a share known only within a range is shown as the
+    /// range (`60–61%`, never wider than 1/64 of the region's keys). The
+    /// picture writes the causes under the plot.
     Hotspot {
         #[command(flatten)]
         layout: LayoutArg,
@@ -193,7 +206,8 @@ enum Command {
         /// Time bins of the heatmap (1 to 1000).
         #[arg(long, default_value_t = 24, value_parser = parse_bins)]
         bins: u32,
-        /// The SVG picture to write.
+        /// The SVG picture to write: bars (or the heatmap), the hot
+        /// regions' causes under them.
         #[arg(long, value_name = "heat.svg")]
         out: PathBuf,
     },

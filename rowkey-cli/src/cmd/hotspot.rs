@@ -1,11 +1,12 @@
-//! `rowkey hotspot`: the per-region table and its picture.
+//! `rowkey hotspot`: the per-region table, what fills each hot region,
+//! and the picture.
 
 use super::{describe_decode_error, split_keys, CmdResult};
 use crate::out::{out, outln};
 use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat};
 use rowkey_cli::key_input::{no_keys, read_keys, KeyForm};
 use rowkey_cli::layout_file::load;
-use rowkey_core::hotspot::HotspotReport;
+use rowkey_core::hotspot::{HotspotCauses, HotspotReport};
 use rowkey_core::split::SplitKeys;
 use std::path::Path;
 
@@ -48,14 +49,20 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     }
     let report = HotspotReport::new(&splits, &keys);
     out!("{report}")?;
+    // One decode a key: its values for the hot regions' causes, its time
+    // for the heatmap, its error for the message below.
+    let mut causes = HotspotCauses::new(layout, &report);
     let mut undecoded = 0;
     let mut first_error = None;
     let mut points = Vec::new();
     for k in &keys {
-        match layout.decode_key(k) {
+        let region = report.region_of(k);
+        let decoded = layout.decode_key(k);
+        causes.add(region, decoded.as_ref());
+        match decoded {
             Ok(d) => {
                 if let Some(t) = a.time.and_then(|t| d.get(t)).and_then(|v| v.as_time_axis()) {
-                    points.push((splits.region_of(k), t));
+                    points.push((region, t));
                 }
             }
             Err(e) => {
@@ -64,6 +71,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
             }
         }
     }
+    out!("{causes}")?;
     let title = format!(
         "{}: {} keys over {} regions, skew {:.2}x",
         layout.name,
@@ -73,7 +81,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     );
     match a.time {
         None => {
-            draw_bars(&report, splits.keys(), &title, a.out)?;
+            draw_bars(&report, &causes, &title, a.out)?;
             outln!("picture: {} (one bar per region)", a.out.display())?;
         }
         Some(t) if points.is_empty() => {
@@ -85,7 +93,7 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
         }
         Some(t) => {
             let heat = Heat::new(report.counts().len(), &points, a.bins);
-            draw_heatmap(&heat, splits.keys(), &title, t, a.out)?;
+            draw_heatmap(&heat, &report, &causes, &title, t, a.out)?;
             outln!(
                 "picture: {} (regions over {t}, {} bins)",
                 a.out.display(),

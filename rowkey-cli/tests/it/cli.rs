@@ -278,5 +278,8 @@ fn hotspot_draws_a_heatmap_over_a_time_field() {
     // scale's 64 steps beside its axis.
     let rects = doc.descendants().filter(|n| n.has_tag_name("rect")).count();
     assert_eq!(rects, 1 + 8 * 10 + 64);
-    assert!(text.contains("keys a cell"), "the colour scale is named");
+    assert!(
+        text.contains("keys in a cell (one region, one "),
+        "the colour scale is named, with its unit"
+    );
 }

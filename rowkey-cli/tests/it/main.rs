@@ -11,6 +11,7 @@ mod cbt_read;
 mod cli;
 mod cli_errors;
 mod diff;
+mod hotspot_cause;
 mod iot;
 mod layout_files;
 #[cfg(feature = "bigtable")]
@@ -18,6 +19,8 @@ mod rekey;
 mod seed_agree;
 mod text_forms;
 
+/// The picture as a PNG.
+mod png;
 /// Running the binary.
 mod run;
 /// The interpreter-against-derive check every layout goes through.

@@ -3,3 +3,4 @@
 //! the crate and its dev-dependencies again.
 
 mod fuzzy_props;
+mod hotspot_causes;
