@@ -14,10 +14,10 @@ use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{Mutation as Op, SetCell};
 use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation};
 use futures::{StreamExt, TryStreamExt};
-use rowkey::store::{IndexedStore, PutRecordsOptions, Record, Row, Store};
+use rowkey::store::{IndexedStore, PutRecordsOptions, Row, Store};
 use rowkey::{IndexOf, RowKey};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey_fixtures::bench::arg;
+use rowkey_fixtures::bench::{arg, median};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleByMetric};
 use std::time::{Duration, Instant};
@@ -83,10 +83,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let admin = BigtableAdmin::connect_emulator(&emu.host, "p", "i")?;
     let splits = Reading::split_keys();
     let samples = Sample::rows(n);
-    let main_rows: Vec<Row> = samples
-        .iter()
-        .map(|s| Ok(Row::new(s.key().to_vec()?, s.cells())))
-        .collect::<Result<_, rowkey::EncodeError>>()?;
+    let main_rows = Sample::main_rows(&samples);
     let bytes: usize = main_rows.iter().map(Row::size).sum();
     let index_rows: Vec<Row> = samples
         .iter()
@@ -179,11 +176,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
-    let median = |t: &[Duration]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t[t.len() / 2]
-    };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     let (floor, plain) = (medians[1], medians[2]);

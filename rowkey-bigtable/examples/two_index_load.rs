@@ -13,7 +13,7 @@
 use rowkey::store::{Cell, IndexedTable, Record, Row, Store};
 use rowkey::{RowKey, SparseIndexOf};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey_fixtures::bench::arg;
+use rowkey_fixtures::bench::{arg, median};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleAlarm, SampleByMetric};
 use std::time::{Duration, Instant};
@@ -43,10 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let admin = BigtableAdmin::connect_emulator(&emu.host, "p", "i")?;
     let splits = Reading::split_keys();
     let samples = Sample::rows(n);
-    let main_rows: Vec<Row> = samples
-        .iter()
-        .map(|s| Ok(Row::new(s.key().to_vec()?, s.cells())))
-        .collect::<Result<_, rowkey::EncodeError>>()?;
+    let main_rows = Sample::main_rows(&samples);
     let (by_metric, alarms) = (
         index_rows::<SampleByMetric>(&samples),
         index_rows::<SampleAlarm>(&samples),
@@ -104,11 +101,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
 
-    let median = |t: &[Duration]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t[t.len() / 2]
-    };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     println!(

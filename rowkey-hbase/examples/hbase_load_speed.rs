@@ -23,9 +23,9 @@
 //! `HBASE_THRIFT` when set (see `hbase_query_speed`).
 
 use rowkey::store::admin::TableSpec;
-use rowkey::store::{Cell, IndexedStore, PutRecordsOptions, Record, Row, Store};
+use rowkey::store::{Cell, IndexedStore, PutRecordsOptions, Row, Store};
 use rowkey::{IndexOf, RowKey};
-use rowkey_fixtures::bench::arg;
+use rowkey_fixtures::bench::{arg, median};
 use rowkey_fixtures::layouts::{Ledger, Sample, SampleByMetric};
 use rowkey_hbase::hbase_thrift::hbase::{
     BatchMutation, HbaseSyncClient, Mutation, THbaseSyncClient,
@@ -148,10 +148,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rows = hundred_byte_rows(n);
     let row_bytes: usize = rows.iter().map(Row::size).sum();
     let samples = Sample::rows(n);
-    let main_rows: Vec<Row> = samples
-        .iter()
-        .map(|s| Ok(Row::new(s.key().to_vec()?, s.cells())))
-        .collect::<Result<_, rowkey::EncodeError>>()?;
+    let main_rows = Sample::main_rows(&samples);
     let index_rows: Vec<Row> = samples
         .iter()
         .zip(&main_rows)
@@ -233,11 +230,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     drop(own);
 
-    let median = |t: &[Duration]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t[t.len() / 2]
-    };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     let ratio = |a: usize, b: usize| medians[a].as_secs_f64() / medians[b].as_secs_f64();

@@ -44,7 +44,7 @@
 use futures::StreamExt;
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{QueryOptions, ReadRequest, RowStream, Store, StoreExt};
-use rowkey_fixtures::bench::{arg, cpu};
+use rowkey_fixtures::bench::{arg, cpu, median};
 use rowkey_fixtures::layouts::Ledger;
 use rowkey_hbase::hbase_thrift::hbase::{HbaseSyncClient, THbaseSyncClient, TRowResult, TScan};
 use rowkey_hbase::{ClientOptions, HBaseClient, HBaseStore, ToTScan};
@@ -427,11 +427,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client.admin().delete_table(&table).await?;
     drop(own);
 
-    let median = |t: &[Duration]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t.get(t.len() / 2).copied().unwrap_or_default()
-    };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     let ratio = |a: Duration, b: Duration| {

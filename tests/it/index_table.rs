@@ -360,7 +360,7 @@ fn an_update_stopped_at_each_write() {
             }
             block_on(table.update_record(&after)).unwrap();
             let f = found(&table, &stored(&table));
-            assert_eq!(f.sender.0, [after.clone()]);
+            assert_eq!(f.sender.0, std::slice::from_ref(&after));
             assert_eq!(
                 f.thread.0,
                 Vec::from_iter(after.thread.map(|_| after.clone()))

@@ -77,7 +77,7 @@ pub struct PutRecordsProgress {
     /// Rows written, main and index.
     pub rows: u64,
     /// Bytes of those rows: keys, families, qualifiers and values
-    /// ([`Row::size`]).
+    /// ([`Row::size`](crate::Row::size)).
     pub bytes: u64,
     /// Batches committed.
     pub batches: u64,
