@@ -5,11 +5,11 @@
 //! for the fields a salt or hash prefix is computed from, what it learns
 //! from their values. The finishers and the codecs live in `rowkey-core`.
 
-use super::{bucket_depth, hashes_inputs, marks, state, state_in, step_type};
+use super::{bucket_depth, hashes_inputs, marks, state, Source};
 use crate::expand::prefix;
 use crate::model::{FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, ToTokens};
+use quote::{quote, ToTokens};
 use rowkey_core::layout::rules::{set_exactly, ScanRefusal};
 
 fn hashed(model: &KeyModel, depth: usize) -> bool {
@@ -17,13 +17,10 @@ fn hashed(model: &KeyModel, depth: usize) -> bool {
 }
 
 /// `Yes`, or the `rowkey::scan` reason type core's rule names.
-fn rule<T>(r: Result<T, ScanRefusal>) -> TokenStream {
+fn rule<T>(r: Result<T, ScanRefusal>) -> String {
     match r {
-        Ok(_) => quote!(__rk::scan::Yes),
-        Err(refusal) => {
-            let reason = format_ident!("{}", refusal.reason_type());
-            quote!(__rk::scan::#reason)
-        }
+        Ok(_) => "__rk::scan::Yes".to_string(),
+        Err(refusal) => format!("__rk::scan::{}", refusal.reason_type()),
     }
 }
 
@@ -46,35 +43,40 @@ fn takes_borrowed(model: &KeyModel, depth: usize, f: &FieldModel) -> bool {
 /// alone (its codec, the states after it, which finishers apply). What
 /// the codec writes and its options are `rowkey-core`'s, read from the
 /// key's layout: a field costs the compiler no body of its own.
-pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
-    let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let this = state(model, depth);
+///
+/// The description is source text (see [`super::Source`]): it names no
+/// span of the user's, so nothing is lost by writing it as text. The
+/// learning impl, which reads a `group_by` field's value through its
+/// type (an error there points at the type), stays tokens.
+pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> (String, TokenStream) {
+    let src = Source::of(model);
+    let this = src.state(depth, "__Mo");
     let last = depth + 1 == model.fields.len();
     let m = marks(model);
     // The state after the field in each mode: the next field's, or the
     // whole key (which remembers the last field's state).
-    let after = |mode: TokenStream| {
+    let after = |mode: &str| {
         if last {
-            let this_in = state_in(model, depth, mode);
-            quote!(__rk::scan::Whole<#this_in, __N, #m>)
+            format!(
+                "__rk::scan::Whole<{}, __N, {m}usize>",
+                src.state(depth, mode)
+            )
         } else {
-            state_in(model, depth + 1, mode)
+            src.state(depth + 1, mode)
         }
     };
-    let next = after(quote!(__Mo));
-    let next_free = after(quote!(__rk::scan::OnlyEqAndAnyFollowAFreeField));
+    let next = after("__Mo");
+    let next_free = after("__rk::scan::OnlyEqAndAnyFollowAFreeField");
     // After `is_in` on a field whose width varies, the fields after it
     // start at a different byte in each combination: no merge by them
     // (core's rule for leaving a field free is the same width rule).
     let in_mode = match f.codec.leaves_free(f.optional) {
-        Ok(()) => quote!(<__Mo as __rk::scan::ScanMode>::AfterInList),
-        Err(_) => quote!(__rk::scan::VariableWidthInListsHaveNoMergeOrder),
+        Ok(()) => "<__Mo as __rk::scan::ScanMode>::AfterInList",
+        Err(_) => "__rk::scan::VariableWidthInListsHaveNoMergeOrder",
     };
     let next_in = after(in_mode);
-    let ident = model.ident;
-    let (_, ty_generics, _) = model.generics.split_for_impl();
     let is_hashed = hashed(model, depth);
-    let codec = codec_type(model, depth, f);
+    let codec = codec_type(model, depth, f).to_string();
 
     // Core's rules: which scans the field's encoding answers.
     let exact = set_exactly(f.optional, is_hashed);
@@ -86,6 +88,8 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
     // field type without the codec's trait is one error, at the encoder.
     let (learn_ty, learn_impl) = match learn(model, depth, f) {
         Some(body) => {
+            let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
+            let this = state(model, depth);
             let (value_param, value) = if is_group_field(model, depth) {
                 (quote!(), f.ty.to_token_stream())
             } else {
@@ -99,32 +103,24 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> TokenStream {
                     }
                 }
             };
-            (quote!(Self), learn_impl)
+            ("Self", learn_impl)
         }
-        None => (quote!(__rk::scan::NoLearn), quote!()),
+        None => ("__rk::scan::NoLearn", quote!()),
     };
-    let step_field = step_type(model, depth);
-
-    quote! {
-        // SAFETY: the state struct is `#[repr(transparent)]` with one
-        // field, of type `StepField` (the same tokens: `step_type`).
-        #[automatically_derived]
-        unsafe impl<#(#lts,)* __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, #m> for #this {
-            type StepField = #step_field;
-            type Key = #ident #ty_generics;
-            type Mode = __Mo;
-            const DEPTH: usize = #depth;
-            type Codec = #codec;
-            type Learn = #learn_ty;
-            type Next = #next;
-            type Free = #next_free;
-            type In = #next_in;
-            type FreeRule = #free_rule;
-            type PrefixRule = #prefix_rule;
-            type RangeRule = #range_rule;
-        }
-        #learn_impl
-    }
+    let step_field = src.step(depth);
+    let lts = src.lifetimes_comma();
+    let key = &src.key;
+    // SAFETY (of the impl): the state struct is `#[repr(transparent)]`
+    // with one field, of type `StepField` (the same text: `Source::step`).
+    let description = format!(
+        "#[automatically_derived] \
+         unsafe impl<{lts} __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, {m}usize> for {this} {{ \
+         type StepField = {step_field}; type Key = {key}; type Mode = __Mo; \
+         const DEPTH: usize = {depth}usize; type Codec = {codec}; type Learn = {learn_ty}; \
+         type Next = {next}; type Free = {next_free}; type In = {next_in}; \
+         type FreeRule = {free_rule}; type PrefixRule = {prefix_rule}; type RangeRule = {range_rule}; }}"
+    );
+    (description, learn_impl)
 }
 
 /// The `rowkey::scan::codec` type that writes the field.

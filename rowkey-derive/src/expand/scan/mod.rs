@@ -25,34 +25,112 @@ fn state_ident(model: &KeyModel, depth: usize) -> syn::Ident {
 }
 
 /// The state type at `depth`, with the key's lifetimes, the mode (`__Mo`:
-/// `Yes` until a field is left free) and the bytes of a bound (`__N`).
+/// `Yes` until a field is left free) and the bytes of a bound (`__N`), as
+/// tokens (for the learning impls, which stay tokens).
 fn state(model: &KeyModel, depth: usize) -> TokenStream {
-    state_in(model, depth, quote!(__Mo))
-}
-
-/// The state type at `depth` in mode `mode`.
-///
-/// The bytes of a bound are the states' const parameter `__N`
-/// (`Key::MAX_LEN + 1`), not the derive's `__SCAN_N` constant: every
-/// mention of a constant item as a const argument is a body of its own for
-/// the compiler to check and evaluate, about ten per field. It has no
-/// default for the same reason (one more body per state).
-fn state_in(model: &KeyModel, depth: usize, mode: TokenStream) -> TokenStream {
     let ident = state_ident(model, depth);
     let lts = model.generics.lifetimes().map(|l| &l.lifetime);
-    quote!(#ident<#(#lts,)* __N, #mode>)
+    quote!(#ident<#(#lts,)* __N, __Mo>)
 }
 
-/// The type of state `depth`'s one field: its `Step`. The struct and its
-/// `ScanField` impl (`StepField`) spell it with these same tokens, which
-/// core checks are its own `Step` before casting between the two.
-fn step_type(model: &KeyModel, depth: usize) -> TokenStream {
-    let runtime = crate::expand::runtime(model);
-    let ident = model.ident;
-    let (_, ty_generics, _) = model.generics.split_for_impl();
-    let this = state(model, depth);
-    let m = marks(model);
-    quote!(#runtime::scan::Step<#this, #ident #ty_generics, __N, #m, __Mo>)
+/// The typed scan's items as source text, parsed once into tokens.
+///
+/// Why text: the scan is most of what the derive emits (a struct and a
+/// `ScanField` description per field), and a proc macro builds tokens one
+/// at a time through the compiler's bridge. Measured with callgrind on
+/// 200 keys (`bench-tools/compile.sh`'s structs), building them with
+/// `quote!` was 0.7 of the derive's 1.6 billion instructions; written as
+/// text and handed to the compiler's lexer in one call, it is a few
+/// percent of that. Text names no span of the user's: every token gets
+/// the call site's span, which is what `quote!` gives them too, so names
+/// resolve as before; what names a user's type in a way an error could
+/// point at (the learning impls) stays tokens.
+///
+/// The pieces of the key every state repeats: the state structs'
+/// prefix, the key's lifetimes and type, the runtime path and the
+/// `marks` of the builder.
+pub(super) struct Source {
+    /// `SpendScan`: a state is this and its depth.
+    prefix: String,
+    /// `'a, 'b` (empty without lifetimes).
+    lifetimes: Vec<String>,
+    /// `Spend < 'a >`.
+    pub(super) key: String,
+    /// `__rowkey_runtime_Spend`.
+    runtime: String,
+    marks: usize,
+}
+
+impl Source {
+    pub(super) fn of(model: &KeyModel) -> Self {
+        let ident = model.ident;
+        let (_, ty_generics, _) = model.generics.split_for_impl();
+        Source {
+            prefix: format!("{ident}Scan"),
+            lifetimes: model
+                .generics
+                .lifetimes()
+                .map(|l| l.lifetime.to_string())
+                .collect(),
+            key: quote!(#ident #ty_generics).to_string(),
+            runtime: crate::expand::runtime(model).to_string(),
+            marks: marks(model),
+        }
+    }
+
+    /// `'a, ` (each lifetime and a comma), or nothing.
+    pub(super) fn lifetimes_comma(&self) -> String {
+        self.lifetimes.iter().map(|l| format!("{l}, ")).collect()
+    }
+
+    /// The state type at `depth` in mode `mode`.
+    ///
+    /// The bytes of a bound are the states' const parameter `__N`
+    /// (`Key::MAX_LEN + 1`), not the derive's `__SCAN_N` constant: every
+    /// mention of a constant item as a const argument is a body of its own
+    /// for the compiler to check and evaluate, about ten per field. It has
+    /// no default for the same reason (one more body per state).
+    pub(super) fn state(&self, depth: usize, mode: &str) -> String {
+        format!(
+            "{}{depth}<{}__N, {mode}>",
+            self.prefix,
+            self.lifetimes_comma()
+        )
+    }
+
+    /// The type of state `depth`'s one field: its `Step`. The struct and
+    /// its `ScanField` impl (`StepField`) spell it with this same text,
+    /// which core checks is its own `Step` before casting between the two.
+    pub(super) fn step(&self, depth: usize) -> String {
+        format!(
+            "{}::scan::Step<{}, {}, __N, {}usize, __Mo>",
+            self.runtime,
+            self.state(depth, "__Mo"),
+            self.key,
+            self.marks
+        )
+    }
+}
+
+/// `text` as tokens: the compiler's lexer, one call through the bridge
+/// (not `proc_macro2`'s `FromStr`, which lexes the text itself first to
+/// check it, in the derive's unoptimised build: most of what the text
+/// saves). Outside a proc macro (the derive's unit tests), `proc_macro2`'s
+/// lexer. A compile error if the derive wrote text that does not lex,
+/// which would be its own bug.
+fn parse(text: &str) -> TokenStream {
+    let lexed = if proc_macro::is_available() {
+        text.parse::<proc_macro::TokenStream>()
+            .map(TokenStream::from)
+            .map_err(|e| e.to_string())
+    } else {
+        text.parse::<TokenStream>().map_err(|e| e.to_string())
+    };
+    lexed.unwrap_or_else(|e| {
+        let message =
+            format!("rowkey's derive wrote a scan it cannot read back ({e}): please report it");
+        quote!(::core::compile_error!(#message);)
+    })
 }
 
 /// How many salt-input byte offsets the builder remembers.
@@ -106,14 +184,17 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
     if !has_builder(model) {
         return quote!();
     }
-    let krate = &model.krate;
-    let vis = model.vis;
+    let src = Source::of(model);
+    let krate_path = doc_path(&model.krate);
+    let vis = {
+        let vis = model.vis;
+        quote!(#vis).to_string()
+    };
     let ident = model.ident;
-    let lts: Vec<_> = model.generics.lifetimes().map(|l| &l.lifetime).collect();
-    let states = model.fields.iter().enumerate().map(|(depth, f)| {
-        let name = state_ident(model, depth);
-        let step = step_type(model, depth);
-        let field = f.ident;
+    let lts = src.lifetimes_comma();
+    let mut text = String::new();
+    for (depth, f) in model.fields.iter().enumerate() {
+        let field = f.ident.to_string();
         let field_name = f.name();
         let set: Vec<String> = model.fields[..depth].iter().map(FieldModel::name).collect();
         let set = if set.is_empty() {
@@ -123,25 +204,22 @@ pub fn scan_structs(model: &KeyModel) -> TokenStream {
         };
         let doc = format!(
             "A typed scan of [`{ident}`], {set}: `.{field_name}` is the next field (see \
-             [`TypedScan`]({krate_path}::scan::TypedScan)).",
-            krate_path = doc_path(krate),
+             [`TypedScan`]({krate_path}::scan::TypedScan))."
         );
         let field_doc = format!(
             "Key field `{field_name}`: fix it (`eq`, `is_in`), leave it free (`any`), or finish \
              the query on it (`starts_with`, `range`, `between`, `since`, `until`, `latest`)."
         );
-        let runtime = crate::expand::runtime(model);
-        quote! {
-            #[doc = #doc]
-            #[allow(dead_code)]
-            #[repr(transparent)]
-            #vis struct #name<#(#lts,)* const __N: usize, __Mo = #runtime::scan::Yes> {
-                #[doc = #field_doc]
-                pub #field: #step,
-            }
-        }
-    });
-    quote!(#(#states)*)
+        text += &format!(
+            "#[doc = {doc:?}] #[allow(dead_code)] #[repr(transparent)] \
+             {vis} struct {prefix}{depth}<{lts}const __N: usize, __Mo = {runtime}::scan::Yes> {{ \
+             #[doc = {field_doc:?}] pub {field}: {step}, }}",
+            prefix = src.prefix,
+            runtime = src.runtime,
+            step = src.step(depth),
+        );
+    }
+    parse(&text)
 }
 
 /// `Key::scan()` and each field's description, inside the derive's const
@@ -166,11 +244,12 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
     };
     let bucket_rule = bucket_rule(model);
     let whole_key_rule = whole_key_rule(model);
-    let fields = model
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(d, f)| field::describe(model, d, f));
+    let mut descriptions = TokenStream::new();
+    for (d, f) in model.fields.iter().enumerate() {
+        let (description, learn) = field::describe(model, d, f);
+        descriptions.extend(parse(&description));
+        descriptions.extend(learn);
+    }
     let doc = format!(
         "A typed scan of `{name}` keys: name fields in key order \
          (`{name}::scan().{}.eq(..)`), then finish on a field or with `plan()`.",
@@ -196,7 +275,7 @@ pub fn scan_impls(model: &KeyModel) -> TokenStream {
             type WholeKeyRule = #whole_key_rule;
         }
 
-        #(#fields)*
+        #descriptions
     }
 }
 
