@@ -35,7 +35,8 @@ pub const MAX_MUTATIONS: usize = 100_000;
 pub struct WriteOptions {
     /// Rows per `MutateRows` request.
     pub batch_rows: usize,
-    /// Mutations per request (one per cell written, one per row deleted):
+    /// Mutations per request (one per cell written or column cleared, one
+    /// per row deleted):
     /// at most [`MAX_MUTATIONS`], which Bigtable enforces. 1,000 rows of
     /// 101 cells go in two requests.
     pub batch_mutations: usize,

@@ -71,13 +71,15 @@ fn check(rows: &[Row]) -> Result<(), StoreError> {
 /// a Thrift column) is refused before anything is sent.
 pub(crate) fn check_families(rows: &[Row]) -> Result<(), StoreError> {
     for row in rows {
-        for cell in &row.cells {
-            if cell.family.is_empty() || cell.family.contains(':') {
+        // The columns a row clears are named the same way as its cells.
+        let cleared = row.clear.iter().map(|(family, _)| family);
+        for family in row.cells.iter().map(|c| c.family.as_str()).chain(cleared) {
+            if family.is_empty() || family.contains(':') {
                 return Err(StoreError::backend(
                     "write rows",
                     ThriftDataError::BadFamily {
                         row: row.key.clone(),
-                        family: cell.family.clone(),
+                        family: family.to_string(),
                     },
                 ));
             }
@@ -88,10 +90,14 @@ pub(crate) fn check_families(rows: &[Row]) -> Result<(), StoreError> {
 
 /// A row's mutations: a delete of each column it clears (every version)
 /// and a put of each cell. Thrift 1 turns a row's deletes and puts into
-/// one HBase `Delete` and one `Put`, whose order this client does not
-/// rely on: a column the row also sets is left out of the deletes (the put
-/// replaces its newest version, the one reads see), so the two never name
-/// one column.
+/// one HBase `Delete` and one `Put`, applied one after the other, not
+/// atomically (Thrift 1 has no atomic mix of the two), so this client
+/// relies on no order between them: a column the row also sets is left
+/// out of the deletes (the put replaces its newest version, the one reads
+/// see), so the two never name one column. What that leaves is said on
+/// [`HBaseStore`](crate::HBaseStore): a reader between the two, or a
+/// failure between them, sees the row's new cells beside the old values
+/// of the columns it clears; writing it again finishes it.
 fn batch(row: Row) -> BatchMutation {
     let mutations = mutations_of(&row);
     BatchMutation {

@@ -26,6 +26,16 @@ use std::future::Future;
 ///   `MemStore`). Keys are checked against HBase's limit before anything
 ///   is sent: 32,767 bytes less what locating a row's region adds
 ///   ([`key_limit`](Store::key_limit)).
+/// - **Clears.** A row that clears columns ([`Row::clear`](rowkey_store::Row::clear):
+///   a record rewritten with fewer cells) is sent as column deletes beside
+///   its puts. Thrift 1 applies the two one after the other, not
+///   atomically: a reader in between, or a failure in between, sees the
+///   new cells beside the old values of the cleared columns, until the
+///   write is made again. And a delete hides every version up to its own
+///   timestamp, the server's millisecond: a column cleared and set again
+///   within one millisecond (two writes of one record back to back) keeps
+///   the delete's answer, no value. Bigtable and `MemStore` apply a row's
+///   clears and cells at once, in order.
 /// - **Faults.** A call that fails on its connection (cut, refused,
 ///   silent for the [`RetryPolicy`]'s idle timeout) is made again on a
 ///   new one, as the policy says; a read resumes strictly after the last

@@ -73,7 +73,7 @@ pub enum StoreError {
     TooManyCells {
         /// The row's key.
         key: Vec<u8>,
-        /// Its cells.
+        /// Its cells and the columns it clears (a mutation each).
         cells: usize,
         /// The most one request carries.
         max: usize,

@@ -120,6 +120,13 @@ pub trait Record: Sized {
     /// `None` (the default): the whole row. A row holding other columns
     /// still reads into the record; a row holding none of these is not
     /// read at all (as if it were missing).
+    ///
+    /// They are also what a record write clears ([`Row::clear`]): the
+    /// columns named here that [`cells`](Self::cells) has no cell for (an
+    /// `Option` field now `None`) are removed from the stored row, so a
+    /// record written over an older version reads back as itself. A record
+    /// that names none (`None`) and leaves a cell out keeps the stored
+    /// row's old cell: name the columns, or write a cell for every one.
     fn columns() -> Option<Columns> {
         None
     }

@@ -120,7 +120,7 @@ impl Row {
     }
 
     /// Bytes of key, families, qualifiers and values: what a write or a
-    /// read of this row moves.
+    /// read of this row moves (columns it clears are not counted).
     pub fn size(&self) -> usize {
         self.key.len()
             + self
@@ -157,9 +157,7 @@ impl Row {
         let repeated = {
             let mut seen = HashSet::with_capacity(rows.len());
             rows.iter().any(|r| !seen.insert(r.key.as_slice()))
-                || rows
-                    .iter()
-                    .any(|r| has_repeated_column(&r.cells) || !r.clear.is_empty())
+                || rows.iter().any(|r| has_repeated_column(&r.cells))
         };
         if !repeated {
             return rows;

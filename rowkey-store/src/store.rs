@@ -44,8 +44,9 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// The longest key the store accepts, and whose limit that is.
     fn key_limit(&self) -> KeyLimit;
 
-    /// Writes rows: each row's cells are set, replacing cells with the
-    /// same family and qualifier.
+    /// Writes rows: each row's columns to clear ([`Row::clear`]) are
+    /// removed, then its cells are set, replacing cells with the same
+    /// family and qualifier; the row's other cells stay as they are.
     fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Deletes the rows with these keys, every cell of each; a key with

@@ -492,3 +492,73 @@ proptest! {
         prop_assert_eq!(t, want(&main, by_thread));
     }
 }
+
+/// A record with nothing to store: `update_record` refuses it before it
+/// writes anything, index rows included (they go ahead of the main row
+/// when the record moves).
+#[test]
+fn an_update_to_a_row_without_cells_writes_nothing() {
+    #[derive(Debug, Clone, PartialEq)]
+    struct Tag {
+        id: u8,
+        label: Option<Vec<u8>>,
+    }
+    #[derive(RowKey)]
+    struct TagKey {
+        id: u8,
+    }
+    impl Record for Tag {
+        type Key = TagKey;
+        fn key(&self) -> TagKey {
+            TagKey { id: self.id }
+        }
+        fn cells(&self) -> Vec<Cell> {
+            self.label.iter().map(|l| Cell::new("d", "l", l)).collect()
+        }
+        fn from_row(row: &Row) -> Result<Self, BoxError> {
+            let id = row.key_as::<TagKey>()?.id;
+            Ok(Tag {
+                id,
+                label: row.value("d", "l").map(<[u8]>::to_vec),
+            })
+        }
+    }
+    #[derive(RowKey)]
+    struct ByLabel {
+        #[max_len(8)]
+        label: Vec<u8>,
+        id: u8,
+    }
+    impl SparseIndexOf<Tag> for ByLabel {
+        fn sparse_index_key(t: &Tag) -> Option<Self> {
+            Some(ByLabel {
+                label: t.label.clone()?,
+                id: t.id,
+            })
+        }
+    }
+    let table: IndexedTable<Tag, MemStore> =
+        IndexedTable::new(MemStore::new()).with_index::<ByLabel>(MemStore::new());
+    block_on(table.put_record(&Tag {
+        id: 1,
+        label: Some(b"a".to_vec()),
+    }))
+    .unwrap();
+    let before = table.index::<ByLabel>().unwrap().keys();
+    let err = block_on(table.update_record(&Tag { id: 1, label: None })).unwrap_err();
+    assert!(matches!(err, StoreError::NoCells { .. }), "{err:?}");
+    assert_eq!(
+        table.index::<ByLabel>().unwrap().keys(),
+        before,
+        "no index row written"
+    );
+    let kept = block_on(table.get_record(&TagKey { id: 1 })).unwrap();
+    assert_eq!(
+        kept,
+        Some(Tag {
+            id: 1,
+            label: Some(b"a".to_vec())
+        })
+    );
+    assert!(format!("{table:?}").contains("ByLabel"));
+}

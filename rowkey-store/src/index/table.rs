@@ -146,18 +146,25 @@ impl<R, S: Clone, I: Clone> Clone for IndexedTable<R, S, I> {
     }
 }
 
+/// The index tables by their key types' names.
+struct IndexTables<'a, R, I>(&'a [Index<R, I>]);
+
+impl<R, I: fmt::Debug> fmt::Debug for IndexTables<'_, R, I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.0.iter().map(|i| (i.layout.name, &i.store)))
+            .finish()
+    }
+}
+
 /// The main table and the index tables, by their key types' names.
 impl<R, S: fmt::Debug, I: fmt::Debug> fmt::Debug for IndexedTable<R, S, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut indexes = f.debug_map();
-        for index in &self.indexes {
-            indexes.entry(&index.layout.name, &index.store);
-        }
-        indexes.finish()?;
         f.debug_struct("IndexedTable")
             .field("main", &self.main)
+            .field("indexes", &IndexTables(&self.indexes))
             .field("join_batch", &self.batch)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
@@ -172,7 +179,8 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     }
 
     /// Adds the index keyed by `X`, held in `table` (give each index its
-    /// own table). Adding `X` again replaces its table.
+    /// own table). Adding `X` again (or a key type of the same name and
+    /// layout) replaces its table.
     pub fn with_index<X: SparseIndexOf<R>>(mut self, table: I) -> Self {
         let index = Index {
             store: table,
@@ -208,11 +216,13 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
         self.indexes.iter().map(|i| i.layout.name)
     }
 
+    /// Where the index keyed by `X` is. Indexes are told apart by their
+    /// key's layout, compared by value (its name and every field), not by
+    /// address: a layout is a constant, which need not have one address in
+    /// every crate and codegen unit that asks for it.
     fn position<X: RowKey>(&self) -> Option<usize> {
         let layout = X::layout();
-        self.indexes
-            .iter()
-            .position(|i| std::ptr::eq(i.layout, layout))
+        self.indexes.iter().position(|i| i.layout == layout)
     }
 
     fn targets(&self) -> Vec<Target<'_, R, I>> {

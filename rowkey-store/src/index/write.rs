@@ -156,6 +156,10 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
 ) -> Result<(), StoreError> {
     const OP: &str = "update a record";
     let new_row = Row::of_record(record)?;
+    // The main row is checked (its key's limit, its cells) before any
+    // write: step (1) writes index rows ahead of it.
+    main.key_limit()
+        .check_rows(std::slice::from_ref(&new_row))?;
     let main_key = new_row.key.clone();
     let new_keys = index_keys(targets, record, OP)?;
     let Some(row) = main.read_record_row::<R>(&main_key).await? else {
