@@ -71,6 +71,8 @@ pub struct HBaseClient {
     pub(crate) pool: Pool<Thrift1Connector>,
     /// Scanners its reads left open for their next page.
     pub(crate) parked: Arc<crate::gateway::parked::Parked>,
+    /// When its last delete returned: later writes wait out its millisecond.
+    pub(crate) fence: Arc<crate::gateway::fence::DeleteFence>,
     address: Arc<str>,
 }
 
@@ -106,6 +108,7 @@ impl HBaseClient {
         let client = HBaseClient {
             pool,
             parked: Arc::default(),
+            fence: Arc::default(),
             address: Arc::from(address),
         };
         // Retried as reads are: a first connection cut on the way is not

@@ -31,11 +31,16 @@ use std::future::Future;
 ///   its puts. Thrift 1 applies the two one after the other, not
 ///   atomically: a reader in between, or a failure in between, sees the
 ///   new cells beside the old values of the cleared columns, until the
-///   write is made again. And a delete hides every version up to its own
-///   timestamp, the server's millisecond: a column cleared and set again
-///   within one millisecond (two writes of one record back to back) keeps
-///   the delete's answer, no value. Bigtable and `MemStore` apply a row's
-///   clears and cells at once, in order.
+///   write is made again. Bigtable and `MemStore` apply a row's clears
+///   and cells at once, in order.
+/// - **Deletes hide their millisecond.** HBase stamps a delete (a row
+///   deleted, a column cleared) with the server's millisecond and hides
+///   every version at or before it, so a put in that millisecond would be
+///   lost: a record cleared and set again back to back, an index row
+///   deleted and written again by two updates in a row. A client's writes
+///   and deletes that follow one of its deletes wait until 2 ms after it
+///   returned (the conformance suite's rewrites lose their put without
+///   it). Writers in other processes race as HBase always lets them.
 /// - **Faults.** A call that fails on its connection (cut, refused,
 ///   silent for the [`RetryPolicy`]'s idle timeout) is made again on a
 ///   new one, as the policy says; a read resumes strictly after the last
@@ -83,6 +88,7 @@ impl HBaseStore {
             target: Target {
                 pool: client.pool.clone(),
                 parked: client.parked.clone(),
+                fence: client.fence.clone(),
                 table: table.into(),
                 retry: RetryPolicy::default(),
                 page_rows: 1000,

@@ -10,6 +10,7 @@
 //! families, and tell cheaply whether an idle connection is still open.
 //! Thrift 2 would add a module beside `thrift1`, not a copy of this one.
 
+pub(crate) mod fence;
 pub(crate) mod parked;
 pub(crate) mod pool;
 pub(crate) mod read;
@@ -168,6 +169,8 @@ pub(crate) struct Target<C: Connector> {
     pub(crate) pool: Pool<C>,
     /// The client's parked scanners (shared by its tables' stores).
     pub(crate) parked: Arc<parked::Parked>,
+    /// The client's delete fence (shared by its tables' stores).
+    pub(crate) fence: Arc<fence::DeleteFence>,
     pub(crate) table: Arc<str>,
     pub(crate) retry: RetryPolicy,
     /// The most rows one round trip of a read asks for.
@@ -179,6 +182,7 @@ impl<C: Connector> Clone for Target<C> {
         Target {
             pool: self.pool.clone(),
             parked: self.parked.clone(),
+            fence: self.fence.clone(),
             table: self.table.clone(),
             retry: self.retry,
             page_rows: self.page_rows,

@@ -68,14 +68,21 @@ pub(crate) async fn write<C: Connector>(
     let rows = Row::merge_repeated(rows);
     let batches = batches(rows, options, Row::size);
     unpark(target);
+    let fence = target.fence.clone();
     let sent = send(
         target,
         batches,
         options,
         "write rows",
-        |conn, table, batch| {
-            conn.put_rows(table, batch)
-                .map_err(|e| diagnose(conn, table, batch, e))
+        move |conn, table, batch| {
+            fence.wait();
+            let put = conn
+                .put_rows(table, batch)
+                .map_err(|e| diagnose(conn, table, batch, e));
+            if batch.iter().any(|row| !row.clear.is_empty()) {
+                fence.deleted();
+            }
+            put
         },
     )
     .await;
@@ -109,12 +116,18 @@ pub(crate) async fn delete<C: Connector>(
         .await??;
     let batches = batches(keys, options, Vec::len);
     unpark(target);
+    let fence = target.fence.clone();
     let sent = send(
         target,
         batches,
         options,
         "delete rows",
-        move |conn, table, keys| conn.delete_rows(table, keys, &families),
+        move |conn, table, keys| {
+            fence.wait();
+            let deleted = conn.delete_rows(table, keys, &families);
+            fence.deleted();
+            deleted
+        },
     )
     .await;
     unpark(target);
