@@ -17,7 +17,7 @@ use futures::{StreamExt, TryStreamExt};
 use rowkey::store::{IndexedStore, PutRecordsOptions, Row, Store};
 use rowkey::{IndexOf, RowKey};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey_fixtures::bench::{arg, median};
+use rowkey_fixtures::bench::{arg, median, table_row};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleByMetric};
 use std::time::{Duration, Instant};
@@ -176,7 +176,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     let (floor, plain) = (medians[1], medians[2]);
     println!(
@@ -185,16 +184,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("| way | median | min..max | / write_rows | / raw (1,000 a request, 4 in flight) |");
     println!("| --- | ---: | ---: | ---: | ---: |");
-    for ((way, t), m) in ways.iter().zip(&times).zip(&medians) {
-        let (lo, hi) = (t.iter().min().unwrap(), t.iter().max().unwrap());
-        println!(
-            "| {way} | {:.1} ms | {:.0}..{:.0} ms | {:.2}x | {:.2}x |",
-            ms(*m),
-            ms(*lo),
-            ms(*hi),
-            m.as_secs_f64() / plain.as_secs_f64(),
-            m.as_secs_f64() / floor.as_secs_f64()
-        );
+    for (way, t) in ways.iter().zip(&times) {
+        println!("{}", table_row(way, t, &[plain, floor]));
     }
     // Each run's own ratios (of ways run one after the other): the spread
     // within one process, and their median.

@@ -13,7 +13,7 @@
 use rowkey::store::{Cell, IndexedTable, Record, Row, Store};
 use rowkey::{RowKey, SparseIndexOf};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey_fixtures::bench::{arg, median};
+use rowkey_fixtures::bench::{arg, median, table_row};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleAlarm, SampleByMetric};
 use std::time::{Duration, Instant};
@@ -101,7 +101,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
 
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let medians: Vec<Duration> = times.iter().map(|t| median(t)).collect();
     println!(
         "\n{n} samples: {} main rows, {} by-metric rows, {} alarm rows; median of {runs} runs (fresh tables each):",
@@ -111,16 +110,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("| way | median | min..max | / one table after the other | / index tables together |");
     println!("| --- | ---: | ---: | ---: | ---: |");
-    for ((way, t), m) in WAYS.iter().zip(&times).zip(&medians) {
-        let (lo, hi) = (t.iter().min().unwrap(), t.iter().max().unwrap());
-        println!(
-            "| {way} | {:.1} ms | {:.0}..{:.0} ms | {:.2}x | {:.2}x |",
-            ms(*m),
-            ms(*lo),
-            ms(*hi),
-            m.as_secs_f64() / medians[0].as_secs_f64(),
-            m.as_secs_f64() / medians[1].as_secs_f64(),
-        );
+    for (way, t) in WAYS.iter().zip(&times) {
+        println!("{}", table_row(way, t, &medians[..2]));
     }
     Ok(())
 }
