@@ -17,7 +17,7 @@ use futures::{StreamExt, TryStreamExt};
 use rowkey::store::{IndexedStore, PutRecordsOptions, Row, Store};
 use rowkey::{IndexOf, RowKey};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
-use rowkey_fixtures::bench::{arg, median, table_row};
+use rowkey_fixtures::bench::{arg, median, per_run, table_row};
 use rowkey_fixtures::emulator::Emulator;
 use rowkey_fixtures::layouts::{Reading, Sample, SampleByMetric};
 use std::time::{Duration, Instant};
@@ -189,16 +189,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Each run's own ratios (of ways run one after the other): the spread
     // within one process, and their median.
-    let ratios = |a: usize, b: usize| {
-        let mut r: Vec<f64> = times[a]
-            .iter()
-            .zip(&times[b])
-            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
-            .collect();
-        let each: Vec<String> = r.iter().map(|x| format!("{x:.2}")).collect();
-        r.sort_by(f64::total_cmp);
-        format!("median {:.2}x ({})", r[r.len() / 2], each.join(", "))
-    };
+    let ratios = |a: usize, b: usize| per_run(&times[a], &times[b]);
     println!();
     println!(
         "per run, put_records (defaults) / write_rows: {}",

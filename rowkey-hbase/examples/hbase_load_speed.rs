@@ -25,7 +25,7 @@
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{Cell, IndexedStore, PutRecordsOptions, Row, Store};
 use rowkey::{IndexOf, RowKey};
-use rowkey_fixtures::bench::{arg, median};
+use rowkey_fixtures::bench::{arg, median, per_run};
 use rowkey_fixtures::layouts::{Ledger, Sample, SampleByMetric};
 use rowkey_hbase::hbase_thrift::hbase::{
     BatchMutation, HbaseSyncClient, Mutation, THbaseSyncClient,
@@ -282,36 +282,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     // Each run's own ratios (of ways run one after the other).
-    let per_run = |a: usize, b: usize| {
-        let mut r: Vec<f64> = times[a]
-            .iter()
-            .zip(&times[b])
-            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
-            .collect();
-        let each: Vec<String> = r.iter().map(|x| format!("{x:.2}")).collect();
-        r.sort_by(f64::total_cmp);
-        format!("median {:.2}x ({})", r[r.len() / 2], each.join(", "))
-    };
+    let per_run_of = |a: usize, b: usize| per_run(&times[a], &times[b]);
     println!();
     println!(
         "per run, write_rows / floor (1 connection): {}",
-        per_run(2, 0)
+        per_run_of(2, 0)
     );
     println!(
         "per run, write_rows / floor (4 connections): {}",
-        per_run(2, 1)
+        per_run_of(2, 1)
     );
     println!(
         "per run, write_rows (1 in flight) / floor (1 connection): {}",
-        per_run(3, 0)
+        per_run_of(3, 0)
     );
     println!(
         "per run, put_records / write_rows of the main rows: {}",
-        per_run(5, 4)
+        per_run_of(5, 4)
     );
     println!(
         "per run, write_rows main then index / write_rows of the main rows: {}",
-        per_run(6, 4)
+        per_run_of(6, 4)
     );
     Ok(())
 }

@@ -44,7 +44,7 @@
 use futures::StreamExt;
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{QueryOptions, ReadRequest, RowStream, Store, StoreExt};
-use rowkey_fixtures::bench::{arg, cpu, median};
+use rowkey_fixtures::bench::{arg, cpu, median, per_run};
 use rowkey_fixtures::layouts::Ledger;
 use rowkey_hbase::hbase_thrift::hbase::{HbaseSyncClient, THbaseSyncClient, TRowResult, TScan};
 use rowkey_hbase::{ClientOptions, HBaseClient, HBaseStore, ToTScan};
@@ -487,19 +487,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     // Each run's own ratios (ways run one after the other in a run).
-    let per_run = |a: usize, b: usize| {
-        let mut r: Vec<f64> = times[a]
-            .iter()
-            .zip(&times[b])
-            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
-            .collect();
-        if r.is_empty() {
-            return "-".to_owned();
-        }
-        let each: Vec<String> = r.iter().map(|x| format!("{x:.2}")).collect();
-        r.sort_by(f64::total_cmp);
-        format!("median {:.2}x ({})", r[r.len() / 2], each.join(", "))
-    };
+    let per_run_of = |a: usize, b: usize| per_run(&times[a], &times[b]);
     println!();
     // Each way against its fair floor: read_plan against raw scanners of
     // the same (joined) ranges; a query against raw scanners of the 120
@@ -507,7 +495,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // query uses.
     println!(
         "per run, read_plan / floor (joined ranges): {}",
-        per_run(3, 2)
+        per_run_of(3, 2)
     );
     for (i, short) in [
         (4, "query (defaults)"),
@@ -516,11 +504,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ] {
         println!(
             "per run, {short} / floor (120 ranges, 1 connection): {}",
-            per_run(i, 0)
+            per_run_of(i, 0)
         );
         println!(
             "per run, {short} / floor (120 ranges, 8 connections): {}",
-            per_run(i, 1)
+            per_run_of(i, 1)
         );
     }
     if std::env::var_os("HBASE_QUERY_ALL").is_some() {
