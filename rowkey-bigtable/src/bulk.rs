@@ -37,6 +37,7 @@ pub(crate) struct Failure {
 /// Writes one batch; the entries that were not written, with their last
 /// status, after every attempt the policy and the deadline allow.
 pub(crate) async fn mutate_batch(target: Target, mut items: Vec<Item>) -> Vec<Failure> {
+    let _writing = target.epoch.writing();
     let mut call = Call::start(&target, OP);
     let mut failures = Vec::new();
     let mut attempts = 1;

@@ -237,6 +237,7 @@ impl std::error::Error for MutateRowsError {}
 /// One `MutateRow` call, retried (idempotent mutations only) on transient
 /// failures as the store's policy and the server's `RetryInfo` say.
 pub(crate) async fn mutate_row(target: &Target, row: RowMutation) -> Result<(), StoreError> {
+    let _writing = target.epoch.writing();
     let op = "mutate row";
     let idempotent = row.is_idempotent();
     let message = MutateRowRequest {

@@ -7,7 +7,9 @@ use crate::sample::{sample_row_keys, KeySample};
 use crate::versions::VersionedRowStream;
 use crate::write::{delete, mutate_rows, write, WriteOptions, MAX_MUTATIONS};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
-use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
+use rowkey_store::{
+    KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError, WriteEpoch,
+};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,6 +60,8 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 pub struct BigtableStore {
     target: Target,
     writes: WriteOptions,
+    /// Pages' walks of this table (see `Store::parked_walks`).
+    walks: Arc<ParkedWalks>,
 }
 
 impl std::fmt::Debug for BigtableStore {
@@ -105,7 +109,9 @@ impl BigtableStore {
         } else {
             client.get_full_table_name(table)
         };
+        let epoch = WriteEpoch::new();
         BigtableStore {
+            walks: Arc::new(ParkedWalks::new(epoch.clone())),
             target: Target {
                 client,
                 table: table.into(),
@@ -113,6 +119,7 @@ impl BigtableStore {
                 retry: RetryPolicy::default(),
                 timeout: None,
                 page_rows: 10_000,
+                epoch,
             },
             writes: WriteOptions::default(),
         }
@@ -152,6 +159,8 @@ impl BigtableStore {
         } else {
             store.target.client.get_full_table_name(table).into()
         };
+        // Its own walks; the same client's writes.
+        store.walks = Arc::new(ParkedWalks::new(store.target.epoch.clone()));
         store
     }
 
@@ -302,5 +311,9 @@ impl Store for BigtableStore {
             return Box::pin(futures_util::stream::iter([Err(e)]));
         }
         read(self.target.clone(), request, true)
+    }
+
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        Some(&self.walks)
     }
 }

@@ -3,7 +3,7 @@
 use crate::call::FEATURE_FLAGS;
 use crate::status::url_encode;
 use bigtable_rs::bigtable::BigTable;
-use rowkey_store::RetryPolicy;
+use rowkey_store::{RetryPolicy, WriteEpoch};
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::metadata::MetadataValue;
@@ -20,6 +20,10 @@ pub(crate) struct Target {
     pub(crate) timeout: Option<Duration>,
     /// The most rows one request asks for.
     pub(crate) page_rows: u64,
+    /// The client's writes, moved around every mutation sent: a page's
+    /// walk parked before one is not gone on with after it (the stores
+    /// of every table of the client share it).
+    pub(crate) epoch: Arc<WriteEpoch>,
 }
 
 impl Target {

@@ -71,6 +71,9 @@ pub struct HBaseClient {
     pub(crate) pool: Pool<Thrift1Connector>,
     /// Scanners its reads left open for their next page.
     pub(crate) parked: Arc<crate::gateway::parked::Parked>,
+    /// Its writes, moved around each: pages' walks parked before one are
+    /// not gone on with after it.
+    pub(crate) epoch: Arc<rowkey_store::WriteEpoch>,
     /// When its last delete returned: later writes wait out its millisecond.
     pub(crate) fence: Arc<crate::gateway::fence::DeleteFence>,
     address: Arc<str>,
@@ -108,6 +111,7 @@ impl HBaseClient {
         let client = HBaseClient {
             pool,
             parked: Arc::default(),
+            epoch: rowkey_store::WriteEpoch::new(),
             fence: Arc::default(),
             address: Arc::from(address),
         };

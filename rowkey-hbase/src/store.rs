@@ -5,8 +5,11 @@ use crate::client::HBaseClient;
 use crate::gateway::read::read;
 use crate::gateway::write::{delete, write, WriteOptions};
 use crate::gateway::Target;
-use rowkey_store::{KeyLimit, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError};
+use rowkey_store::{
+    KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError,
+};
 use std::future::Future;
+use std::sync::Arc;
 
 /// A table of HBase, read and written through HBase's Thrift 1 server.
 ///
@@ -69,6 +72,8 @@ pub struct HBaseStore {
     client: HBaseClient,
     target: Target<crate::thrift1::Thrift1Connector>,
     writes: WriteOptions,
+    /// Pages' walks of this table (see `Store::parked_walks`).
+    walks: Arc<ParkedWalks>,
 }
 
 impl std::fmt::Debug for HBaseStore {
@@ -88,11 +93,13 @@ impl HBaseStore {
             target: Target {
                 pool: client.pool.clone(),
                 parked: client.parked.clone(),
+                epoch: client.epoch.clone(),
                 fence: client.fence.clone(),
                 table: table.into(),
                 retry: RetryPolicy::default(),
                 page_rows: 1000,
             },
+            walks: Arc::new(ParkedWalks::new(client.epoch.clone())),
             client,
             writes: WriteOptions::default(),
         }
@@ -195,5 +202,9 @@ impl Store for HBaseStore {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         read(self.target.clone(), request)
+    }
+
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        Some(&self.walks)
     }
 }

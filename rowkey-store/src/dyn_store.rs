@@ -1,7 +1,7 @@
 //! [`DynStore`]: any [`Store`] behind one type, for applications that
 //! pick their backend at run time.
 
-use crate::{KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -18,6 +18,7 @@ trait ErasedStore: Send + Sync + 'static {
     fn write_rows(&self, rows: Vec<Row>) -> BoxedWrite;
     fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite;
     fn read_rows(&self, request: ReadRequest) -> RowStream;
+    fn parked_walks(&self) -> Option<&ParkedWalks>;
     /// The store's type, for `Debug`.
     fn type_name(&self) -> &'static str;
     fn as_any(&self) -> &dyn Any;
@@ -37,6 +38,10 @@ impl<S: Store> ErasedStore for S {
     fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite {
         let store = self.clone();
         Box::pin(async move { Store::delete_rows(&store, keys).await })
+    }
+
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        Store::parked_walks(self)
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
@@ -134,6 +139,10 @@ impl Store for DynStore {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         self.store.read_rows(request)
+    }
+
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        self.store.parked_walks()
     }
 }
 

@@ -4,11 +4,9 @@
 use crate::{
     Cell, QueryOptions, QueryStream, ReadRequest, Record, Row, RowStream, Store, StoreError,
 };
-use futures_core::Stream;
 use rowkey_core::scan::{Cursor, Page, Resume, ScanPlan, ScanRange};
 use rowkey_core::RowKey;
 use std::future::Future;
-use std::pin::Pin;
 
 /// The typed operations of a [`Store`]: typed keys in, rows out, plans
 /// read and merged in logical key order, keyset pages.
@@ -189,39 +187,31 @@ pub trait StoreExt: Store {
     /// is not in a later page, and neither is an indexed record that
     /// [`IndexedStore::update_record`](crate::IndexedStore::update_record) moves back past the cursor (its
     /// new index row sorts before it) while the pages run.
+    ///
+    /// **A walk costs about one query.** On a store with
+    /// [`parked_walks`](Store::parked_walks) (Bigtable, HBase, MemStore),
+    /// a page parks its read under the cursor it returns, and the page
+    /// given that cursor back goes on with it: each range is asked for
+    /// rows about `log(rows)` times over the walk, not once a page. The
+    /// first page of a walk reads at most `2n + 2B` rows (`n` rows over `B`
+    /// ranges); later pages read ahead more, so that a walk never has read
+    /// more than about three times the rows it returned (plus the first
+    /// page's budget), and at most 10,000 rows ahead. A walk is parked for
+    /// up to 20 seconds, and only while no write of the store's client went
+    /// by: a page asked for after a write returned reads afresh.
     fn page<const N: usize>(
         &self,
         plan: &ScanPlan<N>,
         resume: Option<&Cursor>,
         size: usize,
     ) -> impl Future<Output = Result<Page<Row>, StoreError>> + Send {
-        let resumed = Resume::new(plan, resume, size);
-        // One row more than the page tells whether another page follows.
-        let mut rows = match &resumed {
-            Ok(r) if r.want() > 0 => {
-                Some(self.query(&r.plan().clone().with_limit(r.want().saturating_add(1))))
-            }
-            _ => None,
-        };
-        async move {
-            let resumed = resumed?;
-            let mut page = Vec::with_capacity(resumed.want().min(1024));
-            let mut more = false;
-            if let Some(rows) = rows.as_mut() {
-                while let Some(row) =
-                    std::future::poll_fn(|cx| Pin::new(&mut *rows).poll_next(cx)).await
-                {
-                    // The look-ahead row only tells that more follow: an
-                    // error there is the next page's to report.
-                    if page.len() == resumed.want() {
-                        more = true;
-                        break;
-                    }
-                    page.push(row?);
-                }
-            }
-            Ok(resumed.page(page, more)?)
-        }
+        let resumed = Resume::new(plan, resume, size).map_err(StoreError::from);
+        crate::page::page(
+            self.clone(),
+            resumed,
+            plan.limit().is_some(),
+            resume.cloned(),
+        )
     }
 }
 

@@ -82,6 +82,7 @@ mod index;
 mod limits;
 mod mem;
 mod merge;
+mod page;
 mod query;
 mod record;
 mod record_error;
@@ -90,6 +91,7 @@ mod request;
 mod retry;
 mod row;
 mod store;
+mod walks;
 
 pub use columns::Columns;
 pub use dyn_store::DynStore;
@@ -117,6 +119,7 @@ pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
 pub use store::{RowStream, Store};
+pub use walks::{ParkedWalks, WriteEpoch, WriteGuard};
 
 /// What `#[derive(Record)]` expands to calls; not a public API.
 #[doc(hidden)]

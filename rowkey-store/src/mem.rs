@@ -1,6 +1,8 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
-use crate::{Cell, KeyLimit, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{
+    Cell, KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError, WriteEpoch,
+};
 use futures_core::Stream;
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
@@ -24,6 +26,9 @@ const CHUNK: usize = 256;
 pub struct MemStore {
     rows: Arc<RwLock<Table>>,
     limit: KeyLimit,
+    /// Pages' walks; every write and delete goes through `apply_write`
+    /// and `apply_delete`, which move their epoch.
+    walks: Arc<ParkedWalks>,
 }
 
 impl Default for MemStore {
@@ -31,6 +36,7 @@ impl Default for MemStore {
         MemStore {
             rows: Arc::default(),
             limit: KeyLimit::BIGTABLE,
+            walks: Arc::new(ParkedWalks::new(WriteEpoch::new())),
         }
     }
 }
@@ -73,6 +79,7 @@ impl MemStore {
 
     fn apply_write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
         self.limit.check_rows(&rows)?;
+        let _writing = self.walks.writing();
         let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
             let cells = table.entry(row.key).or_default();
@@ -94,6 +101,7 @@ impl MemStore {
         for key in &keys {
             self.limit.check("delete rows", key)?;
         }
+        let _writing = self.walks.writing();
         let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for key in &keys {
             table.remove(key);
@@ -119,6 +127,10 @@ impl Store for MemStore {
         keys: Vec<Vec<u8>>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send {
         std::future::ready(self.apply_delete(keys))
+    }
+
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        Some(&self.walks)
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {

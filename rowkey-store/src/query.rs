@@ -202,6 +202,10 @@ pub struct QueryStream<S> {
     /// A limited query's first read of each range: its share of the
     /// limit, `limit / ranges + 1`.
     first_ask: u64,
+    /// A page's query, kept for the pages after it: reaching its limit
+    /// does not close its reads, and no read ends a range for covering
+    /// the limit.
+    walk: bool,
 }
 
 impl<S: Store> QueryStream<S> {
@@ -267,6 +271,31 @@ impl<S: Store> QueryStream<S> {
             maybe_starved: (0..n).collect(),
             maybe_low: (0..n).collect(),
             first_ask,
+            walk: false,
+        }
+    }
+
+    /// A page's query (its plan limited to the page and its look-ahead
+    /// row), kept open at its limit so a later page can go on with it
+    /// ([`continue_walk`](Self::continue_walk)).
+    pub(crate) fn walk<const N: usize>(store: S, plan: &ScanPlan<N>) -> Self {
+        let mut query = QueryStream::new(store, plan, QueryOptions::default());
+        query.walk = true;
+        query
+    }
+
+    /// Goes on with a walk's query for another page: unlimited from now
+    /// on, holding or asking for at most `budget` rows (at least one per
+    /// range the merge waits on), reading ahead within it as a query
+    /// without a limit does.
+    pub(crate) fn continue_walk(&mut self, budget: usize) {
+        self.remaining = None;
+        self.options.buffer_rows = budget;
+        for (i, range) in self.ranges.iter_mut().enumerate() {
+            if range.idle() && !range.maybe_low {
+                range.maybe_low = true;
+                self.maybe_low.push(i);
+            }
         }
     }
 
@@ -300,7 +329,7 @@ impl<S: Store> QueryStream<S> {
             rows: self.store.read_rows(request),
             asked,
             got: 0,
-            covers_limit: self.remaining.is_some_and(|r| asked >= r),
+            covers_limit: !self.walk && self.remaining.is_some_and(|r| asked >= r),
             windowed,
         });
         self.in_flight += 1;
@@ -628,7 +657,7 @@ impl<S: Store> Stream for QueryStream<S> {
                 }
                 if let Some(n) = &mut this.remaining {
                     *n -= 1;
-                    if *n == 0 {
+                    if *n == 0 && !this.walk {
                         // The last row: close the reads still open now,
                         // not when the stream is dropped.
                         this.finish();

@@ -1,7 +1,7 @@
 //! [`Store`]: what a backend provides, and nothing more; the typed
 //! operations built on it are [`StoreExt`](crate::StoreExt)'s.
 
-use crate::{KeyLimit, ReadRequest, Row, StoreError};
+use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, StoreError};
 use futures_core::Stream;
 use std::future::Future;
 use std::pin::Pin;
@@ -11,7 +11,8 @@ use std::pin::Pin;
 pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send + 'static>>;
 
 /// A sorted table of rows, read by key ranges as HBase and Bigtable are:
-/// the four operations a backend implements.
+/// the four operations a backend implements (and, optionally, where
+/// pages park their walks).
 ///
 /// Everything else (`put`, `get`, `delete`, `scan`, `query`, `read_plan`,
 /// `page`, index tables) is built on these four by
@@ -64,4 +65,16 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// [limit](ReadRequest::limit). A request with no ranges yields
     /// nothing and sends nothing.
     fn read_rows(&self, request: ReadRequest) -> RowStream;
+
+    /// Where [`page`](crate::StoreExt::page) parks a walk's query between
+    /// pages, so that the next page goes on with it rather than asking
+    /// every range again (see [`ParkedWalks`]). `None`, the default: every
+    /// page reads afresh.
+    ///
+    /// A store that returns one must move its [`WriteEpoch`](crate::WriteEpoch)
+    /// around every write and delete it sends, by any path, so that no
+    /// page goes on with rows read before a write of its client.
+    fn parked_walks(&self) -> Option<&ParkedWalks> {
+        None
+    }
 }

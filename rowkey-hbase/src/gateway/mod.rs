@@ -169,6 +169,9 @@ pub(crate) struct Target<C: Connector> {
     pub(crate) pool: Pool<C>,
     /// The client's parked scanners (shared by its tables' stores).
     pub(crate) parked: Arc<parked::Parked>,
+    /// The client's writes (shared by its tables' stores): moved around
+    /// each write and delete.
+    pub(crate) epoch: Arc<rowkey_store::WriteEpoch>,
     /// The client's delete fence (shared by its tables' stores).
     pub(crate) fence: Arc<fence::DeleteFence>,
     pub(crate) table: Arc<str>,
@@ -182,6 +185,7 @@ impl<C: Connector> Clone for Target<C> {
         Target {
             pool: self.pool.clone(),
             parked: self.parked.clone(),
+            epoch: self.epoch.clone(),
             fence: self.fence.clone(),
             table: self.table.clone(),
             retry: self.retry,

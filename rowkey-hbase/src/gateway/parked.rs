@@ -18,6 +18,24 @@
 //! lease, and at most [`MAX_PARKED`] at once; whatever leaves is closed.
 
 use super::ScannerId;
+
+/// An open scanner and the rows it caches per round trip to the region
+/// server (set when it was opened; Thrift 1 cannot change it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OpenScanner {
+    pub(crate) id: ScannerId,
+    pub(crate) caching: u32,
+}
+
+impl OpenScanner {
+    /// Whether a batch of `want` rows from it would cost the region
+    /// server many trips (it caches under a quarter of them): one opened
+    /// for a tiny read, asked for a large batch. A batch of under 16 rows
+    /// never is.
+    pub(crate) fn caches_too_few_for(&self, want: u32) -> bool {
+        want >= 16 && want / 4 > self.caching
+    }
+}
 use rowkey_core::scan::FuzzyFilter;
 use rowkey_store::{Columns, KeyRange};
 use std::sync::{Mutex, PoisonError};
@@ -41,7 +59,7 @@ pub(crate) struct ScanKey {
 
 struct Entry {
     key: ScanKey,
-    id: ScannerId,
+    scanner: OpenScanner,
     since: Instant,
 }
 
@@ -54,32 +72,32 @@ pub(crate) struct Parked {
 impl Parked {
     /// Parks scanner `id` under `key`; returns the scanners to close (the
     /// expired, and the oldest when over the cap).
-    pub(crate) fn park(&self, key: ScanKey, id: ScannerId) -> Vec<ScannerId> {
+    pub(crate) fn park(&self, key: ScanKey, scanner: OpenScanner) -> Vec<ScannerId> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = expire(&mut entries);
         entries.push(Entry {
             key,
-            id,
+            scanner,
             since: Instant::now(),
         });
         while entries.len() > MAX_PARKED {
-            out.push(entries.remove(0).id);
+            out.push(entries.remove(0).scanner.id);
         }
         out
     }
 
     /// The scanner parked under `key`, if any, and the scanners to close.
-    pub(crate) fn take(&self, key: &ScanKey) -> (Option<ScannerId>, Vec<ScannerId>) {
+    pub(crate) fn take(&self, key: &ScanKey) -> (Option<OpenScanner>, Vec<ScannerId>) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let out = expire(&mut entries);
         let found = entries.iter().position(|e| e.key == *key);
-        (found.map(|i| entries.remove(i).id), out)
+        (found.map(|i| entries.remove(i).scanner), out)
     }
 
     /// Drops every parked scanner (a write went by); returns them to close.
     pub(crate) fn clear(&self) -> Vec<ScannerId> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.drain(..).map(|e| e.id).collect()
+        entries.drain(..).map(|e| e.scanner.id).collect()
     }
 }
 
@@ -88,7 +106,7 @@ fn expire(entries: &mut Vec<Entry>) -> Vec<ScannerId> {
     entries.retain(|e| {
         let keep = e.since.elapsed() < PARK_FOR;
         if !keep {
-            out.push(e.id);
+            out.push(e.scanner.id);
         }
         keep
     });
@@ -98,6 +116,10 @@ fn expire(entries: &mut Vec<Entry>) -> Vec<ScannerId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn open(id: ScannerId) -> OpenScanner {
+        OpenScanner { id, caching: 1 }
+    }
 
     fn key(start: &str) -> ScanKey {
         ScanKey {
@@ -112,20 +134,32 @@ mod tests {
     #[test]
     fn a_parked_scanner_is_taken_once_and_a_write_drops_them_all() {
         let parked = Parked::default();
-        assert!(parked.park(key("a"), 1).is_empty());
-        assert!(parked.park(key("b"), 2).is_empty());
-        assert_eq!(parked.take(&key("a")).0, Some(1));
+        assert!(parked.park(key("a"), open(1)).is_empty());
+        assert!(parked.park(key("b"), open(2)).is_empty());
+        assert_eq!(parked.take(&key("a")).0, Some(open(1)));
         assert_eq!(parked.take(&key("a")).0, None);
         assert_eq!(parked.clear(), [2]);
         assert_eq!(parked.take(&key("b")).0, None);
     }
 
     #[test]
+    fn a_scanner_opened_for_a_tiny_read_is_too_small_for_a_large_batch() {
+        let tiny = OpenScanner { id: 1, caching: 4 };
+        assert!(tiny.caches_too_few_for(312));
+        assert!(!tiny.caches_too_few_for(16), "a quarter fits");
+        assert!(!tiny.caches_too_few_for(8), "small batches keep it");
+        let page = OpenScanner { id: 2, caching: 1000 };
+        assert!(!page.caches_too_few_for(1000));
+        assert!(!page.caches_too_few_for(4000), "a quarter fits");
+        assert!(page.caches_too_few_for(4004));
+    }
+
+    #[test]
     fn the_oldest_leave_over_the_cap() {
         let parked = Parked::default();
         for i in 0..MAX_PARKED as i32 {
-            assert!(parked.park(key(&i.to_string()), i).is_empty());
+            assert!(parked.park(key(&i.to_string()), open(i)).is_empty());
         }
-        assert_eq!(parked.park(key("new"), 9_999), [0]);
+        assert_eq!(parked.park(key("new"), open(9_999)), [0]);
     }
 }

@@ -15,7 +15,7 @@
 //! after the last row the server returned, so no row comes twice and none
 //! is missed.
 
-use super::parked::{Parked, ScanKey};
+use super::parked::{OpenScanner, Parked, ScanKey};
 use super::pool::Slot;
 use super::retry::with_retries;
 use super::{Connection, Connector, GatewayError, ScannerId, ServerScan, Target};
@@ -83,7 +83,7 @@ struct Cursor {
     /// Rows the limit still wants.
     left: Option<u64>,
     /// The scanner open on the first range.
-    open: Option<ScannerId>,
+    open: Option<OpenScanner>,
     /// A scanner left behind by a broken connection, to close on the next.
     stale: Option<ScannerId>,
     /// Scanners read to their end, closed once the rows are on their way.
@@ -93,7 +93,7 @@ struct Cursor {
     /// row of its last batch was taken (so it can be parked at the limit).
     at_limit_cleanly: bool,
     /// The scanner to park once the rows are on their way, and its key.
-    park: Option<(ScanKey, ScannerId)>,
+    park: Option<(ScanKey, OpenScanner)>,
     page_rows: u32,
 }
 
@@ -143,8 +143,8 @@ impl Cursor {
         loop {
             if self.is_done() {
                 match self.open.take() {
-                    Some(id) if self.parkable() => self.park = Some((self.key(), id)),
-                    open => self.finished.extend(open),
+                    Some(open) if self.parkable() => self.park = Some((self.key(), open)),
+                    open => self.finished.extend(open.map(|o| o.id)),
                 }
                 self.ranges.clear();
                 return Ok(Vec::new());
@@ -160,12 +160,25 @@ impl Cursor {
                 (None, Some(left)) => left.min(u64::from(self.page_rows)) as u32,
                 _ => self.page_rows,
             };
+            if let Some(open) = self.open.filter(|o| o.caches_too_few_for(want)) {
+                // A scanner opened for a tiny read (a parked one, a walk's
+                // first page) caches a few rows per trip to the region
+                // server: a large batch from it costs the server a trip
+                // per few rows. One opened for this batch, where the old
+                // one stands (the range is trimmed past every row it
+                // returned), costs one.
+                self.finished.push(open.id);
+                self.open = None;
+            }
             let id = match self.open {
-                Some(id) => id,
+                Some(open) => open.id,
                 None => {
                     let scan = self.server_scan(&bounds, want);
                     let id = conn.open_scanner(table, &scan)?;
-                    self.open = Some(id);
+                    self.open = Some(OpenScanner {
+                        id,
+                        caching: scan.caching,
+                    });
                     id
                 }
             };
@@ -215,7 +228,7 @@ impl Cursor {
                 self.resume_after(&last);
             }
             if ended {
-                self.finished.extend(self.open.take());
+                self.finished.extend(self.open.take().map(|o| o.id));
                 self.ranges.pop_front();
             }
             if !page.is_empty() {
@@ -267,20 +280,20 @@ impl Cursor {
     /// Closes the open scanner, if any (best effort: a scanner the server
     /// cannot close is one it no longer has).
     fn close(&mut self, conn: &mut impl Connection) {
-        if let Some(id) = self.open.take() {
-            let _ = conn.close_scanner(id);
+        if let Some(open) = self.open.take() {
+            let _ = conn.close_scanner(open.id);
         }
     }
 
     fn release<C: Connector>(&mut self, slot: &mut Slot<C>, parked: &Parked) {
-        if let Some(id) = self.open {
+        if let Some(open) = self.open {
             if self.parkable() {
                 self.open = None;
-                self.park = Some((self.key(), id));
+                self.park = Some((self.key(), open));
             }
         }
-        if let Some((key, id)) = self.park.take() {
-            let evicted = parked.park(key, id);
+        if let Some((key, open)) = self.park.take() {
+            let evicted = parked.park(key, open);
             close_all(slot, evicted);
         }
         if self.holds_scanners() {
@@ -341,8 +354,8 @@ impl<C: Connector> ReadStream<C> {
                 let park = cursor.park.take();
                 let after = move |slot: &mut Slot<C>| {
                     let mut close = finished;
-                    if let Some((key, id)) = park {
-                        close.extend(parked.park(key, id));
+                    if let Some((key, open)) = park {
+                        close.extend(parked.park(key, open));
                     }
                     close_all(slot, close);
                 };
@@ -388,8 +401,8 @@ impl<C: Connector> Stream for ReadStream<C> {
                         // At its limit: the scanner waits for the next
                         // page before these rows are even taken.
                         if cursor.parkable() {
-                            if let Some(id) = cursor.open.take() {
-                                let evicted = this.target.parked.park(cursor.key(), id);
+                            if let Some(open) = cursor.open.take() {
+                                let evicted = this.target.parked.park(cursor.key(), open);
                                 if !evicted.is_empty() {
                                     this.target.pool.spawn(move |slot| close_all(slot, evicted));
                                 }

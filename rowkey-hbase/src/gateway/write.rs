@@ -65,6 +65,7 @@ pub(crate) async fn write<C: Connector>(
     rows: Vec<Row>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
+    let _writing = target.epoch.writing();
     let rows = Row::merge_repeated(rows);
     let batches = batches(rows, options, Row::size);
     unpark(target);
@@ -99,6 +100,7 @@ pub(crate) async fn delete<C: Connector>(
     if keys.is_empty() {
         return Ok(());
     }
+    let _writing = target.epoch.writing();
     keys.sort_unstable();
     keys.dedup();
     let table = target.table.clone();
