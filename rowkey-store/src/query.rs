@@ -34,7 +34,10 @@ use std::task::{Context, Poll, Wake, Waker};
 /// than the query still wants), and nothing is read ahead. A limit of `n`
 /// over `B` ranges reads at most about `2n + 2B` rows, however the rows
 /// fall over the ranges, where asking every range for `n` rows read up to
-/// `n * B`. A query without a limit reads each row once.
+/// `n * B`. A query without a limit reads each row once. (A
+/// [`page`](crate::StoreExt::page) is such a limited query; on a store
+/// with [`parked_walks`](crate::Store::parked_walks) the next page goes
+/// on with it, reading ahead within a budget that grows with the walk.)
 ///
 /// Bounding the rows asked for matters to gRPC clients too: h2 (under
 /// tonic) counts the small DATA frames it holds unread and closes the

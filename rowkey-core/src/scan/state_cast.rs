@@ -7,8 +7,7 @@
 //! The argument: `ScanField` is an `unsafe trait` whose contract is that
 //! the implementing struct is `#[repr(transparent)]` with exactly one
 //! field, of type `Self::StepField`, and every function here requires
-//! `StepField` to be `Step<Self, Self::Key, N, M, Self::Mode>` (`StepIn`)
-//! of this crate. Only the derive implements it, on the structs it emits
+//! `StepField` to be a `Step<Self, K, N, M, Mode>` of this crate. Only the derive implements it, on the structs it emits
 //! with that attribute and that field, naming the field's type in
 //! `StepField` with the same tokens: a crate path that leads to another
 //! `Step` (`#[rowkey(crate = "..")]`) fails that bound instead of
@@ -60,53 +59,62 @@
 //! code dominates) and 2.94 s against 3.13 s with it (0.93). The callgrind scan cases (`bash bench-tools/callgrind.sh
 //! scan`) run the same instructions either way, 1,139 and 1,255.
 
-use super::step::StepIn;
-use super::ScanField;
+use super::{ScanField, ScanQuery, Step};
 use core::mem::{align_of, size_of, ManuallyDrop};
 
 /// Checked when a cast is compiled: `T` and its step have one size and
 /// alignment (as `repr(transparent)` promises).
 #[inline(always)]
-fn same_layout<T: ScanField<N, M>, const N: usize, const M: usize>() {
+fn same_layout<T, K, Mo, const N: usize, const M: usize>() {
     const {
-        assert!(size_of::<T>() == size_of::<StepIn<T, N, M>>());
-        assert!(align_of::<T>() == align_of::<StepIn<T, N, M>>());
+        assert!(size_of::<T>() == size_of::<Step<T, K, N, M, Mo>>());
+        assert!(align_of::<T>() == align_of::<Step<T, K, N, M, Mo>>());
     }
 }
 
 /// The state struct `T` whose one field is `step`.
 #[inline]
-pub(super) fn into_state<T, const N: usize, const M: usize>(step: StepIn<T, N, M>) -> T
+pub(super) fn into_state<T, K, Mo, const N: usize, const M: usize>(step: Step<T, K, N, M, Mo>) -> T
 where
-    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+    T: ScanField<N, M, StepField = Step<T, K, N, M, Mo>>,
 {
-    same_layout::<T, N, M>();
+    same_layout::<T, K, Mo, N, M>();
     let step = ManuallyDrop::new(step);
-    // SAFETY: `T` is `#[repr(transparent)]` over `StepIn<T, N, M>` (the
-    // module's argument), so the step's bytes are a valid `T`. The step is
-    // not dropped (`ManuallyDrop`): its ownership moves into the `T`.
-    unsafe { core::ptr::read((&*step as *const StepIn<T, N, M>).cast::<T>()) }
+    // SAFETY: `T` is `#[repr(transparent)]` over its `Step` (the module's
+    // argument), so the step's bytes are a valid `T`. The step is not
+    // dropped (`ManuallyDrop`): its ownership moves into the `T`.
+    unsafe { core::ptr::read((&*step as *const Step<T, K, N, M, Mo>).cast::<T>()) }
 }
 
-/// The step state `state` is.
+/// The query of the step `state` is.
+///
+/// Read through raw pointers, never as a reference to the step: a
+/// `&Step<T, K, ..>` would need the key type `K` (which may borrow, like
+/// `Spend<'a>`) to outlive the borrow of `state`, which the state alone
+/// cannot promise.
 #[inline]
-pub(super) fn step_of<T, const N: usize, const M: usize>(state: &T) -> &StepIn<T, N, M>
+pub(super) fn query_of<T, K, Mo, const N: usize, const M: usize>(state: &T) -> &ScanQuery<N, M>
 where
-    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+    T: ScanField<N, M, StepField = Step<T, K, N, M, Mo>>,
 {
-    same_layout::<T, N, M>();
-    // SAFETY: as in `into_state`, a `T` is a `StepIn<T, N, M>`; the
-    // reference keeps `state`'s lifetime and shared borrow.
-    unsafe { &*(state as *const T).cast::<StepIn<T, N, M>>() }
+    same_layout::<T, K, Mo, N, M>();
+    let step = (state as *const T).cast::<Step<T, K, N, M, Mo>>();
+    // SAFETY: as in `into_state`, a `T` is its `Step`, so `step` points at
+    // a live step for as long as `state` is borrowed; the reference keeps
+    // that borrow.
+    unsafe { &*core::ptr::addr_of!((*step).q) }
 }
 
-/// The step state `state` is, to change.
+/// The query of the step `state` is, to change.
 #[inline]
-pub(super) fn step_of_mut<T, const N: usize, const M: usize>(state: &mut T) -> &mut StepIn<T, N, M>
+pub(super) fn query_of_mut<T, K, Mo, const N: usize, const M: usize>(
+    state: &mut T,
+) -> &mut ScanQuery<N, M>
 where
-    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
+    T: ScanField<N, M, StepField = Step<T, K, N, M, Mo>>,
 {
-    same_layout::<T, N, M>();
-    // SAFETY: as in `step_of`, with the unique borrow of `state`.
-    unsafe { &mut *(state as *mut T).cast::<StepIn<T, N, M>>() }
+    same_layout::<T, K, Mo, N, M>();
+    let step = (state as *mut T).cast::<Step<T, K, N, M, Mo>>();
+    // SAFETY: as in `query_of`, with the unique borrow of `state`.
+    unsafe { &mut *core::ptr::addr_of_mut!((*step).q) }
 }

@@ -38,8 +38,8 @@
 
 use super::field_codec::{ScanCodec, ScanFieldInfo};
 use super::{
-    Available, FreeAllowed, LeavesFree, MergesInOrder, Ordered, ScanBuilder, ScanPlan, ScanQuery,
-    TypedScan, Yes,
+    Available, FreeAllowed, LeavesFree, MergesInOrder, OnlyEqAndAnyFollowAFreeField, Ordered,
+    ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes,
 };
 use crate::{EncodeError, EncodeErrorKind};
 use core::fmt;
@@ -77,7 +77,7 @@ use core::ops::{Bound, RangeBounds};
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
 pub struct Step<S, K, const N: usize, const M: usize, Mode = Yes> {
-    q: ScanQuery<N, M>,
+    pub(super) q: ScanQuery<N, M>,
     next: PhantomData<StepOf<S, K, Mode>>,
 }
 
@@ -121,22 +121,18 @@ pub trait ScanState<const N: usize, const M: usize>: Sized {
     fn query_mut(&mut self) -> &mut ScanQuery<N, M>;
 }
 
-/// The step a state struct `T` holds.
-pub(super) type StepIn<T, const N: usize, const M: usize> =
-    Step<T, <T as ScanField<N, M>>::Key, N, M, <T as ScanField<N, M>>::Mode>;
-
-impl<T, const N: usize, const M: usize> ScanState<N, M> for T
+impl<T, K, Mo, const N: usize, const M: usize> ScanState<N, M> for T
 where
-    T: ScanField<N, M, StepField = StepIn<T, N, M>>,
-    T::Key: ScanKey,
+    T: ScanField<N, M, StepField = Step<T, K, N, M, Mo>>,
+    K: ScanKey,
 {
     const WHOLE: bool = false;
-    type BucketRule = <T::Key as ScanKey>::BucketRule;
+    type BucketRule = K::BucketRule;
     type KeyRule = super::NotEveryFieldIsSet;
 
     #[inline]
     fn resume(q: ScanQuery<N, M>) -> Self {
-        super::state_cast::into_state(StepIn::<T, N, M> {
+        super::state_cast::into_state(Step::<T, K, N, M, Mo> {
             q,
             next: PhantomData,
         })
@@ -144,12 +140,12 @@ where
 
     #[inline]
     fn query(&self) -> &ScanQuery<N, M> {
-        &super::state_cast::step_of(self).q
+        super::state_cast::query_of(self)
     }
 
     #[inline]
     fn query_mut(&mut self) -> &mut ScanQuery<N, M> {
-        &mut super::state_cast::step_of_mut(self).q
+        super::state_cast::query_of_mut(self)
     }
 }
 
@@ -157,29 +153,27 @@ where
 /// state struct whose one public field is that field's step. It names the
 /// field's codec and the state that comes next, and says which finishers
 /// its encoding answers. Everything else (its name, width, separator,
-/// codec options) is read from the key's layout. Not for users.
+/// codec options) is read from the key's layout, and the key and the mode
+/// are the step's own parameters. Not for users.
 ///
 /// No item has a bound: a bound is a proof the compiler redoes for every
-/// field of every key; the steps that need one say so.
+/// field of every key; the steps that need one say so. Each item is work
+/// for the compiler in every crate that defines keys, once per field, so
+/// there are few: the state after the field is one generic type for every
+/// mode (`Next`), and the three rules are one tuple (`Rules`).
 ///
 /// # Safety
 ///
 /// `Self` is `#[repr(transparent)]` with exactly one field, of type
-/// `Self::StepField`: [`ScanState`] requires that to be `Step<Self,
-/// Self::Key, N, M, Self::Mode>` and turns such a step into `Self` and
-/// back.
+/// `Self::StepField`: [`ScanState`] requires that to be `Step<Self, K, N,
+/// M, Mode>` and turns such a step into `Self` and back.
 #[doc(hidden)]
 pub unsafe trait ScanField<const N: usize, const M: usize>: Sized {
     /// The type of the struct's one field, as the struct declares it:
-    /// [`ScanState`] requires it to be `Step<Self, Self::Key, N, M,
-    /// Self::Mode>` of this crate, so a path that names another `Step`
-    /// (`#[rowkey(crate = "..")]` pointing elsewhere) does not compile.
+    /// [`ScanState`] requires it to be a `Step<Self, K, N, M, Mode>` of
+    /// this crate, so a path that names another `Step` (`#[rowkey(crate =
+    /// "..")]` pointing elsewhere) does not compile.
     type StepField;
-    /// The key struct (a [`RowKey`](crate::RowKey) and a [`ScanKey`]).
-    type Key;
-    /// What may follow: [`Yes`](super::Yes) until a field is left free or
-    /// listed.
-    type Mode;
     /// The field's index in the key.
     const DEPTH: usize;
     /// How the field is written: a
@@ -188,20 +182,50 @@ pub unsafe trait ScanField<const N: usize, const M: usize>: Sized {
     /// What the salt or hash prefix learns from the field:
     /// [`NoLearn`], or the state itself (a [`ScanLearn`]).
     type Learn;
-    /// The state after the field is fixed: the next field's, or the whole
-    /// key.
-    type Next;
-    /// The same state after a field left free: only `eq` and `any` may
-    /// follow.
-    type Free;
-    /// The same state after an IN-list: no field may be left free.
-    type In;
+    /// The state after the field, in mode `To`: the next field's, or the
+    /// whole key. `eq` goes on in the step's mode, `any` in
+    /// [`OnlyEqAndAnyFollowAFreeField`](super::OnlyEqAndAnyFollowAFreeField),
+    /// `is_in` in the mode an IN-list leaves ([`InListAfter`]).
+    type Next<To>;
+    /// `(free, prefix, range)`: [`Yes`](super::Yes), or why the field
+    /// cannot be left free (`any`), answer `starts_with`, answer ranges.
+    type Rules;
+}
+
+/// A field's three rules, `(free, prefix, range)`, as [`ScanField::Rules`]
+/// names them. Not for users.
+#[doc(hidden)]
+pub trait ScanRules {
     /// [`Yes`](super::Yes), or why the field cannot be left free.
-    type FreeRule;
+    type Free;
     /// [`Yes`](super::Yes), or why `starts_with` does not apply.
-    type PrefixRule;
+    type Prefix;
     /// [`Yes`](super::Yes), or why ranges do not apply.
-    type RangeRule;
+    type Range;
+}
+
+impl<F, P, R> ScanRules for (F, P, R) {
+    type Free = F;
+    type Prefix = P;
+    type Range = R;
+}
+
+/// The mode after an IN-list on a field, in mode `Mo`: by the field's
+/// free rule, a field of one width keeps the mode's merge
+/// ([`ScanMode::AfterInList`](super::ScanMode)); one whose width varies
+/// has no merge order. Not for users.
+#[doc(hidden)]
+pub trait InListAfter<Mo> {
+    /// The mode the next field is in.
+    type Mode;
+}
+
+impl<Mo: super::ScanMode> InListAfter<Mo> for Yes {
+    type Mode = Mo::AfterInList;
+}
+
+impl<Mo> InListAfter<Mo> for super::VariableWidthFieldsCannotBeLeftFree {
+    type Mode = super::VariableWidthInListsHaveNoMergeOrder;
 }
 
 /// What the derive says of a whole key's scans, once per key. Not for
@@ -265,6 +289,22 @@ type ValueOf<'v, S, const N: usize, const M: usize> =
 type PrefixOf<S, const N: usize, const M: usize> =
     <<S as ScanField<N, M>>::Codec as ScanCodec>::Prefix;
 
+/// [`Yes`](super::Yes), or why field `S` cannot be left free.
+type FreeRuleOf<S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Rules as ScanRules>::Free;
+
+/// [`Yes`](super::Yes), or why `starts_with` does not apply to field `S`.
+type PrefixRuleOf<S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Rules as ScanRules>::Prefix;
+
+/// [`Yes`](super::Yes), or why ranges do not apply to field `S`.
+type RangeRuleOf<S, const N: usize, const M: usize> =
+    <<S as ScanField<N, M>>::Rules as ScanRules>::Range;
+
+/// The mode after an IN-list on field `S` in mode `Mo`.
+type InModeOf<S, Mo, const N: usize, const M: usize> =
+    <FreeRuleOf<S, N, M> as InListAfter<Mo>>::Mode;
+
 /// [`Yes`](super::Yes) when field `S` is a `#[desc_ts]` field, or why
 /// `latest` does not apply.
 type LatestRuleOf<S, const N: usize, const M: usize> =
@@ -272,14 +312,16 @@ type LatestRuleOf<S, const N: usize, const M: usize> =
 
 /// Fixes field `S` to `value` on one prefix: its bytes, what the salt
 /// learns, the separator after it.
-fn set<S, const N: usize, const M: usize>(b: &mut ScanBuilder<N, M>, value: &ValueOf<'_, S, N, M>)
-where
+fn set<S, K, const N: usize, const M: usize>(
+    b: &mut ScanBuilder<N, M>,
+    value: &ValueOf<'_, S, N, M>,
+) where
     S: ScanField<N, M>,
-    S::Key: crate::RowKey,
+    K: crate::RowKey,
     S::Codec: ScanCodec,
     S::Learn: for<'v> ScanLearn<ValueOf<'v, S, N, M>, N, M>,
 {
-    let f = ScanFieldInfo::of::<S::Key>(S::DEPTH);
+    let f = ScanFieldInfo::of::<K>(S::DEPTH);
     if !f.prefix_free() && b.has_free() {
         // A fuzzy filter matches keys that start with its pattern, and a
         // raw last field has no end of its own to pin.
@@ -308,12 +350,13 @@ where
 impl<S, K, const N: usize, const M: usize, Mode> Step<S, K, N, M, Mode>
 where
     S: ScanField<N, M>,
-    S::Key: crate::RowKey,
+    K: crate::RowKey,
     S::Codec: ScanCodec,
     S::Learn: for<'v> ScanLearn<ValueOf<'v, S, N, M>, N, M>,
+    S::Rules: ScanRules,
 {
     fn field(&self) -> ScanFieldInfo {
-        ScanFieldInfo::of::<S::Key>(S::DEPTH)
+        ScanFieldInfo::of::<K>(S::DEPTH)
     }
 
     /// Fixes the field to `value` and moves on to the next field (or, for
@@ -339,12 +382,12 @@ where
     /// ```
     #[inline]
     #[allow(clippy::should_implement_trait)]
-    pub fn eq(&self, value: ValueOf<'_, S, N, M>) -> TypedScan<S::Next, N, M>
+    pub fn eq(&self, value: ValueOf<'_, S, N, M>) -> TypedScan<S::Next<Mode>, N, M>
     where
-        S::Next: ScanState<N, M>,
+        S::Next<Mode>: ScanState<N, M>,
     {
         let mut q = self.q.clone();
-        q.each(|b| set::<S, N, M>(b, &value));
+        q.each(|b| set::<S, K, N, M>(b, &value));
         TypedScan::__new(q)
     }
 
@@ -390,14 +433,15 @@ where
     /// assert!(plan.contains(&key(9, 3)) && !plan.contains(&key(8, 3)) && !plan.contains(&key(9, 4)));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn is_in<'v, I>(&self, values: I) -> TypedScan<S::In, N, M>
+    pub fn is_in<'v, I>(&self, values: I) -> TypedScan<S::Next<InModeOf<S, Mode, N, M>>, N, M>
     where
         I: IntoIterator<Item = ValueOf<'v, S, N, M>>,
         Mode: Ordered,
-        S::In: ScanState<N, M>,
+        FreeRuleOf<S, N, M>: InListAfter<Mode>,
+        S::Next<InModeOf<S, Mode, N, M>>: ScanState<N, M>,
     {
         let mut q = self.q.clone();
-        q.cross(self.field().name(), values, |b, v| set::<S, N, M>(b, v));
+        q.cross(self.field().name(), values, |b, v| set::<S, K, N, M>(b, v));
         TypedScan::__new(q)
     }
 
@@ -436,11 +480,11 @@ where
     /// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\C\x02\C*");
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn any(&self) -> TypedScan<S::Free, N, M>
+    pub fn any(&self) -> TypedScan<S::Next<OnlyEqAndAnyFollowAFreeField>, N, M>
     where
-        S::FreeRule: LeavesFree,
+        FreeRuleOf<S, N, M>: LeavesFree,
         Mode: FreeAllowed,
-        S::Free: ScanState<N, M>,
+        S::Next<OnlyEqAndAnyFollowAFreeField>: ScanState<N, M>,
     {
         let mut q = self.q.clone();
         let f = self.field();
@@ -481,7 +525,7 @@ where
     /// ```
     pub fn starts_with(&self, prefix: &PrefixOf<S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::PrefixRule: Available,
+        PrefixRuleOf<S, N, M>: Available,
         Mode: Ordered,
     {
         let f = self.field();
@@ -540,7 +584,7 @@ where
     /// ```
     pub fn range<'v, R>(&self, range: R) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::RangeRule: Available,
+        RangeRuleOf<S, N, M>: Available,
         Mode: Ordered,
         R: RangeBounds<ValueOf<'v, S, N, M>>,
     {
@@ -572,7 +616,7 @@ where
         hi: ValueOf<'v, S, N, M>,
     ) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::RangeRule: Available,
+        RangeRuleOf<S, N, M>: Available,
         Mode: Ordered,
     {
         let f = self.field();
@@ -584,7 +628,7 @@ where
     /// order (as [`range`](Step::range)`(lo..)`).
     pub fn since<'v>(&self, lo: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::RangeRule: Available,
+        RangeRuleOf<S, N, M>: Available,
         Mode: Ordered,
     {
         let f = self.field();
@@ -596,7 +640,7 @@ where
     /// (as [`range`](Step::range)`(..hi)`).
     pub fn until<'v>(&self, hi: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
-        S::RangeRule: Available,
+        RangeRuleOf<S, N, M>: Available,
         Mode: Ordered,
     {
         let f = self.field();

@@ -143,15 +143,15 @@ pub struct Whole<L, const N: usize, const M: usize> {
     last: PhantomData<fn() -> L>,
 }
 
-impl<L, const N: usize, const M: usize> ScanState<N, M> for Whole<L, N, M>
+impl<L, K, Mo, const N: usize, const M: usize> ScanState<N, M> for Whole<L, N, M>
 where
-    L: ScanField<N, M>,
-    L::Key: ScanKey,
-    <L::Key as ScanKey>::WholeKeyRule: WholeKeyIn<L::Mode>,
+    L: ScanField<N, M, StepField = super::Step<L, K, N, M, Mo>>,
+    K: ScanKey,
+    K::WholeKeyRule: WholeKeyIn<Mo>,
 {
     const WHOLE: bool = true;
-    type BucketRule = <L::Key as ScanKey>::BucketRule;
-    type KeyRule = <<L::Key as ScanKey>::WholeKeyRule as WholeKeyIn<L::Mode>>::Rule;
+    type BucketRule = K::BucketRule;
+    type KeyRule = <K::WholeKeyRule as WholeKeyIn<Mo>>::Rule;
 
     #[inline]
     fn resume(q: ScanQuery<N, M>) -> Self {

@@ -148,7 +148,10 @@ mod tests {
         assert!(tiny.caches_too_few_for(312));
         assert!(!tiny.caches_too_few_for(16), "a quarter fits");
         assert!(!tiny.caches_too_few_for(8), "small batches keep it");
-        let page = OpenScanner { id: 2, caching: 1000 };
+        let page = OpenScanner {
+            id: 2,
+            caching: 1000,
+        };
         assert!(!page.caches_too_few_for(1000));
         assert!(!page.caches_too_few_for(4000), "a quarter fits");
         assert!(page.caches_too_few_for(4004));

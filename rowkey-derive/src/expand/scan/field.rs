@@ -53,28 +53,17 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> (String, Toke
     let this = src.state(depth, "__Mo");
     let last = depth + 1 == model.fields.len();
     let m = marks(model);
-    // The state after the field in each mode: the next field's, or the
-    // whole key (which remembers the last field's state).
-    let after = |mode: &str| {
-        if last {
-            format!(
-                "__rk::scan::Whole<{}, __N, {m}usize>",
-                src.state(depth, mode)
-            )
-        } else {
-            src.state(depth + 1, mode)
-        }
+    // The state after the field, in the mode `__To` the step gives it:
+    // the next field's, or the whole key (which remembers the last
+    // field's state).
+    let next = if last {
+        format!(
+            "__rk::scan::Whole<{}, __N, {m}usize>",
+            src.state(depth, "__To")
+        )
+    } else {
+        src.state(depth + 1, "__To")
     };
-    let next = after("__Mo");
-    let next_free = after("__rk::scan::OnlyEqAndAnyFollowAFreeField");
-    // After `is_in` on a field whose width varies, the fields after it
-    // start at a different byte in each combination: no merge by them
-    // (core's rule for leaving a field free is the same width rule).
-    let in_mode = match f.codec.leaves_free(f.optional) {
-        Ok(()) => "<__Mo as __rk::scan::ScanMode>::AfterInList",
-        Err(_) => "__rk::scan::VariableWidthInListsHaveNoMergeOrder",
-    };
-    let next_in = after(in_mode);
     let is_hashed = hashed(model, depth);
     let codec = codec_type(model, depth, f).to_string();
 
@@ -109,16 +98,15 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> (String, Toke
     };
     let step_field = src.step(depth);
     let lts = src.lifetimes_comma();
-    let key = &src.key;
     // SAFETY (of the impl): the state struct is `#[repr(transparent)]`
     // with one field, of type `StepField` (the same text: `Source::step`).
     let description = format!(
         "#[automatically_derived] \
-         unsafe impl<{lts} __Mo: __rk::scan::ScanMode, const __N: usize> __rk::ScanField<__N, {m}usize> for {this} {{ \
-         type StepField = {step_field}; type Key = {key}; type Mode = __Mo; \
+         unsafe impl<{lts} __Mo, const __N: usize> __rk::ScanField<__N, {m}usize> for {this} {{ \
+         type StepField = {step_field}; \
          const DEPTH: usize = {depth}usize; type Codec = {codec}; type Learn = {learn_ty}; \
-         type Next = {next}; type Free = {next_free}; type In = {next_in}; \
-         type FreeRule = {free_rule}; type PrefixRule = {prefix_rule}; type RangeRule = {range_rule}; }}"
+         type Next<__To> = {next}; \
+         type Rules = ({free_rule}, {prefix_rule}, {range_rule}); }}"
     );
     (description, learn_impl)
 }
