@@ -199,7 +199,10 @@ impl BigtableStore {
     }
 
     /// The bigtable_rs client underneath, for calls this store does not
-    /// make (`get_client()` reaches the raw v2 API).
+    /// make (`get_client()` reaches the raw v2 API). Writes made through
+    /// it are another client's to this store: a walk of pages parked
+    /// before one goes on without it (see
+    /// [`Store::parked_walks`](rowkey_store::Store::parked_walks)).
     pub fn client(&self) -> BigTable {
         self.target.client.clone()
     }

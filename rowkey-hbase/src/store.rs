@@ -99,7 +99,9 @@ impl HBaseStore {
                 retry: RetryPolicy::default(),
                 page_rows: 1000,
             },
-            walks: Arc::new(ParkedWalks::new(client.epoch.clone())),
+            // Its reads are pool jobs that run to their end unpolled: walks
+            // park with them open.
+            walks: Arc::new(ParkedWalks::with_open_reads(client.epoch.clone())),
             client,
             writes: WriteOptions::default(),
         }

@@ -195,7 +195,7 @@ pub trait StoreExt: Store {
     /// rows about `log(rows)` times over the walk, not once a page. The
     /// first page of a walk reads at most `2n + 2B` rows (`n` rows over `B`
     /// ranges); later pages read ahead more, so that a walk never has read
-    /// more than about three times the rows it returned (plus the first
+    /// more than about five times the rows it returned (plus the first
     /// page's budget), and at most 10,000 rows ahead. A walk is parked for
     /// up to 20 seconds, and only while no write of the store's client went
     /// by: a page asked for after a write returned reads afresh.

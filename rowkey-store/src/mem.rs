@@ -36,7 +36,7 @@ impl Default for MemStore {
         MemStore {
             rows: Arc::default(),
             limit: KeyLimit::BIGTABLE,
-            walks: Arc::new(ParkedWalks::new(WriteEpoch::new())),
+            walks: Arc::new(ParkedWalks::with_open_reads(WriteEpoch::new())),
         }
     }
 }

@@ -21,13 +21,13 @@ enum Source<S> {
 }
 
 /// The rows a walk's query may hold or have asked for on a page after
-/// its first: twice what the walk has returned, at least the first page's
+/// its first: four times what the walk has returned, at least the first page's
 /// budget, at most a query's buffer. A walk reads ahead more the longer it
 /// goes, so it asks each range about `log(rows)` times, not once a page,
-/// and it never has read more than about three times what it returned.
+/// and it never has read more than about five times what it returned.
 fn walk_budget(returned: u64, want: usize, ranges: usize) -> usize {
     let first = 2 * (want + 1) + 2 * ranges;
-    let grown = usize::try_from(returned.saturating_mul(2)).unwrap_or(usize::MAX);
+    let grown = usize::try_from(returned.saturating_mul(4)).unwrap_or(usize::MAX);
     grown
         .max(first)
         .min(QueryOptions::default().buffer_rows.max(first))
@@ -59,6 +59,7 @@ pub(crate) async fn page<S: Store, const N: usize>(
     let ranges = resumed.plan().len();
     let mut source = match taken {
         Some((mut walk, _)) => {
+            walk.query.attach(store.clone());
             walk.query
                 .continue_walk(walk_budget(walk.returned, want, ranges));
             Source::Walk(walk)
@@ -98,10 +99,16 @@ pub(crate) async fn page<S: Store, const N: usize>(
     if let (Some(walks), Some(epoch), Some(cursor), Some(Ok(next))) =
         (walks, epoch, &page.next, next)
     {
-        let query = match source {
+        let mut query = match source {
             Source::Walk(w) => w.query,
             Source::Fresh(q) => q,
         };
+        // Parked without the store; and with rows, not reads open, where
+        // open reads would hold the connection.
+        if walks.settles() && query.settle().await.is_err() {
+            return Ok(page);
+        }
+        query.detach();
         walks.park(
             cursor.clone(),
             epoch,

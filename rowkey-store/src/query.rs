@@ -180,7 +180,9 @@ struct Fetch {
 ///
 /// Dropping it cancels every read in flight.
 pub struct QueryStream<S> {
-    store: S,
+    /// `None` only while a page's query is parked ([`detach`](Self::detach)):
+    /// a parked walk must not hold its store, which holds the walks.
+    store: Option<S>,
     ranges: Vec<Range>,
     /// The merge of the ranges' next rows, in the plan's order (logical
     /// key order, or after its IN-lists; reversed with it).
@@ -261,7 +263,7 @@ impl<S: Store> QueryStream<S> {
             reversed: plan.is_reversed(),
         };
         QueryStream {
-            store,
+            store: Some(store),
             heads: MergeHeads::new(ranges.len(), order),
             ranges,
             remaining: plan.limit().map(|l| l as u64),
@@ -302,6 +304,38 @@ impl<S: Store> QueryStream<S> {
         }
     }
 
+    /// Lets go of the store, for parking: a parked walk is held by the
+    /// store's [`ParkedWalks`](crate::ParkedWalks), so holding the store
+    /// back would keep both alive for ever.
+    pub(crate) fn detach(&mut self) {
+        self.store = None;
+    }
+
+    /// Takes a store again, to go on after parking.
+    pub(crate) fn attach(&mut self, store: S) {
+        self.store = Some(store);
+    }
+
+    /// Waits for every read in flight to deliver what it asked for (into
+    /// its range's buffer), starting none: a parked walk then holds rows,
+    /// not open reads (no stream left unread in a connection's window, no
+    /// deadline running between pages). An error ends the walk: the next
+    /// page reads afresh and meets it there.
+    pub(crate) fn settle(
+        &mut self,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + '_ {
+        std::future::poll_fn(move |cx| loop {
+            let freed = self.poll_reads()?;
+            if self.in_flight == 0 {
+                return Poll::Ready(Ok(()));
+            }
+            if !freed {
+                self.wait(cx);
+                return Poll::Pending;
+            }
+        })
+    }
+
     /// Starts a read of range `i` for `asked` rows (fewer when the query
     /// wants fewer), only up to `window` when given.
     fn start(&mut self, i: usize, asked: u64, window: Option<Vec<u8>>) {
@@ -329,7 +363,11 @@ impl<S: Store> QueryStream<S> {
         range.window_spent = false;
         range.asked_total += asked;
         range.fetch = Some(Fetch {
-            rows: self.store.read_rows(request),
+            rows: match &self.store {
+                Some(store) => store.read_rows(request),
+                // Never polled while detached: nothing to read with.
+                None => return,
+            },
             asked,
             got: 0,
             covers_limit: !self.walk && self.remaining.is_some_and(|r| asked >= r),

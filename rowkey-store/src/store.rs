@@ -74,6 +74,11 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// A store that returns one must move its [`WriteEpoch`](crate::WriteEpoch)
     /// around every write and delete it sends, by any path, so that no
     /// page goes on with rows read before a write of its client.
+    ///
+    /// A wrapper may forward its inner store's only if it reads exactly
+    /// as the inner store does: walks are told apart by cursor and by
+    /// store type, so two wrappers of one type that read differently (a
+    /// prefix per tenant, a filter) would go on with each other's walks.
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         None
     }

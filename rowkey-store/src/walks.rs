@@ -7,9 +7,18 @@
 //! Bigtable emulator each request gathers the rest of its bucket first.
 //! So [`page`](crate::StoreExt::page) parks its query when it is done,
 //! under the cursor it gives out; the page given that cursor back takes
-//! the query and goes on, with its reads, buffers and look-ahead row, and
-//! reads ahead a little more each page. A walk then costs about one
-//! query, not one query per page.
+//! the query and goes on, with its buffers and look-ahead row, and reads
+//! ahead a little more each page. A walk then costs about one query, not
+//! one query per page.
+//!
+//! A parked walk of a gRPC store holds rows, never open reads: the page
+//! waits for its reads in flight to deliver before it parks (a stream
+//! left unread would hold the connection's flow-control window, and its
+//! deadline would run between pages). A store whose reads hold nothing
+//! of a connection while unpolled (HBase's pool jobs, MemStore) parks
+//! them open ([`ParkedWalks::with_open_reads`]). No parked walk holds its
+//! store, which holds the walks: dropping every handle of a store drops
+//! what it parked.
 //!
 //! A parked query holds rows read before the next page is asked for. So
 //! a walk is parked only while no write of the store's client happened
@@ -20,7 +29,8 @@
 //! (there is no snapshot; see [`page`](crate::StoreExt::page)).
 //!
 //! At most [`MAX_PARKED`] walks are parked at once per store handle, each
-//! for at most [`PARK_FOR`]; whatever leaves is dropped, closing its reads.
+//! taken for at most [`PARK_FOR`]; they are dropped when a later page of
+//! the handle parks or takes one, or with the handle.
 
 use rowkey_core::scan::Cursor;
 use std::any::Any;
@@ -34,9 +44,12 @@ pub(crate) const PARK_FOR: Duration = Duration::from_secs(20);
 /// How many walks one store handle keeps parked at once.
 pub(crate) const MAX_PARKED: usize = 16;
 
-/// Counts the writes of one client: every store of the client shares one.
-/// A write moves it when it starts and again when it ends (returns, fails
-/// or is dropped), through a [`WriteGuard`].
+/// Counts the writes of one client, shared by the stores made from it
+/// (rowkey-bigtable: a store, its clones and `for_table`; rowkey-hbase:
+/// every store of one `HBaseClient`). A write moves it when it starts and
+/// again when it ends (returns, fails or is dropped), through a
+/// [`WriteGuard`]. Writes it does not see (another client, another
+/// process) are seen by pages as by any read: not within a walk.
 #[derive(Debug, Default)]
 pub struct WriteEpoch(AtomicU64);
 
@@ -84,7 +97,9 @@ struct Entry {
 /// range again, and reads ahead a little more each page. A walk is parked
 /// only while no write of the store's client went by since its page
 /// began ([`WriteEpoch`]), for at most 20 seconds, and at most 16 walks
-/// per handle; whatever leaves is dropped, closing its reads.
+/// per handle. A parked walk holds rows (at most 10,000) and, unless made
+/// [`with_open_reads`](Self::with_open_reads), no open read; and not its
+/// store: dropping every handle drops what it parked.
 ///
 /// A store that has one returns it from
 /// [`Store::parked_walks`](crate::Store::parked_walks); its clones share
@@ -100,15 +115,38 @@ struct Entry {
 pub struct ParkedWalks {
     epoch: Arc<WriteEpoch>,
     entries: Mutex<Vec<Entry>>,
+    /// Reads in flight are finished before a walk parks.
+    settles: bool,
 }
 
 impl ParkedWalks {
-    /// No walks parked yet; stale once `epoch` moves.
+    /// No walks parked yet; stale once `epoch` moves. A page waits for
+    /// its reads in flight to deliver before it parks, so a parked walk
+    /// holds rows, never open reads: right for a store whose unread
+    /// streams hold a connection's resources (a gRPC stream's flow-control
+    /// window, a deadline running between pages).
     pub fn new(epoch: Arc<WriteEpoch>) -> Self {
         ParkedWalks {
             epoch,
             entries: Mutex::new(Vec::new()),
+            settles: true,
         }
+    }
+
+    /// [`new`](Self::new), for a store whose reads in flight hold nothing
+    /// of a connection while nobody polls them (each a request that runs
+    /// to its end on its own, its rows waiting for the caller): a walk
+    /// parks with them, and the next page finds them done.
+    pub fn with_open_reads(epoch: Arc<WriteEpoch>) -> Self {
+        ParkedWalks {
+            settles: false,
+            ..Self::new(epoch)
+        }
+    }
+
+    /// Whether a page finishes its reads in flight before it parks.
+    pub(crate) fn settles(&self) -> bool {
+        self.settles
     }
 
     /// How many walks are parked (stale and expired ones included until

@@ -196,9 +196,15 @@ where
             let table = target.table.clone();
             let retry = target.retry;
             let call = call.clone();
+            let epoch = target.epoch.clone();
             let job = target.pool.run(
                 op,
                 move |slot: &mut Slot<C>| {
+                    // A batch runs to its end on the pool even when the
+                    // write's future is gone (dropped, or failed on another
+                    // batch): it moves the epoch itself, so no page goes on
+                    // with rows read before it landed.
+                    let _writing = epoch.writing();
                     with_retries(slot, &retry, |conn| call(conn, &table, &batch))
                         .map_err(|(e, n)| e.into_store_error(op, &table, n))
                 },

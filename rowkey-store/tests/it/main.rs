@@ -6,3 +6,4 @@ mod conformance;
 mod dyn_store;
 mod guard;
 mod rekey;
+mod walks;
