@@ -47,18 +47,16 @@ pub(crate) async fn page<S: Store, const N: usize>(
     // A plan with its own limit reads as a limited query each page (the
     // limit left caps it): nothing to park.
     let walks = store.parked_walks().filter(|_| !limited);
+    // Where the client's writes are as this page begins to read: a walk
+    // taken now is one parked at this same epoch.
+    let epoch = walks.map(ParkedWalks::epoch);
     let taken = match (walks, &cursor) {
         (Some(walks), Some(cursor)) => walks.take::<Walk<S>>(cursor),
         _ => None,
     };
-    // Where the client's writes were when this page began to read.
-    let epoch = match &taken {
-        Some((_, epoch)) => Some(*epoch),
-        None => walks.map(ParkedWalks::epoch),
-    };
     let ranges = resumed.plan().len();
     let mut source = match taken {
-        Some((mut walk, _)) => {
+        Some(mut walk) => {
             walk.query.attach(store.clone());
             walk.query
                 .continue_walk(walk_budget(walk.returned, want, ranges));

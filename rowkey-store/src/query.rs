@@ -339,6 +339,10 @@ impl<S: Store> QueryStream<S> {
     /// Starts a read of range `i` for `asked` rows (fewer when the query
     /// wants fewer), only up to `window` when given.
     fn start(&mut self, i: usize, asked: u64, window: Option<Vec<u8>>) {
+        // Never polled while detached: nothing to read with.
+        let Some(store) = &self.store else {
+            return;
+        };
         let asked = asked.min(self.remaining.unwrap_or(u64::MAX)).max(1);
         let range = &mut self.ranges[i];
         let mut request = match &range.last {
@@ -363,11 +367,7 @@ impl<S: Store> QueryStream<S> {
         range.window_spent = false;
         range.asked_total += asked;
         range.fetch = Some(Fetch {
-            rows: match &self.store {
-                Some(store) => store.read_rows(request),
-                // Never polled while detached: nothing to read with.
-                None => return,
-            },
+            rows: store.read_rows(request),
             asked,
             got: 0,
             covers_limit: !self.walk && self.remaining.is_some_and(|r| asked >= r),

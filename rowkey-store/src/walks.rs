@@ -197,8 +197,8 @@ impl ParkedWalks {
 
     /// The walk parked under `cursor` (taken: a cursor given back twice
     /// reads afresh the second time), if it is a `T` and no write went by
-    /// since it was parked; and the epoch it carries on from.
-    pub(crate) fn take<T: Send + 'static>(&self, cursor: &Cursor) -> Option<(T, u64)> {
+    /// since it was parked (so it carries on from the epoch as it is).
+    pub(crate) fn take<T: Send + 'static>(&self, cursor: &Cursor) -> Option<T> {
         let (found, dropped) = {
             let mut entries = self.lock();
             let dropped = expire(&mut entries, self.epoch());
@@ -209,9 +209,8 @@ impl ParkedWalks {
             (found, dropped)
         };
         drop(dropped);
-        let entry = found?;
-        let walk = entry.walk.downcast::<T>().ok()?;
-        Some((*walk, entry.epoch))
+        let walk = found?.walk.downcast::<T>().ok()?;
+        Some(*walk)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
@@ -264,7 +263,7 @@ mod tests {
         walks.park(cursor(b"b"), e, 1u32);
         walks.park(cursor(b"c"), e, 2u32);
         assert_eq!(walks.take::<u64>(&cursor(b"b")), None, "another type");
-        assert_eq!(walks.take::<u32>(&cursor(b"b")), Some((1, e)));
+        assert_eq!(walks.take::<u32>(&cursor(b"b")), Some(1));
         assert_eq!(walks.take::<u32>(&cursor(b"b")), None, "taken once");
         assert_eq!(walks.len(), 1);
     }
@@ -297,6 +296,6 @@ mod tests {
         }
         assert_eq!(walks.len(), MAX_PARKED);
         assert_eq!(walks.take::<u32>(&cursor(&[b'b', 0])), None);
-        assert_eq!(walks.take::<u32>(&cursor(&[b'b', 1])), Some((1, e)));
+        assert_eq!(walks.take::<u32>(&cursor(&[b'b', 1])), Some(1));
     }
 }
