@@ -60,12 +60,16 @@ impl HBaseAdmin {
         }
         let table = spec.table.to_owned();
         let families: Vec<String> = spec.families.iter().map(|f| f.to_string()).collect();
-        self.client
+        let _changing = self.client.changing_tables();
+        let created = self
+            .client
             .call("create table", spec.table, move |slot| {
                 let families: Vec<&str> = families.iter().map(String::as_str).collect();
                 slot.connection()?.create_table(&table, &families)
             })
-            .await
+            .await;
+        self.client.unpark();
+        created
     }
 
     /// Creates the table unless it exists. An existing table with exactly
@@ -101,11 +105,15 @@ impl HBaseAdmin {
     /// [`StoreError::NoSuchTable`].
     pub async fn delete_table(&self, table: &str) -> Result<(), StoreError> {
         let name = table.to_owned();
-        self.client
+        let _changing = self.client.changing_tables();
+        let deleted = self
+            .client
             .call("delete table", table, move |slot| {
                 slot.connection()?.delete_table(&name)
             })
-            .await
+            .await;
+        self.client.unpark();
+        deleted
     }
 
     /// The names of the server's tables.

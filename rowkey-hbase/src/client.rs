@@ -74,8 +74,8 @@ pub struct HBaseClient {
     /// Its writes, moved around each: pages' walks parked before one are
     /// not gone on with after it.
     pub(crate) epoch: Arc<rowkey_store::WriteEpoch>,
-    /// When its last delete returned: later writes wait out its millisecond.
-    pub(crate) fence: Arc<crate::gateway::fence::DeleteFence>,
+    /// Its writes' stamps: a retried write's late copy never wins.
+    pub(crate) clock: Arc<rowkey_store::WriteClock>,
     address: Arc<str>,
 }
 
@@ -105,14 +105,20 @@ impl HBaseClient {
         let connector = Thrift1Connector {
             address: address.to_owned(),
             connect_timeout: options.connect_timeout,
-            read_timeout: RetryPolicy::default().idle_timeout,
         };
-        let pool = Pool::new(connector, options.connections)?;
+        // Calls without a store's policy (admin calls, this first
+        // connection) wait as the default policy says; a store's calls as
+        // its own (`HBaseStore::with_retry`).
+        let pool = Pool::new(
+            connector,
+            options.connections,
+            RetryPolicy::default().idle_timeout,
+        )?;
         let client = HBaseClient {
             pool,
             parked: Arc::default(),
             epoch: rowkey_store::WriteEpoch::new(),
-            fence: Arc::default(),
+            clock: Arc::default(),
             address: Arc::from(address),
         };
         // Retried as reads are: a first connection cut on the way is not
@@ -124,7 +130,7 @@ impl HBaseClient {
             .run(
                 "connect",
                 move |slot| {
-                    with_retries(slot, &retry, |_| Ok(()))
+                    with_retries(slot, &retry, |_, _| Ok(()))
                         .map_err(|(e, n)| e.into_store_error("connect", &table, n))
                 },
                 |_, _| {},
@@ -147,6 +153,21 @@ impl HBaseClient {
     /// The server's address, as given.
     pub fn address(&self) -> &str {
         &self.address
+    }
+
+    /// Drops the client's parked scanners: a table created or deleted
+    /// since they were opened is not the table they read.
+    pub(crate) fn unpark(&self) {
+        crate::gateway::read::unpark(&self.pool, &self.parked);
+    }
+
+    /// Marks a change of tables (created, deleted) as a write: parked
+    /// scanners are dropped now and when the guard goes, and pages' walks
+    /// parked before it are not gone on with.
+    pub(crate) fn changing_tables(&self) -> rowkey_store::WriteGuard {
+        let guard = self.epoch.writing();
+        self.unpark();
+        guard
     }
 
     /// Runs one blocking call on a pooled connection, once (no retry:

@@ -94,7 +94,7 @@ impl HBaseStore {
                 pool: client.pool.clone(),
                 parked: client.parked.clone(),
                 epoch: client.epoch.clone(),
-                fence: client.fence.clone(),
+                clock: client.clock.clone(),
                 table: table.into(),
                 retry: RetryPolicy::default(),
                 page_rows: 1000,

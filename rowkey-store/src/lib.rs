@@ -73,6 +73,7 @@
 pub mod admin;
 pub mod blocking;
 pub mod cell;
+mod clock;
 mod columns;
 mod dyn_store;
 mod error;
@@ -93,6 +94,7 @@ mod row;
 mod store;
 mod walks;
 
+pub use clock::WriteClock;
 pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};

@@ -10,7 +10,6 @@
 //! families, and tell cheaply whether an idle connection is still open.
 //! Thrift 2 would add a module beside `thrift1`, not a copy of this one.
 
-pub(crate) mod fence;
 pub(crate) mod parked;
 pub(crate) mod pool;
 pub(crate) mod read;
@@ -45,6 +44,10 @@ pub(crate) enum GatewayError {
     WrongServer(String),
     /// The server refused the call for good (its message).
     Refused(String),
+    /// The server answered what the call cannot have asked for (a row
+    /// outside the scanner's range, or out of order): the answer is
+    /// dropped whole, never taken as rows, and the connection with it.
+    Inconsistent(String),
     /// An answer that cannot be read as rows.
     Store(StoreError),
 }
@@ -55,6 +58,17 @@ impl GatewayError {
         matches!(
             self,
             GatewayError::Transport(_) | GatewayError::Retryable(_) | GatewayError::ScannerLost(_)
+        )
+    }
+
+    /// Whether the connection it came on is done for: dropped, and
+    /// whatever was open on it (scanners) forgotten.
+    pub(crate) fn breaks_connection(&self) -> bool {
+        matches!(
+            self,
+            GatewayError::Transport(_)
+                | GatewayError::WrongServer(_)
+                | GatewayError::Inconsistent(_)
         )
     }
 
@@ -85,6 +99,7 @@ impl GatewayError {
             GatewayError::Retryable(m)
             | GatewayError::ScannerLost(m)
             | GatewayError::WrongServer(m)
+            | GatewayError::Inconsistent(m)
             | GatewayError::Refused(m) => m.into(),
         };
         let e = if transient {
@@ -103,6 +118,7 @@ impl fmt::Display for GatewayError {
             GatewayError::Retryable(m)
             | GatewayError::ScannerLost(m)
             | GatewayError::WrongServer(m)
+            | GatewayError::Inconsistent(m)
             | GatewayError::Refused(m) => f.write_str(m),
             GatewayError::NoSuchTable => f.write_str("no such table"),
             GatewayError::NoSuchFamily(family) => write!(f, "no column family {family:?}"),
@@ -138,14 +154,17 @@ pub(crate) trait Connection: Send + 'static {
     fn next_rows(&mut self, scanner: ScannerId, n: u32) -> Result<Vec<Row>, GatewayError>;
     /// Closes a scanner (the server frees it).
     fn close_scanner(&mut self, scanner: ScannerId) -> Result<(), GatewayError>;
-    /// Writes rows (keys distinct), each all or nothing.
-    fn put_rows(&mut self, table: &str, rows: &[Row]) -> Result<(), GatewayError>;
-    /// Deletes every cell of these rows in `families`.
+    /// Writes rows (keys distinct), each all or nothing, every cell (and
+    /// every clear) stamped `stamp` (milliseconds).
+    fn put_rows(&mut self, table: &str, rows: &[Row], stamp: i64) -> Result<(), GatewayError>;
+    /// Deletes every cell of these rows in `families` stamped at or
+    /// before `stamp`.
     fn delete_rows(
         &mut self,
         table: &str,
         keys: &[Vec<u8>],
         families: &[String],
+        stamp: i64,
     ) -> Result<(), GatewayError>;
     /// The table's column families.
     fn families(&mut self, table: &str) -> Result<Vec<String>, GatewayError>;
@@ -160,8 +179,10 @@ pub(crate) trait Connection: Send + 'static {
 pub(crate) trait Connector: Send + Sync + 'static {
     /// The connections it opens.
     type Connection: Connection;
-    /// A new connection, checked to be the gateway expected.
-    fn connect(&self) -> Result<Self::Connection, GatewayError>;
+    /// A new connection, checked to be the gateway expected, its every
+    /// wait (connecting, the first call, every later call) at most
+    /// `timeout`.
+    fn connect(&self, timeout: Duration) -> Result<Self::Connection, GatewayError>;
 }
 
 /// Where a store's calls go: its pool, its table, its retries.
@@ -172,8 +193,8 @@ pub(crate) struct Target<C: Connector> {
     /// The client's writes (shared by its tables' stores): moved around
     /// each write and delete.
     pub(crate) epoch: Arc<rowkey_store::WriteEpoch>,
-    /// The client's delete fence (shared by its tables' stores).
-    pub(crate) fence: Arc<fence::DeleteFence>,
+    /// The client's write stamps (shared by its tables' stores).
+    pub(crate) clock: Arc<rowkey_store::WriteClock>,
     pub(crate) table: Arc<str>,
     pub(crate) retry: RetryPolicy,
     /// The most rows one round trip of a read asks for.
@@ -186,7 +207,7 @@ impl<C: Connector> Clone for Target<C> {
             pool: self.pool.clone(),
             parked: self.parked.clone(),
             epoch: self.epoch.clone(),
-            fence: self.fence.clone(),
+            clock: self.clock.clone(),
             table: self.table.clone(),
             retry: self.retry,
             page_rows: self.page_rows,

@@ -17,13 +17,17 @@
 //! parked for at most [`PARK_FOR`], well within the server's scanner
 //! lease, and at most [`MAX_PARKED`] at once; whatever leaves is closed.
 
+use super::pool::ConnectionId;
 use super::ScannerId;
 
-/// An open scanner and the rows it caches per round trip to the region
-/// server (set when it was opened; Thrift 1 cannot change it).
+/// An open scanner: its id, the connection it was opened on (the only
+/// one where the id means this scanner) and the rows it caches per round
+/// trip to the region server (set when it was opened; Thrift 1 cannot
+/// change it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct OpenScanner {
     pub(crate) id: ScannerId,
+    pub(crate) on: ConnectionId,
     pub(crate) caching: u32,
 }
 
@@ -70,9 +74,9 @@ pub(crate) struct Parked {
 }
 
 impl Parked {
-    /// Parks scanner `id` under `key`; returns the scanners to close (the
+    /// Parks `scanner` under `key`; returns the scanners to close (the
     /// expired, and the oldest when over the cap).
-    pub(crate) fn park(&self, key: ScanKey, scanner: OpenScanner) -> Vec<ScannerId> {
+    pub(crate) fn park(&self, key: ScanKey, scanner: OpenScanner) -> Vec<OpenScanner> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = expire(&mut entries);
         entries.push(Entry {
@@ -81,32 +85,33 @@ impl Parked {
             since: Instant::now(),
         });
         while entries.len() > MAX_PARKED {
-            out.push(entries.remove(0).scanner.id);
+            out.push(entries.remove(0).scanner);
         }
         out
     }
 
     /// The scanner parked under `key`, if any, and the scanners to close.
-    pub(crate) fn take(&self, key: &ScanKey) -> (Option<OpenScanner>, Vec<ScannerId>) {
+    pub(crate) fn take(&self, key: &ScanKey) -> (Option<OpenScanner>, Vec<OpenScanner>) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let out = expire(&mut entries);
         let found = entries.iter().position(|e| e.key == *key);
         (found.map(|i| entries.remove(i).scanner), out)
     }
 
-    /// Drops every parked scanner (a write went by); returns them to close.
-    pub(crate) fn clear(&self) -> Vec<ScannerId> {
+    /// Drops every parked scanner (a write or an admin call went by);
+    /// returns them to close.
+    pub(crate) fn clear(&self) -> Vec<OpenScanner> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.drain(..).map(|e| e.scanner.id).collect()
+        entries.drain(..).map(|e| e.scanner).collect()
     }
 }
 
-fn expire(entries: &mut Vec<Entry>) -> Vec<ScannerId> {
+fn expire(entries: &mut Vec<Entry>) -> Vec<OpenScanner> {
     let mut out = Vec::new();
     entries.retain(|e| {
         let keep = e.since.elapsed() < PARK_FOR;
         if !keep {
-            out.push(e.scanner.id);
+            out.push(e.scanner);
         }
         keep
     });
@@ -118,7 +123,11 @@ mod tests {
     use super::*;
 
     fn open(id: ScannerId) -> OpenScanner {
-        OpenScanner { id, caching: 1 }
+        OpenScanner {
+            id,
+            on: ConnectionId::for_tests(0),
+            caching: 1,
+        }
     }
 
     fn key(start: &str) -> ScanKey {
@@ -138,19 +147,22 @@ mod tests {
         assert!(parked.park(key("b"), open(2)).is_empty());
         assert_eq!(parked.take(&key("a")).0, Some(open(1)));
         assert_eq!(parked.take(&key("a")).0, None);
-        assert_eq!(parked.clear(), [2]);
+        assert_eq!(parked.clear(), [open(2)]);
         assert_eq!(parked.take(&key("b")).0, None);
     }
 
     #[test]
     fn a_scanner_opened_for_a_tiny_read_is_too_small_for_a_large_batch() {
-        let tiny = OpenScanner { id: 1, caching: 4 };
+        let tiny = OpenScanner {
+            caching: 4,
+            ..open(1)
+        };
         assert!(tiny.caches_too_few_for(312));
         assert!(!tiny.caches_too_few_for(16), "a quarter fits");
         assert!(!tiny.caches_too_few_for(8), "small batches keep it");
         let page = OpenScanner {
-            id: 2,
             caching: 1000,
+            ..open(2)
         };
         assert!(!page.caches_too_few_for(1000));
         assert!(!page.caches_too_few_for(4000), "a quarter fits");
@@ -163,6 +175,6 @@ mod tests {
         for i in 0..MAX_PARKED as i32 {
             assert!(parked.park(key(&i.to_string()), open(i)).is_empty());
         }
-        assert_eq!(parked.park(key("new"), open(9_999)), [0]);
+        assert_eq!(parked.park(key("new"), open(9_999)), [open(0)]);
     }
 }

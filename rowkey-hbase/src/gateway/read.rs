@@ -14,17 +14,24 @@
 //! expired while the reader was slow), the range is opened again strictly
 //! after the last row the server returned, so no row comes twice and none
 //! is missed.
+//!
+//! A scanner id is the server's for one connection: a scanner is advanced
+//! and closed only on the connection that opened it (its page's job goes
+//! to that connection's thread), and forgotten, never closed elsewhere,
+//! once that connection is gone. Every row the server returns is checked
+//! to lie in the range asked for, after the last row taken: one that does
+//! not fails the read ([`GatewayError::Inconsistent`]), never joins it.
 
 use super::parked::{OpenScanner, Parked, ScanKey};
-use super::pool::Slot;
+use super::pool::{ConnectionId, Pool, Slot};
 use super::retry::with_retries;
-use super::{Connection, Connector, GatewayError, ScannerId, ServerScan, Target};
+use super::{Connection, Connector, GatewayError, ServerScan, Target};
 use crate::bounds::{below, reverse_step, Bounds};
 use crate::reversed::ReverseStep;
 use futures_core::Stream;
 use rowkey_core::scan::FuzzyFilter;
 use rowkey_store::{Columns, KeyRange, ReadRequest, Row, RowStream, StoreError};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -62,9 +69,7 @@ pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> Row
     // scanner.
     let (parked, expired) = target.parked.take(&cursor.key());
     cursor.open = parked;
-    if !expired.is_empty() {
-        target.pool.spawn(move |slot| close_all(slot, expired));
-    }
+    close_scanners(&target.pool, None, expired);
     Box::pin(ReadStream {
         target,
         state: State::Idle(Box::new(cursor)),
@@ -84,10 +89,11 @@ struct Cursor {
     left: Option<u64>,
     /// The scanner open on the first range.
     open: Option<OpenScanner>,
-    /// A scanner left behind by a broken connection, to close on the next.
-    stale: Option<ScannerId>,
+    /// A scanner a failed call left open, to close on its connection if
+    /// that is still there.
+    stale: Option<OpenScanner>,
     /// Scanners read to their end, closed once the rows are on their way.
-    finished: Vec<ScannerId>,
+    finished: Vec<OpenScanner>,
     table: Arc<str>,
     /// The open scanner stands just after the last row delivered: every
     /// row of its last batch was taken (so it can be parked at the limit).
@@ -129,30 +135,61 @@ impl Cursor {
         }
     }
 
+    /// The slot whose connection holds the open scanner, if any: the next
+    /// page's job must run there.
+    fn slot(&self) -> Option<usize> {
+        self.open.map(|o| o.on.slot)
+    }
+
+    /// Whether the first range holds no HBase row (any more).
+    fn front_is_empty(&self) -> bool {
+        self.ranges
+            .front()
+            .is_some_and(|f| Bounds::hbase(&f.start, f.stop.as_deref()).is_none())
+    }
+
+    /// Drops the first range, read to its end (or empty): its scanner, if
+    /// open, is done with.
+    fn pop_front(&mut self) {
+        self.ranges.pop_front();
+        self.finished.extend(self.open.take());
+    }
+
     /// The next rows (empty only when the read is done), opening,
-    /// advancing and closing scanners as it goes.
+    /// advancing and closing scanners as it goes, on the connection `on`.
     fn next_page(
         &mut self,
         conn: &mut impl Connection,
+        on: ConnectionId,
         table: &str,
     ) -> Result<Vec<Row>, GatewayError> {
-        if let Some(id) = self.stale.take() {
-            // Best effort: the server expires it anyway.
-            let _ = conn.close_scanner(id);
+        if let Some(stale) = self.stale.take() {
+            // Best effort, and only where its id means it: the server
+            // expires it anyway.
+            if stale.on == on {
+                let _ = conn.close_scanner(stale.id);
+            }
+        }
+        if self.open.is_some_and(|o| o.on != on) {
+            // Opened on a connection that is gone (the server or the
+            // network dropped it): so is the scanner. The range is read
+            // again after the last row delivered.
+            self.open = None;
         }
         loop {
             if self.is_done() {
                 match self.open.take() {
                     Some(open) if self.parkable() => self.park = Some((self.key(), open)),
-                    open => self.finished.extend(open.map(|o| o.id)),
+                    open => self.finished.extend(open),
                 }
                 self.ranges.clear();
                 return Ok(Vec::new());
             }
             let front = &self.ranges[0];
             let Some(bounds) = Bounds::hbase(&front.start, front.stop.as_deref()) else {
-                // No HBase row can be in it.
-                self.ranges.pop_front();
+                // No HBase row can be in it (any more: its last row was
+                // the last delivered).
+                self.pop_front();
                 continue;
             };
             let want = match (&self.fuzzy, self.left) {
@@ -167,27 +204,34 @@ impl Cursor {
                 // per few rows. One opened for this batch, where the old
                 // one stands (the range is trimmed past every row it
                 // returned), costs one.
-                self.finished.push(open.id);
+                self.finished.push(open);
                 self.open = None;
             }
-            let id = match self.open {
-                Some(open) => open.id,
+            let scan = self.server_scan(&bounds, want);
+            let open = match self.open {
+                Some(open) => open,
                 None => {
-                    let scan = self.server_scan(&bounds, want);
                     let id = conn.open_scanner(table, &scan)?;
-                    self.open = Some(OpenScanner {
+                    let open = OpenScanner {
                         id,
+                        on,
                         caching: scan.caching,
-                    });
-                    id
+                    };
+                    self.open = Some(open);
+                    open
                 }
             };
-            let rows = match conn.next_rows(id, want) {
+            // Rows of the range after the last delivered, in order, or
+            // the read fails: never a row of another scan.
+            let rows = conn
+                .next_rows(open.id, want)
+                .and_then(|rows| check_rows(&scan, &bounds, rows));
+            let rows = match rows {
                 Ok(rows) => rows,
                 Err(e) => {
                     self.open = None;
-                    if !matches!(e, GatewayError::ScannerLost(_)) {
-                        self.stale = Some(id);
+                    if !matches!(e, GatewayError::ScannerLost(_)) && !e.breaks_connection() {
+                        self.stale = Some(open);
                     }
                     return Err(e);
                 }
@@ -227,9 +271,10 @@ impl Cursor {
             if let Some(last) = last {
                 self.resume_after(&last);
             }
-            if ended {
-                self.finished.extend(self.open.take().map(|o| o.id));
-                self.ranges.pop_front();
+            // A range whose last row was just delivered is read: its
+            // scanner must not be taken for the next range's.
+            if ended || self.front_is_empty() {
+                self.pop_front();
             }
             if !page.is_empty() {
                 return Ok(page);
@@ -277,47 +322,119 @@ impl Cursor {
         }
     }
 
-    /// Closes the open scanner, if any (best effort: a scanner the server
-    /// cannot close is one it no longer has).
-    fn close(&mut self, conn: &mut impl Connection) {
-        if let Some(open) = self.open.take() {
-            let _ = conn.close_scanner(open.id);
-        }
-    }
-
-    fn release<C: Connector>(&mut self, slot: &mut Slot<C>, parked: &Parked) {
+    /// Lets go of every scanner it holds: parks the open one if the read
+    /// stopped cleanly at its limit, closes the rest (each on its own
+    /// connection, if that is still there).
+    fn release<C: Connector>(
+        &mut self,
+        pool: &Pool<C>,
+        slot: Option<&mut Slot<C>>,
+        parked: &Parked,
+    ) {
         if let Some(open) = self.open {
             if self.parkable() {
                 self.open = None;
                 self.park = Some((self.key(), open));
             }
         }
+        let mut close: Vec<OpenScanner> = Vec::new();
         if let Some((key, open)) = self.park.take() {
-            let evicted = parked.park(key, open);
-            close_all(slot, evicted);
+            close.extend(parked.park(key, open));
         }
-        if self.holds_scanners() {
-            if let Ok(conn) = slot.connection() {
-                for id in self.stale.take().into_iter().chain(self.finished.drain(..)) {
-                    let _ = conn.close_scanner(id);
-                }
-                self.close(conn);
-            }
-        }
+        close.extend(self.stale.take());
+        close.append(&mut self.finished);
+        close.extend(self.open.take());
+        close_scanners(pool, slot, close);
     }
 }
 
-/// Closes scanners read to their end (best effort: one the server no
-/// longer has is closed already).
-pub(crate) fn close_all<C: Connector>(slot: &mut Slot<C>, scanners: Vec<ScannerId>) {
-    if scanners.is_empty() {
-        return;
-    }
-    if let Ok(conn) = slot.connection() {
-        for id in scanners {
-            let _ = conn.close_scanner(id);
+/// Closes `scanners` (best effort: one the server no longer has is closed
+/// already), each only on the connection that opened it and only while
+/// that connection is open: one that is gone took its scanners with it,
+/// and the same id elsewhere is somebody else's. Those of `here`'s
+/// connection are closed now; the others by a job on their own slot.
+pub(crate) fn close_scanners<C: Connector>(
+    pool: &Pool<C>,
+    mut here: Option<&mut Slot<C>>,
+    scanners: Vec<OpenScanner>,
+) {
+    let mut elsewhere: BTreeMap<usize, Vec<OpenScanner>> = BTreeMap::new();
+    for scanner in scanners {
+        match here.as_deref_mut() {
+            Some(slot) if slot.index() == scanner.on.slot => close_here(slot, scanner),
+            _ => elsewhere.entry(scanner.on.slot).or_default().push(scanner),
         }
     }
+    for (on, scanners) in elsewhere {
+        pool.spawn_on(Some(on), move |slot| {
+            for scanner in scanners {
+                close_here(slot, scanner);
+            }
+        });
+    }
+}
+
+fn close_here<C: Connector>(slot: &mut Slot<C>, scanner: OpenScanner) {
+    if let Some(conn) = slot.existing(scanner.on) {
+        let _ = conn.close_scanner(scanner.id);
+    }
+}
+
+/// Drops the client's parked scanners (a write or an admin call went by)
+/// and closes them.
+pub(crate) fn unpark<C: Connector>(pool: &Pool<C>, parked: &Parked) {
+    close_scanners(pool, None, parked.clear());
+}
+
+/// `rows`, the answer of a scanner opened as `scan` for a range of
+/// `bounds`, if every row lies where that scanner can find one, in its
+/// order: else the error that says which row did not.
+fn check_rows(
+    scan: &ServerScan,
+    bounds: &Bounds,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>, GatewayError> {
+    let mut before: Option<&[u8]> = None;
+    for (i, row) in rows.iter().enumerate() {
+        let key = row.key.as_slice();
+        let inside = if scan.reversed {
+            // From the range's stop row (inclusive) down to below its
+            // start (exclusive); the steps drop the stop row itself and
+            // what lies below the start.
+            scan.stop_row.as_deref().is_none_or(|floor| key > floor)
+                && bounds.stop.as_deref().is_none_or(|stop| key <= stop)
+        } else {
+            key >= bounds.start.as_slice() && bounds.stop.as_deref().is_none_or(|stop| key < stop)
+        };
+        let in_order = before.is_none_or(|b| if scan.reversed { key < b } else { key > b });
+        if !inside || !in_order {
+            let why = if inside {
+                "out of order"
+            } else {
+                "outside the scanner's range"
+            };
+            return Err(GatewayError::Inconsistent(format!(
+                "HBase's Thrift server returned row {} (row {i} of a batch of {}) {why}: the \
+                 scanner read from {} {} {}{}; the answer is dropped, not read as rows (a \
+                 scanner id used on a server that did not open it reads another scan)",
+                show(key),
+                rows.len(),
+                show(&scan.start_row),
+                if scan.reversed { "down to" } else { "up to" },
+                scan.stop_row
+                    .as_deref()
+                    .map_or_else(|| "the table's end".to_owned(), show),
+                if scan.reversed { " (reversed)" } else { "" },
+            )));
+        }
+        before = Some(key);
+    }
+    Ok(rows)
+}
+
+/// A key as text: printable ASCII as is, other bytes as `\xNN`.
+fn show(key: &[u8]) -> String {
+    format!("\"{}\"", key.escape_ascii())
 }
 
 /// Whether a row of a backwards scan of `b` is in it.
@@ -345,11 +462,15 @@ impl<C: Connector> ReadStream<C> {
         let table = self.target.table.clone();
         let retry = self.target.retry;
         let (parked, orphaned) = (self.target.parked.clone(), self.target.parked.clone());
-        Box::pin(self.target.pool.run_then(
+        let (pool, orphan_pool) = (self.target.pool.clone(), self.target.pool.clone());
+        Box::pin(self.target.pool.run_then_on(
+            // An open scanner is read on its own connection.
+            cursor.slot(),
             "read rows",
             move |slot: &mut Slot<C>| {
-                let rows = with_retries(slot, &retry, |conn| cursor.next_page(conn, &table))
-                    .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
+                let rows =
+                    with_retries(slot, &retry, |conn, on| cursor.next_page(conn, on, &table))
+                        .map_err(|(e, n)| e.into_store_error("read rows", &table, n));
                 let finished = std::mem::take(&mut cursor.finished);
                 let park = cursor.park.take();
                 let after = move |slot: &mut Slot<C>| {
@@ -357,11 +478,13 @@ impl<C: Connector> ReadStream<C> {
                     if let Some((key, open)) = park {
                         close.extend(parked.park(key, open));
                     }
-                    close_all(slot, close);
+                    close_scanners(&pool, Some(slot), close);
                 };
                 ((cursor, rows), after)
             },
-            move |(mut cursor, _): Fetched, slot: &mut Slot<C>| cursor.release(slot, &orphaned),
+            move |(mut cursor, _): Fetched, slot: &mut Slot<C>| {
+                cursor.release(&orphan_pool, Some(slot), &orphaned)
+            },
         ))
     }
 }
@@ -403,9 +526,7 @@ impl<C: Connector> Stream for ReadStream<C> {
                         if cursor.parkable() {
                             if let Some(open) = cursor.open.take() {
                                 let evicted = this.target.parked.park(cursor.key(), open);
-                                if !evicted.is_empty() {
-                                    this.target.pool.spawn(move |slot| close_all(slot, evicted));
-                                }
+                                close_scanners(&this.target.pool, None, evicted);
                             }
                         }
                         this.rows.extend(rows);
@@ -421,11 +542,8 @@ impl<C: Connector> ReadStream<C> {
     /// Lets go of a cursor, closing what it still holds on the server.
     fn drop_cursor(&self, cursor: Box<Cursor>) {
         if cursor.holds_scanners() {
-            let parked = self.target.parked.clone();
-            self.target.pool.spawn(move |slot| {
-                let mut cursor = cursor;
-                cursor.release(slot, &parked)
-            });
+            let mut cursor = cursor;
+            cursor.release(&self.target.pool, None, &self.target.parked);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! [`with_retries`]: a call on a pooled connection, made again on a new
 //! connection after a transient failure, as the [`RetryPolicy`] says.
 
-use super::pool::Slot;
+use super::pool::{ConnectionId, Slot};
 use super::{Connection, Connector, GatewayError};
 use rowkey_store::RetryPolicy;
 
@@ -13,21 +13,22 @@ use rowkey_store::RetryPolicy;
 pub(crate) fn with_retries<C, R>(
     slot: &mut Slot<C>,
     policy: &RetryPolicy,
-    mut call: impl FnMut(&mut C::Connection) -> Result<R, GatewayError>,
+    mut call: impl FnMut(&mut C::Connection, ConnectionId) -> Result<R, GatewayError>,
 ) -> Result<R, (GatewayError, u32)>
 where
     C: Connector,
 {
     let mut attempt = 1;
+    slot.wait_at_most(policy.idle_timeout);
     loop {
-        let result = slot.connection().and_then(|conn| {
+        let result = slot.connection_with_id().and_then(|(conn, id)| {
             conn.set_idle_timeout(policy.idle_timeout)?;
-            call(conn)
+            call(conn, id)
         });
         match result {
             Ok(r) => return Ok(r),
             Err(e) => {
-                if matches!(e, GatewayError::Transport(_) | GatewayError::WrongServer(_)) {
+                if e.breaks_connection() {
                     slot.discard();
                 }
                 if !e.is_transient() || attempt >= policy.attempts {

@@ -1,8 +1,15 @@
 //! Writes and deletes in batches: repeated keys merged first (the last
 //! row's cells win, as in `MemStore`), so that no key is in two batches
 //! and batches can go out several at a time; each batch capped in rows
-//! and bytes, and retried after a transient failure (a put of the same
-//! cells, or a delete, is the same whether it ran once or twice).
+//! and bytes, and retried after a transient failure.
+//!
+//! Every write and delete is stamped once, on the client, before its
+//! first try (`rowkey_store::WriteClock`): a retry writes the very same
+//! versions, and a copy the network delivers late, after the retry
+//! succeeded and the client wrote again, carries the older stamp and
+//! loses. Stamps strictly increase within a client, so a put after a
+//! delete of this client is never hidden by it (HBase hides every
+//! version at or before a delete's stamp).
 
 use super::pool::Slot;
 use super::retry::with_retries;
@@ -69,21 +76,15 @@ pub(crate) async fn write<C: Connector>(
     let rows = Row::merge_repeated(rows);
     let batches = batches(rows, options, Row::size);
     unpark(target);
-    let fence = target.fence.clone();
+    let stamp = target.clock.next();
     let sent = send(
         target,
         batches,
         options,
         "write rows",
         move |conn, table, batch| {
-            fence.wait();
-            let put = conn
-                .put_rows(table, batch)
-                .map_err(|e| diagnose(conn, table, batch, e));
-            if batch.iter().any(|row| !row.clear.is_empty()) {
-                fence.deleted();
-            }
-            put
+            conn.put_rows(table, batch, stamp)
+                .map_err(|e| diagnose(conn, table, batch, e))
         },
     )
     .await;
@@ -110,7 +111,7 @@ pub(crate) async fn delete<C: Connector>(
         .run(
             "delete rows",
             move |slot: &mut Slot<C>| {
-                with_retries(slot, &retry, |conn| conn.families(&table))
+                with_retries(slot, &retry, |conn, _| conn.families(&table))
                     .map_err(|(e, n)| e.into_store_error("delete rows", &table, n))
             },
             |_, _| {},
@@ -118,18 +119,13 @@ pub(crate) async fn delete<C: Connector>(
         .await??;
     let batches = batches(keys, options, Vec::len);
     unpark(target);
-    let fence = target.fence.clone();
+    let stamp = target.clock.next();
     let sent = send(
         target,
         batches,
         options,
         "delete rows",
-        move |conn, table, keys| {
-            fence.wait();
-            let deleted = conn.delete_rows(table, keys, &families);
-            fence.deleted();
-            deleted
-        },
+        move |conn, table, keys| conn.delete_rows(table, keys, &families, stamp),
     )
     .await;
     unpark(target);
@@ -140,12 +136,7 @@ pub(crate) async fn delete<C: Connector>(
 /// that starts once the write has returned never goes on with a scanner
 /// opened before it (see `parked`).
 fn unpark<C: Connector>(target: &Target<C>) {
-    let stale = target.parked.clear();
-    if !stale.is_empty() {
-        target
-            .pool
-            .spawn(move |slot| super::read::close_all(slot, stale));
-    }
+    super::read::unpark(&target.pool, &target.parked);
 }
 
 /// A failed write's precise cause, where the server's answer hides it: a
@@ -205,7 +196,7 @@ where
                     // batch): it moves the epoch itself, so no page goes on
                     // with rows read before it landed.
                     let _writing = epoch.writing();
-                    with_retries(slot, &retry, |conn| call(conn, &table, &batch))
+                    with_retries(slot, &retry, |conn, _| call(conn, &table, &batch))
                         .map_err(|(e, n)| e.into_store_error(op, &table, n))
                 },
                 |_, _| {},

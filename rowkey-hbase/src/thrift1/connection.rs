@@ -1,7 +1,7 @@
 //! [`Thrift1Connection`]: one socket to HBase's Thrift 1 server and
 //! hbase-thrift's client over it.
 
-use super::errors::from_thrift;
+use super::errors::{from_thrift_within, is_timeout};
 use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
 use crate::puts::{column, mutations_of};
 use crate::rows::rows_from_thrift;
@@ -16,7 +16,7 @@ use std::net::TcpStream;
 use std::time::Duration;
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport};
-use thrift::{ApplicationErrorKind, Error, TransportErrorKind};
+use thrift::{ApplicationErrorKind, Error};
 
 type Client = HbaseSyncClient<
     TBinaryInputProtocol<TBufferedReadTransport<TcpStream>>,
@@ -37,6 +37,12 @@ fn no_attributes() -> BTreeMap<Vec<u8>, Vec<u8>> {
 }
 
 impl Thrift1Connection {
+    /// Its calls' errors, a timeout saying how long was waited.
+    fn errors(&self) -> impl Fn(Error) -> GatewayError {
+        let timeout = self.timeout;
+        move |e| from_thrift_within(e, Some(timeout))
+    }
+
     /// hbase-thrift's client over `socket`; reads time out after `timeout`.
     pub(crate) fn new(socket: TcpStream, timeout: Duration) -> Result<Self, GatewayError> {
         let io = |e: std::io::Error| GatewayError::Transport(Box::new(e));
@@ -77,17 +83,19 @@ impl Thrift1Connection {
                     a.message
                 )))
             }
+            // A silent server (stopped, stalled, or one that waits for
+            // a framed or compact client to speak first): transient.
+            Err(Error::Transport(t)) if is_timeout(&t) => Err(GatewayError::Transport(
+                format!(
+                    "the server at {address} accepted a connection but sent no answer within \
+                     {} s (the retry policy's idle timeout) to a first call: it is stopped, \
+                     overloaded or not HBase's Thrift 1 server ({EXPECTED})",
+                    timeout.as_secs_f32()
+                )
+                .into(),
+            )),
             // A cut and a framed or compact server closing the socket
             // look alike: transient (retried), with what was expected.
-            Err(Error::Transport(t)) if t.kind == TransportErrorKind::TimedOut => {
-                Err(GatewayError::Transport(
-                    format!(
-                        "the server at {address} did not answer a first call in {} s: {EXPECTED}",
-                        timeout.as_secs_f32()
-                    )
-                    .into(),
-                ))
-            }
             Err(Error::Transport(t)) => Err(GatewayError::Transport(
                 format!(
                     "the server at {address} closed the connection on the first call ({t}): {EXPECTED}"
@@ -97,7 +105,7 @@ impl Thrift1Connection {
             Err(Error::Protocol(p)) => Err(GatewayError::WrongServer(format!(
                 "the server at {address} answered in a form the binary protocol cannot read ({p}): {EXPECTED}"
             ))),
-            Err(e) => Err(from_thrift(e)),
+            Err(e) => Err(from_thrift_within(e, Some(timeout))),
         }
     }
 
@@ -126,12 +134,12 @@ impl Thrift1Connection {
             .collect();
         self.client
             .create_table(table.as_bytes().to_vec(), families)
-            .map_err(from_thrift)
+            .map_err(self.errors())
     }
 
     /// The names of the tables.
     pub(crate) fn table_names(&mut self) -> Result<Vec<String>, GatewayError> {
-        let names = self.client.get_table_names().map_err(from_thrift)?;
+        let names = self.client.get_table_names().map_err(self.errors())?;
         Ok(names
             .into_iter()
             .map(|n| String::from_utf8_lossy(&n).into_owned())
@@ -144,13 +152,13 @@ impl Thrift1Connection {
         if self
             .client
             .is_table_enabled(name.clone())
-            .map_err(from_thrift)?
+            .map_err(self.errors())?
         {
             self.client
                 .disable_table(name.clone())
-                .map_err(from_thrift)?;
+                .map_err(self.errors())?;
         }
-        self.client.delete_table(name).map_err(from_thrift)
+        self.client.delete_table(name).map_err(self.errors())
     }
 }
 
@@ -170,7 +178,7 @@ impl Connection for Thrift1Connection {
         });
         self.client
             .scanner_open_with_scan(table.as_bytes().to_vec(), t, no_attributes())
-            .map_err(from_thrift)
+            .map_err(self.errors())
     }
 
     fn next_rows(&mut self, scanner: ScannerId, n: u32) -> Result<Vec<Row>, GatewayError> {
@@ -178,15 +186,15 @@ impl Connection for Thrift1Connection {
         let results = self
             .client
             .scanner_get_list(scanner, n)
-            .map_err(from_thrift)?;
+            .map_err(self.errors())?;
         rows_from_thrift(results).map_err(GatewayError::Store)
     }
 
     fn close_scanner(&mut self, scanner: ScannerId) -> Result<(), GatewayError> {
-        self.client.scanner_close(scanner).map_err(from_thrift)
+        self.client.scanner_close(scanner).map_err(self.errors())
     }
 
-    fn put_rows(&mut self, table: &str, rows: &[Row]) -> Result<(), GatewayError> {
+    fn put_rows(&mut self, table: &str, rows: &[Row], stamp: i64) -> Result<(), GatewayError> {
         let batches = rows
             .iter()
             .map(|row| BatchMutation {
@@ -195,8 +203,10 @@ impl Connection for Thrift1Connection {
             })
             .collect();
         self.client
-            .mutate_rows(table.as_bytes().to_vec(), batches, no_attributes())
-            .map_err(from_thrift)
+            // `mutateRowsTs`: the puts at `stamp`, a clear (a column
+            // delete) of every version at or before it.
+            .mutate_rows_ts(table.as_bytes().to_vec(), batches, stamp, no_attributes())
+            .map_err(self.errors())
     }
 
     fn delete_rows(
@@ -204,9 +214,11 @@ impl Connection for Thrift1Connection {
         table: &str,
         keys: &[Vec<u8>],
         families: &[String],
+        stamp: i64,
     ) -> Result<(), GatewayError> {
         // A column without ':' deletes the whole family (the handler's
-        // `Delete.addFamily`): every cell of the row, one call for all.
+        // `Delete.addFamily(family, stamp)`): every cell of the row at or
+        // before `stamp`, one call for all.
         let deletes: Vec<Mutation> = families
             .iter()
             .map(|family| Mutation {
@@ -224,15 +236,15 @@ impl Connection for Thrift1Connection {
             })
             .collect();
         self.client
-            .mutate_rows(table.as_bytes().to_vec(), batches, no_attributes())
-            .map_err(from_thrift)
+            .mutate_rows_ts(table.as_bytes().to_vec(), batches, stamp, no_attributes())
+            .map_err(self.errors())
     }
 
     fn families(&mut self, table: &str) -> Result<Vec<String>, GatewayError> {
         let descriptors = self
             .client
             .get_column_descriptors(table.as_bytes().to_vec())
-            .map_err(from_thrift)?;
+            .map_err(self.errors())?;
         Ok(descriptors
             .into_keys()
             .map(|name| {

@@ -10,17 +10,23 @@ use crate::gateway::GatewayError;
 use hbase_thrift::hbase::{AlreadyExists, IOError, IllegalArgument};
 use thrift::{ApplicationErrorKind, Error, TransportErrorKind};
 
-/// `e`, from a call that was not the first on its connection.
-pub(crate) fn from_thrift(e: Error) -> GatewayError {
+/// `e`, from a call that was not the first on a connection whose calls
+/// wait at most `timeout`.
+pub(crate) fn from_thrift_within(e: Error, timeout: Option<std::time::Duration>) -> GatewayError {
     match e {
         Error::Transport(t) => {
             let m = t.message.to_ascii_lowercase();
-            let why = if t.kind == TransportErrorKind::TimedOut
-                || m.contains("timed out")
-                || m.contains("temporarily unavailable")
-                || m.contains("would block")
-            {
-                "no answer within the idle timeout (a stalled server or network)".to_owned()
+            let why = if is_timeout(&t) {
+                match timeout {
+                    Some(t) => format!(
+                        "no answer within {} s (the retry policy's idle timeout): a stopped or \
+                         stalled server or network",
+                        t.as_secs_f32()
+                    ),
+                    None => {
+                        "no answer within the idle timeout (a stalled server or network)".to_owned()
+                    }
+                }
             } else if t.kind == TransportErrorKind::EndOfFile || m.contains("eof") {
                 "the server closed the connection".to_owned()
             } else {
@@ -64,6 +70,17 @@ pub(crate) fn from_thrift(e: Error) -> GatewayError {
             GatewayError::Refused(user.to_string())
         }
     }
+}
+
+/// Whether a transport error is a socket's read or write timeout: Linux
+/// reports one as `EAGAIN` ("Resource temporarily unavailable"), which
+/// thrift turns into an `Unknown` transport error, not `TimedOut`.
+pub(crate) fn is_timeout(t: &thrift::TransportError) -> bool {
+    let m = t.message.to_ascii_lowercase();
+    t.kind == TransportErrorKind::TimedOut
+        || m.contains("timed out")
+        || m.contains("temporarily unavailable")
+        || m.contains("would block")
 }
 
 fn from_io_error(io: &IOError) -> GatewayError {
@@ -119,8 +136,12 @@ mod tests {
 
     #[test]
     fn io_errors_name_what_went_wrong() {
-        let io =
-            |m: &str, retry| from_thrift(Error::User(Box::new(IOError::new(m.to_owned(), retry))));
+        let io = |m: &str, retry| {
+            from_thrift_within(
+                Error::User(Box::new(IOError::new(m.to_owned(), retry))),
+                None,
+            )
+        };
         assert!(matches!(
             io(
                 "org.apache.hadoop.hbase.TableNotFoundException: t\n\tat x",

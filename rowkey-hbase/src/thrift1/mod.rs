@@ -11,41 +11,38 @@ mod errors;
 
 pub(crate) use connection::Thrift1Connection;
 
-use crate::gateway::{Connection, Connector, GatewayError};
+use crate::gateway::{Connector, GatewayError};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
-
-/// The longest a new connection's first call may take: a server that
-/// does not answer it is taken as the wrong kind of server, not waited on.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Opens Thrift 1 connections to one server.
 #[derive(Debug, Clone)]
 pub(crate) struct Thrift1Connector {
     /// `host:port`, as given.
     pub(crate) address: String,
+    /// The longest a TCP connect may take (also bounded by each call's
+    /// idle timeout).
     pub(crate) connect_timeout: Duration,
-    /// A call that hears nothing for this long fails (the connection is
-    /// then dropped and the call retried).
-    pub(crate) read_timeout: Duration,
 }
 
 impl Connector for Thrift1Connector {
     type Connection = Thrift1Connection;
 
-    fn connect(&self) -> Result<Thrift1Connection, GatewayError> {
-        let socket = self.open_socket()?;
-        let handshake = self.read_timeout.min(HANDSHAKE_TIMEOUT);
-        let mut connection = Thrift1Connection::new(socket, handshake)?;
-        connection.handshake(&self.address, handshake)?;
-        connection.set_idle_timeout(self.read_timeout)?;
+    /// A connection whose connect, first call and later calls each wait
+    /// at most `timeout` (a server stopped with SIGSTOP still accepts
+    /// connections in the kernel, and then answers nothing).
+    fn connect(&self, timeout: Duration) -> Result<Thrift1Connection, GatewayError> {
+        let socket = self.open_socket(self.connect_timeout.min(timeout))?;
+        let mut connection = Thrift1Connection::new(socket, timeout)?;
+        connection.handshake(&self.address, timeout)?;
         Ok(connection)
     }
 }
 
 impl Thrift1Connector {
-    /// A connected socket to the first address of `address` that answers.
-    fn open_socket(&self) -> Result<TcpStream, GatewayError> {
+    /// A connected socket to the first address of `address` that answers
+    /// within `timeout`.
+    fn open_socket(&self, timeout: Duration) -> Result<TcpStream, GatewayError> {
         let addrs: Vec<SocketAddr> = self
             .address
             .to_socket_addrs()
@@ -58,7 +55,7 @@ impl Thrift1Connector {
             .collect();
         let mut last = None;
         for addr in addrs {
-            match TcpStream::connect_timeout(&addr, self.connect_timeout) {
+            match TcpStream::connect_timeout(&addr, timeout.max(Duration::from_millis(1))) {
                 Ok(socket) => {
                     // Small calls (scanner pages, gets) go out at once.
                     let _ = socket.set_nodelay(true);
