@@ -203,7 +203,7 @@ impl Store for HBaseStore {
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
-        read(self.target.clone(), request)
+        read(self.target.clone(), request, self.walks.max_staleness())
     }
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {

@@ -29,7 +29,8 @@
 //! (there is no snapshot; see [`page`](crate::StoreExt::page)).
 //!
 //! At most [`MAX_PARKED`] walks are parked at once per store handle, each
-//! taken for at most [`PARK_FOR`]; they are dropped when a later page of
+//! taken for at most [`PARK_FOR`] (or what
+//! [`ParkedWalks::set_max_staleness`] sets); they are dropped when a later page of
 //! the handle parks or takes one, or with the handle.
 
 use rowkey_core::scan::Cursor;
@@ -117,6 +118,9 @@ pub struct ParkedWalks {
     entries: Mutex<Vec<Entry>>,
     /// Reads in flight are finished before a walk parks.
     settles: bool,
+    /// How long a walk may be gone on with, in milliseconds (0: never
+    /// parked).
+    max_staleness_ms: AtomicU64,
 }
 
 impl ParkedWalks {
@@ -130,6 +134,7 @@ impl ParkedWalks {
             epoch,
             entries: Mutex::new(Vec::new()),
             settles: true,
+            max_staleness_ms: AtomicU64::new(PARK_FOR.as_millis() as u64),
         }
     }
 
@@ -141,6 +146,37 @@ impl ParkedWalks {
         ParkedWalks {
             settles: false,
             ..Self::new(epoch)
+        }
+    }
+
+    /// How far behind the table a page may be: a walk parked longer ago
+    /// is not gone on with (20 s unless set).
+    pub fn max_staleness(&self) -> Duration {
+        Duration::from_millis(self.max_staleness_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets how far behind the table a page may be: a page that goes on
+    /// with a parked walk shows what the walk read ahead, so writes of
+    /// *other* clients made since (up to this long ago) may be missing
+    /// from it and rows they deleted still there. `Duration::ZERO` turns
+    /// parking off: every page reads the table as it is when it is read.
+    /// Shared by the store's clones; a store with parked scanners of its
+    /// own (HBase) holds them to it too.
+    ///
+    /// ```
+    /// use rowkey::store::{MemStore, Store};
+    /// use std::time::Duration;
+    /// let store = MemStore::new();
+    /// if let Some(walks) = store.parked_walks() {
+    ///     walks.set_max_staleness(Duration::ZERO); // every page reads afresh
+    ///     assert_eq!(walks.max_staleness(), Duration::ZERO);
+    /// }
+    /// ```
+    pub fn set_max_staleness(&self, max: Duration) {
+        let ms = u64::try_from(max.as_millis()).unwrap_or(u64::MAX);
+        self.max_staleness_ms.store(ms, Ordering::Relaxed);
+        if ms == 0 {
+            drop(std::mem::take(&mut *self.lock()));
         }
     }
 
@@ -174,12 +210,12 @@ impl ParkedWalks {
 
     /// Parks `walk` under `cursor`, unless a write went by since `epoch`.
     pub(crate) fn park<T: Send + 'static>(&self, cursor: Cursor, epoch: u64, walk: T) {
-        if self.epoch() != epoch {
+        if self.epoch() != epoch || self.max_staleness().is_zero() {
             return;
         }
         let dropped = {
             let mut entries = self.lock();
-            let mut dropped = expire(&mut entries, self.epoch());
+            let mut dropped = expire(&mut entries, self.epoch(), self.max_staleness());
             entries.push(Entry {
                 cursor,
                 epoch,
@@ -201,7 +237,7 @@ impl ParkedWalks {
     pub(crate) fn take<T: Send + 'static>(&self, cursor: &Cursor) -> Option<T> {
         let (found, dropped) = {
             let mut entries = self.lock();
-            let dropped = expire(&mut entries, self.epoch());
+            let dropped = expire(&mut entries, self.epoch(), self.max_staleness());
             let found = entries
                 .iter()
                 .position(|e| e.cursor == *cursor && e.walk.is::<T>())
@@ -218,12 +254,12 @@ impl ParkedWalks {
     }
 }
 
-/// Takes out the entries past [`PARK_FOR`] or parked before a write.
-fn expire(entries: &mut Vec<Entry>, epoch: u64) -> Vec<Entry> {
+/// Takes out the entries parked `max` ago or longer, or before a write.
+fn expire(entries: &mut Vec<Entry>, epoch: u64, max: Duration) -> Vec<Entry> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < entries.len() {
-        if entries[i].epoch != epoch || entries[i].since.elapsed() >= PARK_FOR {
+        if entries[i].epoch != epoch || entries[i].since.elapsed() >= max {
             out.push(entries.remove(i));
         } else {
             i += 1;

@@ -13,9 +13,12 @@
 //! A parked scanner sees the table as of when it was opened. So every
 //! write or delete through the client drops the parked scanners (before
 //! it is sent and after it returns): a read that starts after a write of
-//! this client returned never continues an older scanner. Scanners are
-//! parked for at most [`PARK_FOR`], well within the server's scanner
-//! lease, and at most [`MAX_PARKED`] at once; whatever leaves is closed.
+//! this client returned never continues an older scanner. Writes of other
+//! clients since it opened are not in it: a scanner is taken only while
+//! younger than the store's `ParkedWalks::max_staleness` (none is parked
+//! when that is zero). Scanners are parked for at most [`PARK_FOR`], well
+//! within the server's scanner lease, and at most [`MAX_PARKED`] at once;
+//! whatever leaves is closed.
 
 use super::pool::ConnectionId;
 use super::ScannerId;
@@ -90,12 +93,23 @@ impl Parked {
         out
     }
 
-    /// The scanner parked under `key`, if any, and the scanners to close.
-    pub(crate) fn take(&self, key: &ScanKey) -> (Option<OpenScanner>, Vec<OpenScanner>) {
+    /// The scanner parked under `key` less than `max_age` ago, if any,
+    /// and the scanners to close.
+    pub(crate) fn take(
+        &self,
+        key: &ScanKey,
+        max_age: Duration,
+    ) -> (Option<OpenScanner>, Vec<OpenScanner>) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let out = expire(&mut entries);
         let found = entries.iter().position(|e| e.key == *key);
-        (found.map(|i| entries.remove(i).scanner), out)
+        let found = found.map(|i| entries.remove(i));
+        match found {
+            Some(e) if e.since.elapsed() < max_age => (Some(e.scanner), out),
+            // Too old for this read: closed.
+            Some(e) => (None, [out, vec![e.scanner]].concat()),
+            None => (None, out),
+        }
     }
 
     /// Drops every parked scanner (a write or an admin call went by);
@@ -145,10 +159,10 @@ mod tests {
         let parked = Parked::default();
         assert!(parked.park(key("a"), open(1)).is_empty());
         assert!(parked.park(key("b"), open(2)).is_empty());
-        assert_eq!(parked.take(&key("a")).0, Some(open(1)));
-        assert_eq!(parked.take(&key("a")).0, None);
+        assert_eq!(parked.take(&key("a"), PARK_FOR).0, Some(open(1)));
+        assert_eq!(parked.take(&key("a"), PARK_FOR).0, None);
         assert_eq!(parked.clear(), [open(2)]);
-        assert_eq!(parked.take(&key("b")).0, None);
+        assert_eq!(parked.take(&key("b"), PARK_FOR).0, None);
     }
 
     #[test]
@@ -167,6 +181,15 @@ mod tests {
         assert!(!page.caches_too_few_for(1000));
         assert!(!page.caches_too_few_for(4000), "a quarter fits");
         assert!(page.caches_too_few_for(4004));
+    }
+
+    #[test]
+    fn a_scanner_older_than_the_read_allows_is_closed_not_taken() {
+        let parked = Parked::default();
+        assert!(parked.park(key("a"), open(1)).is_empty());
+        std::thread::sleep(Duration::from_millis(5));
+        let (found, close) = parked.take(&key("a"), Duration::from_millis(1));
+        assert_eq!((found, close), (None, vec![open(1)]));
     }
 
     #[test]

@@ -37,8 +37,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-/// The rows of `request`.
-pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> RowStream {
+/// The rows of `request`; a parked scanner older than `max_staleness`
+/// is not gone on with (none is parked when it is zero).
+pub(crate) fn read<C: Connector>(
+    target: Target<C>,
+    request: ReadRequest,
+    max_staleness: std::time::Duration,
+) -> RowStream {
     let nothing = request.is_empty()
         || request.limit() == Some(0)
         || request.columns().is_some_and(Columns::is_empty);
@@ -63,11 +68,12 @@ pub(crate) fn read<C: Connector>(target: Target<C>, request: ReadRequest) -> Row
         table: target.table.clone(),
         at_limit_cleanly: false,
         park: None,
+        parks: !max_staleness.is_zero(),
     };
     let mut cursor = cursor;
     // The next page of a read that stopped at its limit goes on with its
     // scanner.
-    let (parked, expired) = target.parked.take(&cursor.key());
+    let (parked, expired) = target.parked.take(&cursor.key(), max_staleness);
     cursor.open = parked;
     close_scanners(&target.pool, None, expired);
     Box::pin(ReadStream {
@@ -100,6 +106,8 @@ struct Cursor {
     at_limit_cleanly: bool,
     /// The scanner to park once the rows are on their way, and its key.
     park: Option<(ScanKey, OpenScanner)>,
+    /// Whether its scanner may be parked at all.
+    parks: bool,
     page_rows: u32,
 }
 
@@ -119,7 +127,7 @@ impl Cursor {
     /// Whether its open scanner may be parked: the read stopped at its
     /// limit with the scanner just after the last row it delivered.
     fn parkable(&self) -> bool {
-        self.left == Some(0) && self.at_limit_cleanly && !self.ranges.is_empty()
+        self.parks && self.left == Some(0) && self.at_limit_cleanly && !self.ranges.is_empty()
     }
 
     /// What is left of the read, as parked scanners are keyed.

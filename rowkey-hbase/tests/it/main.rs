@@ -12,6 +12,7 @@ mod gateway_faults;
 mod guard;
 mod java_checks;
 mod lease;
+mod other_writers;
 mod parked;
 mod scans;
 mod server;
