@@ -43,3 +43,60 @@ async fn boxed_hbase_store_in_small_read_pages() {
     };
     run_with(small_pages, Config { rounds: 1, seed: 3 }).await;
 }
+
+/// The whole suite again through a proxy that cuts every open connection
+/// every 300 ms: reads resume, writes are retried (stamped once, so a
+/// retry is the same write), and every check still holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hbase_store_with_connections_cut_on_a_schedule() {
+    use rowkey::store::RetryPolicy;
+    use rowkey_fixtures::proxy::FaultProxy;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let proxy = Arc::new(FaultProxy::start(&crate::server::address()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let cutter = {
+        let (proxy, stop) = (proxy.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(300));
+                proxy.cut_all();
+            }
+        })
+    };
+    let through = rowkey_hbase::HBaseClient::connect(&proxy.addr)
+        .await
+        .unwrap();
+    let policy = RetryPolicy::default()
+        .attempts(20)
+        .backoff_between(Duration::from_millis(10), Duration::from_millis(200));
+    let tables = || {
+        let through = through.clone();
+        async move {
+            let direct = client().await;
+            let name = fresh_table(&direct, &["d", "i"]).await;
+            through
+                .table(&name)
+                .with_retry(policy)
+                .with_read_page_rows(50)
+        }
+    };
+    run_with(
+        tables,
+        Config {
+            rounds: 1,
+            seed: 0xC07,
+        },
+    )
+    .await;
+    stop.store(true, Ordering::SeqCst);
+    cutter.join().unwrap();
+    eprintln!(
+        "conformance under cuts: {} connections, {} cut",
+        proxy.connections(),
+        proxy.cuts()
+    );
+    assert!(proxy.cuts() > 10, "the schedule cut connections");
+}
