@@ -36,20 +36,26 @@ use std::sync::Arc;
 ///   new cells beside the old values of the cleared columns, until the
 ///   write is made again. Bigtable and `MemStore` apply a row's clears
 ///   and cells at once, in order.
-/// - **Deletes hide their millisecond.** HBase stamps a delete (a row
-///   deleted, a column cleared) with the server's millisecond and hides
-///   every version at or before it, so a put in that millisecond would be
-///   lost: a record cleared and set again back to back, an index row
-///   deleted and written again by two updates in a row. A client's writes
-///   and deletes that follow one of its deletes wait until 2 ms after it
-///   returned (the conformance suite's rewrites lose their put without
-///   it). Writers in other processes race as HBase always lets them.
+/// - **Stamped writes.** Every write and delete carries one timestamp,
+///   set on the client before its first try from a clock that strictly
+///   increases within the [`HBaseClient`] ([`WriteClock`](rowkey_store::WriteClock)):
+///   a retried write is the same write, a copy the network delivers late
+///   loses to every later write of the client, and a put after a delete
+///   of the client is never hidden by it. Between clients, stamps order
+///   writes as well as their clocks agree (see `docs/stores.md`).
 /// - **Faults.** A call that fails on its connection (cut, refused,
 ///   silent for the [`RetryPolicy`]'s idle timeout) is made again on a
-///   new one, as the policy says; a read resumes strictly after the last
-///   row it delivered, also when the server forgot its scanner. A missing
-///   table or family is [`StoreError::NoSuchTable`] or
+///   new one, as the policy says; every wait (connect, first call, each
+///   call) is at most the idle timeout. A read resumes strictly after the
+///   last row it delivered, also when the server forgot its scanner or
+///   restarted; a scanner id is used only on the connection that opened
+///   it, and a row outside the range asked for is an error, never a
+///   result. A missing table or family is [`StoreError::NoSuchTable`] or
 ///   [`StoreError::NoSuchFamily`].
+/// - **Pages** may go on with a scanner parked by the page before (up to
+///   20 s, or [`ParkedWalks::set_max_staleness`]), which shows the table
+///   as of when it opened: other clients' writes since may be missing.
+///   This client's writes and table changes drop parked scanners.
 ///
 /// It is a cheap handle: clones share the [`HBaseClient`]'s pool. Its
 /// futures and streams are `Send` and need no particular runtime: the
