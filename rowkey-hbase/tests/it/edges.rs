@@ -5,7 +5,6 @@
 //! sizes 1-5 and the default.
 
 use crate::server::{client, fresh_table};
-use futures::TryStreamExt;
 use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store};
 use rowkey_fixtures::layouts::Rng;
 use rowkey_fixtures::read_diff;
@@ -16,12 +15,7 @@ fn row(key: &[u8]) -> Row {
 }
 
 async fn keys(store: &HBaseStore, request: ReadRequest) -> Vec<Vec<u8>> {
-    store
-        .read_rows(request)
-        .map_ok(|r| r.key)
-        .try_collect()
-        .await
-        .unwrap()
+    read_diff::read_keys(store, request).await.unwrap()
 }
 
 fn to(key: &[u8]) -> Option<Vec<u8>> {
