@@ -63,6 +63,7 @@ pub mod blocking;
 mod bulk;
 mod call;
 mod chunks;
+mod clock;
 mod mutate;
 mod read;
 mod rowset;

@@ -120,6 +120,7 @@ impl BigtableStore {
                 timeout: None,
                 page_rows: 10_000,
                 epoch,
+                clock: Arc::default(),
             },
             writes: WriteOptions::default(),
         }
