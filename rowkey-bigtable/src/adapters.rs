@@ -177,5 +177,5 @@ pub fn rows_from_bigtable(rows: Vec<(Vec<u8>, Vec<RowCell>)>) -> Vec<Row> {
 /// at least one cell.
 pub fn to_entry(row: Row) -> Result<Entry, StoreError> {
     KeyLimit::BIGTABLE.check_rows(std::slice::from_ref(&row))?;
-    Ok(crate::write::entry(row))
+    Ok(crate::write::entry(row, None))
 }

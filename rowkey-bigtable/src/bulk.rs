@@ -17,13 +17,28 @@ use tonic::{Code, Status};
 
 const OP: &str = "mutate rows";
 
+/// When an entry may be sent again after a transient failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Resend {
+    /// Always: a copy delivered late does what the retry did (cells at
+    /// timestamps set before the first send, deletes bounded by them).
+    Always,
+    /// Only after a failure known not to have been applied (a status the
+    /// server reported for the entry, a connection that was never made):
+    /// a late copy could undo a later write (a row delete).
+    IfNotApplied,
+    /// Never: a second copy would write again (a cell at the server's
+    /// time).
+    Never,
+}
+
 /// An entry to write, with its index in the caller's rows.
 #[derive(Debug, Clone)]
 pub(crate) struct Item {
     pub(crate) index: usize,
     pub(crate) entry: Entry,
     /// Whether it may be sent again after a transient failure.
-    pub(crate) retry: bool,
+    pub(crate) resend: Resend,
 }
 
 /// An entry not written: its index and key, and why.
@@ -45,20 +60,30 @@ pub(crate) async fn mutate_batch(target: Target, mut items: Vec<Item>) -> Vec<Fa
         let (reported, call_error) = send(&mut call, &target, &items).await;
         let mut again: Vec<(Item, Status)> = Vec::new();
         for (item, status) in items.into_iter().zip(reported) {
-            let (status, transient) = match (status, &call_error) {
+            // Reported failures were not applied; a failed call's entries
+            // that went out may have been.
+            let (status, transient, maybe_applied) = match (status, &call_error) {
                 (Some(s), _) if s.code() == Code::Ok => continue,
                 (Some(s), _) => {
                     let transient = is_transient_code(s.code() as i32);
-                    (s, transient)
+                    (s, transient, false)
                 }
-                (None, Some(e)) => (status_for(e), e.is_transient()),
+                (None, Some(e)) => (status_for(e), e.is_transient(), !never_sent(e)),
                 (None, None) => (
                     Status::internal("the server ended the call without this entry's status"),
                     false,
+                    true,
                 ),
             };
-            if transient && item.retry {
+            let resend = match item.resend {
+                Resend::Always => true,
+                Resend::IfNotApplied => !maybe_applied,
+                Resend::Never => false,
+            };
+            if transient && resend {
                 again.push((item, status));
+            } else if transient && maybe_applied && item.resend != Resend::Always {
+                failures.push(unknown(&item, status, attempts));
             } else {
                 failures.push(failure(&item, status, transient, attempts));
             }
@@ -84,6 +109,40 @@ pub(crate) async fn mutate_batch(target: Target, mut items: Vec<Item>) -> Vec<Fa
         }
         attempts += 1;
         items = again.into_iter().map(|(item, _)| item).collect();
+    }
+}
+
+/// Whether a failed call's request never left the client: the connection
+/// to the server could not be made (refused, no route, no such host).
+/// Anything else may have reached the server.
+pub(crate) fn never_sent(e: &StoreError) -> bool {
+    never_sent_text(&chain(e))
+}
+
+/// [`never_sent`] of an error's text (with its causes).
+pub(crate) fn never_sent_text(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    [
+        "tcp connect error",
+        "error trying to connect",
+        "connection refused",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+}
+
+/// An entry not sent again whose call failed after it may have reached
+/// the server.
+fn unknown(item: &Item, status: Status, attempts: u32) -> Failure {
+    let key = item.entry.row_key.clone();
+    let status = Status::new(
+        status.code(),
+        format!("row {}: {}", KeyDisplay(&key), status.message()),
+    );
+    Failure {
+        index: item.index,
+        key,
+        error: StoreError::outcome_unknown(OP, status).after_attempts(attempts),
     }
 }
 
@@ -173,5 +232,33 @@ async fn send(
             let status = entry.status.unwrap_or_default();
             *slot = Some(Status::new(Code::from_i32(status.code), status.message));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a connection never made keeps a request from the server.
+    #[test]
+    fn a_request_is_known_unsent_only_when_no_connection_was_made() {
+        let refused = StoreError::transient(
+            OP,
+            Status::unavailable(
+                "error trying to connect: tcp connect error: Connection refused (os error 111)",
+            ),
+        );
+        assert!(never_sent(&refused));
+        for after_sending in [
+            Status::unknown("transport error"),
+            Status::unavailable("connection reset"),
+            Status::deadline_exceeded("slow"),
+        ] {
+            assert!(!never_sent(&StoreError::transient(OP, after_sending)));
+        }
+        assert!(!never_sent(&StoreError::transient(
+            OP,
+            "no response for 5s"
+        )));
     }
 }

@@ -264,10 +264,33 @@ pub(crate) async fn mutate_row(target: &Target, row: RowMutation) -> Result<(), 
             error
         } else {
             // Sent again, it would write again: never retried.
-            permanent(error)
+            not_resent(error)
         })
         .await?;
     }
+}
+
+/// `e` of a call not sent again: a transient failure after the request
+/// may have reached the server is [`StoreError::OutcomeUnknown`], any
+/// other is permanent.
+fn not_resent(e: StoreError) -> StoreError {
+    match e {
+        StoreError::Backend {
+            op,
+            transient: true,
+            attempts,
+            source,
+        } if !never_sent_source(source.as_ref()) => StoreError::OutcomeUnknown {
+            op,
+            attempts,
+            source,
+        },
+        e => permanent(e),
+    }
+}
+
+fn never_sent_source(source: &(dyn std::error::Error + Send + Sync + 'static)) -> bool {
+    crate::bulk::never_sent_text(&chain(source))
 }
 
 /// `e`, not to be retried.

@@ -41,6 +41,19 @@ pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 /// [`mutate_row`](Self::mutate_row), [`mutate_rows`](Self::mutate_rows)
 /// (each row's outcome) and [`sample_row_keys`](Self::sample_row_keys).
 ///
+/// **Retries.** A write's cells carry one timestamp, taken before its
+/// first send from a clock that strictly increases per client (clones and
+/// [`for_table`](Self::for_table) share it; whole milliseconds), so a
+/// retried write resends the same cells, and a copy of it that reaches
+/// the server late writes the same version again and never beats a later
+/// write of this client. Column clears end at the write's stamp. A row
+/// delete takes no timestamp: it is sent again only after a failure known
+/// not to have been applied, and otherwise fails with
+/// [`StoreError::OutcomeUnknown`]. Between clients, stamps order writes
+/// only as well as their clocks agree: a write can lose to another
+/// client's write made up to their clocks' difference earlier (see the
+/// guide's chapter on stores, "Retries and late replays").
+///
 /// It is a cheap handle: clones share the connection. It works on tokio's
 /// current-thread and multi-thread runtimes.
 ///
@@ -120,6 +133,7 @@ impl BigtableStore {
                 timeout: None,
                 page_rows: 10_000,
                 epoch,
+                clock: Arc::default(),
             },
             writes: WriteOptions::default(),
         }

@@ -3,6 +3,7 @@
 use crate::call::FEATURE_FLAGS;
 use crate::status::url_encode;
 use bigtable_rs::bigtable::BigTable;
+use rowkey_store::WriteClock;
 use rowkey_store::{RetryPolicy, WriteEpoch};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +25,10 @@ pub(crate) struct Target {
     /// walk parked before one is not gone on with after it (the stores
     /// of every table of the client share it).
     pub(crate) epoch: Arc<WriteEpoch>,
+    /// The client's write timestamps (the stores of every table of the
+    /// client share it): strictly increasing, so a later write beats an
+    /// earlier one's late copy.
+    pub(crate) clock: Arc<WriteClock>,
 }
 
 impl Target {

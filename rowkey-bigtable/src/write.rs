@@ -3,14 +3,14 @@
 //! status is checked, and entries that failed transiently are sent again
 //! ([`crate::bulk`]).
 
-use crate::bulk::{mutate_batch, Failure, Item};
+use crate::bulk::{mutate_batch, Failure, Item, Resend};
 use crate::mutate::{FailedMutation, MutateRowsError, Mutation as MutationSpec, RowMutation};
 use crate::read::Target;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{
     DeleteFromColumn, DeleteFromRow, Mutation as Op, SetCell,
 };
-use bigtable_rs::google::bigtable::v2::Mutation;
+use bigtable_rs::google::bigtable::v2::{Mutation, TimestampRange};
 use futures_util::{StreamExt, TryStreamExt};
 use rowkey_store::{KeyLimit, Row, StoreError};
 
@@ -84,22 +84,30 @@ impl WriteOptions {
     }
 }
 
-/// A row's entry: its columns to clear (every version), then its cells,
-/// in one entry, which Bigtable applies atomically and in order.
-pub(crate) fn entry(row: Row) -> Entry {
+/// A row's entry: its columns to clear, then its cells, in one entry,
+/// which Bigtable applies atomically and in order. With a `stamp`
+/// (microseconds, a whole millisecond) the cells are set at it and the
+/// clears remove the versions before it only, so that a copy of the entry
+/// delivered late cannot remove or overwrite a later write's cells (whose
+/// stamps are later). Without one, the server's time (`-1`, as HBase's
+/// default) and every version cleared.
+pub(crate) fn entry(row: Row, stamp: Option<i64>) -> Entry {
     let clear = row.clear.iter().map(|(family, qualifier)| Mutation {
         mutation: Some(Op::DeleteFromColumn(DeleteFromColumn {
             family_name: family.to_string(),
             column_qualifier: qualifier.to_vec(),
-            time_range: None,
+            time_range: stamp.map(|end| TimestampRange {
+                start_timestamp_micros: 0,
+                // Exclusive: the cells this entry sets are kept.
+                end_timestamp_micros: end,
+            }),
         })),
     });
     let set = row.cells.into_iter().map(|c| Mutation {
         mutation: Some(Op::SetCell(SetCell {
             family_name: c.family,
             column_qualifier: c.qualifier,
-            // -1: the server's time, as HBase's default.
-            timestamp_micros: -1,
+            timestamp_micros: stamp.unwrap_or(-1),
             value: c.value,
         })),
     });
@@ -159,17 +167,18 @@ fn cut(items: Vec<Item>, options: WriteOptions) -> Vec<Vec<Item>> {
 /// write.
 #[cfg(test)]
 fn batches(rows: Vec<Row>, options: WriteOptions) -> Result<Vec<Vec<Entry>>, StoreError> {
-    Ok(cut(puts(rows)?, options)
+    Ok(cut(puts(rows, 1_000)?, options)
         .into_iter()
         .map(|b| b.into_iter().map(|i| i.entry).collect())
         .collect())
 }
 
-/// Rows as entries to write, each key once: repeated keys are merged
-/// first, as `MemStore` would leave them ([`Row::merge_repeated`]), since
-/// batches in flight together land in any order. A put is sent again
-/// after a transient failure (the same cells again).
-fn puts(rows: Vec<Row>) -> Result<Vec<Item>, StoreError> {
+/// Rows as entries to write at `stamp`, each key once: repeated keys are
+/// merged first, as `MemStore` would leave them ([`Row::merge_repeated`]),
+/// since batches in flight together land in any order. A put is sent
+/// again after a transient failure: the same cells at the same stamp,
+/// which a late copy of the first send writes again, no more.
+fn puts(rows: Vec<Row>, stamp: i64) -> Result<Vec<Item>, StoreError> {
     let rows = Row::merge_repeated(rows);
     if let Some(row) = rows
         .iter()
@@ -186,8 +195,8 @@ fn puts(rows: Vec<Row>) -> Result<Vec<Item>, StoreError> {
         .enumerate()
         .map(|(index, row)| Item {
             index,
-            entry: entry(row),
-            retry: true,
+            entry: entry(row, Some(stamp)),
+            resend: Resend::Always,
         })
         .collect())
 }
@@ -211,19 +220,26 @@ async fn send_all(
         .await
 }
 
-/// Writes the rows in batches, `in_flight` at a time; the first failure
-/// ends it.
+/// Writes the rows in batches, `in_flight` at a time, every cell at one
+/// stamp of the client's clock, taken before the first send; the first
+/// failure ends it.
 pub(crate) async fn write(
     target: &Target,
     rows: Vec<Row>,
     options: WriteOptions,
 ) -> Result<(), StoreError> {
-    send_all(target, cut(puts(rows)?, options), options.in_flight).await
+    // Whole milliseconds, in the micros Bigtable counts in.
+    let stamp = target.clock.next().saturating_mul(1000);
+    send_all(target, cut(puts(rows, stamp)?, options), options.in_flight).await
 }
 
 /// Deletes whole rows, `batch_rows` keys (one mutation each, within
-/// `batch_mutations`) per request, `in_flight` at a time; a
-/// `DeleteFromRow` is idempotent, so failed entries are simply sent again.
+/// `batch_mutations`) per request, `in_flight` at a time. A
+/// `DeleteFromRow` takes no timestamp, so a copy delivered late would
+/// delete a row written since: an entry is sent again only after a
+/// failure known not to have been applied (the server's status for it, a
+/// connection never made), and one whose outcome is unknown fails with
+/// [`StoreError::OutcomeUnknown`].
 pub(crate) async fn delete(
     target: &Target,
     keys: Vec<Vec<u8>>,
@@ -235,7 +251,7 @@ pub(crate) async fn delete(
         .map(|(index, key)| Item {
             index,
             entry: delete_entry(key),
-            retry: true,
+            resend: Resend::IfNotApplied,
         })
         .collect();
     let per_batch = options.batch_rows.min(options.batch_mutations);
@@ -287,7 +303,12 @@ pub(crate) async fn mutate_rows(
         }
         items.push(Item {
             index,
-            retry: row.is_idempotent(),
+            // A row not idempotent whose call fails after it may have
+            // been sent fails as `OutcomeUnknown`.
+            resend: match row.is_idempotent() {
+                true => Resend::Always,
+                false => Resend::Never,
+            },
             entry: Entry {
                 mutations: row.mutations.iter().map(MutationSpec::to_proto).collect(),
                 row_key: row.key,
@@ -413,6 +434,39 @@ mod tests {
         assert_eq!(counts, [202, 101]);
         let options = WriteOptions::default().batch_mutations(50);
         assert_eq!(batches(vec![wide(0), wide(1)], options).unwrap().len(), 2);
+    }
+
+    /// Every cell of a write at its one stamp, and its clears ending
+    /// there: a late copy rewrites the same versions, removes none after.
+    #[test]
+    fn a_write_is_stamped_once_and_its_clears_end_at_the_stamp() {
+        let row = Row::new(b"k".to_vec(), vec![Cell::new("d", "a", "1")])
+            .clearing(rowkey_store::Columns::new([("d", "b")]));
+        let out = batches(vec![row], WriteOptions::default()).unwrap();
+        let ops: Vec<_> = out[0][0]
+            .mutations
+            .iter()
+            .map(|m| m.mutation.clone())
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                Some(Op::DeleteFromColumn(DeleteFromColumn {
+                    family_name: "d".into(),
+                    column_qualifier: b"b".to_vec(),
+                    time_range: Some(TimestampRange {
+                        start_timestamp_micros: 0,
+                        end_timestamp_micros: 1_000,
+                    }),
+                })),
+                Some(Op::SetCell(SetCell {
+                    family_name: "d".into(),
+                    column_qualifier: b"a".to_vec(),
+                    timestamp_micros: 1_000,
+                    value: b"1".to_vec(),
+                })),
+            ]
+        );
     }
 
     #[test]

@@ -90,6 +90,22 @@ pub enum StoreError {
         /// The client's error.
         source: BoxError,
     },
+    /// A write whose request may have reached the server, and failed in a
+    /// way that does not say whether it was applied (a deadline passed, the
+    /// connection broke after the request was sent, the server went away
+    /// mid-call). It was not sent again, since a copy delivered late could
+    /// undo a later write (a row delete has no timestamp to bound it by).
+    /// Read the row to see what it holds; write it again only if no later
+    /// write to it may have been made.
+    OutcomeUnknown {
+        /// What was being done: "delete rows", "mutate rows".
+        op: &'static str,
+        /// How many attempts were made (the last is the one whose outcome
+        /// is unknown).
+        attempts: u32,
+        /// The client's error of the last attempt.
+        source: BoxError,
+    },
     /// An index row without the cell that holds its main row's key
     /// (`i:k`): the table read as an index is not one, or the row was
     /// written by other means.
@@ -196,6 +212,30 @@ impl StoreError {
         }
     }
 
+    /// A write during `op` whose request may have been applied: see
+    /// [`OutcomeUnknown`](Self::OutcomeUnknown).
+    ///
+    /// ```
+    /// use rowkey::store::StoreError;
+    /// let e = StoreError::outcome_unknown("delete rows", "connection reset");
+    /// assert!(e.is_outcome_unknown() && !e.is_transient());
+    /// assert!(e.to_string().contains("whether it was applied is unknown"), "{e}");
+    /// assert_eq!(e.backend_source().unwrap().to_string(), "connection reset");
+    /// ```
+    pub fn outcome_unknown(op: &'static str, source: impl Into<BoxError>) -> Self {
+        StoreError::OutcomeUnknown {
+            op,
+            attempts: 1,
+            source: source.into(),
+        }
+    }
+
+    /// Whether the operation may have been applied though it failed
+    /// ([`OutcomeUnknown`](Self::OutcomeUnknown)).
+    pub fn is_outcome_unknown(&self) -> bool {
+        matches!(self, StoreError::OutcomeUnknown { .. })
+    }
+
     /// Whether retrying the operation may succeed.
     pub fn is_transient(&self) -> bool {
         matches!(
@@ -209,20 +249,25 @@ impl StoreError {
 
     /// The same error, recording that `attempts` attempts were made.
     pub fn after_attempts(mut self, n: u32) -> Self {
-        if let StoreError::Backend { attempts, .. } = &mut self {
+        if let StoreError::Backend { attempts, .. } | StoreError::OutcomeUnknown { attempts, .. } =
+            &mut self
+        {
             *attempts = n;
         }
         self
     }
 
-    /// The backend's own error, of a [`Backend`](Self::Backend) failure:
+    /// The backend's own error, of a [`Backend`](Self::Backend) (or
+    /// [`OutcomeUnknown`](Self::OutcomeUnknown)) failure:
     /// downcast it to the client's type (`tonic::Status` for Bigtable,
     /// [`TableMismatch`](crate::admin::TableMismatch) for a table of
     /// other families). Its message ends this error's message, so
     /// [`source`](std::error::Error::source) skips it.
     pub fn backend_source(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         match self {
-            StoreError::Backend { source, .. } => Some(source.as_ref()),
+            StoreError::Backend { source, .. } | StoreError::OutcomeUnknown { source, .. } => {
+                Some(source.as_ref())
+            }
             _ => None,
         }
     }
@@ -242,6 +287,7 @@ impl StoreError {
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
+            | StoreError::OutcomeUnknown { op, .. }
             | StoreError::BadRecord { op, .. }
             | StoreError::NoSuchTable { op, .. }
             | StoreError::NoSuchFamily { op, .. }
@@ -308,6 +354,22 @@ impl fmt::Display for StoreError {
                 }
                 write!(f, ": {source}")
             }
+            StoreError::OutcomeUnknown {
+                op,
+                attempts,
+                source,
+            } => {
+                write!(f, "store failed to {op}")?;
+                if *attempts > 1 {
+                    write!(f, " after {attempts} attempts")?;
+                }
+                write!(
+                    f,
+                    ", and whether it was applied is unknown: the request may have reached \
+                     the server, and it was not sent again, since a copy delivered late could \
+                     undo a later write: {source}"
+                )
+            }
             StoreError::NotAnIndexRow { key } => write!(
                 f,
                 "cannot join an index hit: index row {} has no cell i:k holding its main row's key",
@@ -373,7 +435,9 @@ impl std::error::Error for StoreError {
             StoreError::InputRecord { error, .. } => error.source(),
             // Its message ends with the backend's error's: the chain goes
             // on from that error's source (`backend_source` gives it).
-            StoreError::Backend { source, .. } => source.source(),
+            StoreError::Backend { source, .. } | StoreError::OutcomeUnknown { source, .. } => {
+                source.source()
+            }
             StoreError::BadRecord { source, .. } => Some(source.as_ref()),
             _ => None,
         }

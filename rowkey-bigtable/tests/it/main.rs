@@ -21,3 +21,4 @@ mod conformance;
 mod faults;
 mod faults_index_and_fuzzy;
 mod guard;
+mod late_replays;

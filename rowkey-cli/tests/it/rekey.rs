@@ -33,7 +33,7 @@ fn keys(host: &str, table: &str) -> Vec<Vec<u8>> {
 #[test]
 fn rows_move_to_more_buckets_and_verify() {
     let emu = Emulator::start();
-    for t in ["events", "events64", "dry"] {
+    for t in ["events", "events64", "dry", "collide"] {
         blocking::create_table(Some(&emu.host), "p", "i", &TableSpec::new(t, &["d"])).unwrap();
     }
     let rows = HotEvent::rows(300);
@@ -144,6 +144,23 @@ fn rows_move_to_more_buckets_and_verify() {
         err.contains("the map names `when`, which is not a field of HotEvent"),
         "{err}"
     );
+    // A map that sends all rows of an event and day to one key: stopped
+    // at the first collision even a row per batch (the colliding rows in
+    // different batches), naming the new key and both old rows.
+    let map = tmp("rekey-collide.map.json");
+    std::fs::write(&map, r#"{"offset": {"value": "1"}}"#).unwrap();
+    let mut collide = common("collide");
+    collide.extend([
+        "--batch".into(),
+        "1".into(),
+        "--map".into(),
+        map.to_str().unwrap().into(),
+    ]);
+    let (_, err) = run(collide, 2);
+    assert!(err.contains("re-key stopped at row"), "{err}");
+    assert!(err.contains("both map to the new key"), "{err}");
+    // The batches before the collision's, each row alone at its key.
+    assert!(keys(&emu.host, "collide").len() < 300);
     let renamed = edited("HotEvent", "rekey-renamed.json", |j| {
         j["fields"][0]["name"] = "event".into()
     });

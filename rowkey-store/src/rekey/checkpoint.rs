@@ -5,8 +5,9 @@ use rowkey_core::key_text::{hex, parse_hex};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// How far a re-key got: saved after each batch is written (new rows,
-/// then index rows, then, in place, the old rows deleted).
+/// How far a re-key got: saved before each batch is written (with
+/// [`writing`](Self::writing)) and after (new rows, then index rows, then,
+/// in place, the old rows deleted).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RekeyCheckpoint {
     /// The last source key of the last finished batch: the next batch
@@ -25,36 +26,57 @@ pub struct RekeyCheckpoint {
     pub not_old: u64,
     /// Every row was read: the re-key is done.
     pub done: bool,
+    /// The last source key whose new row may be in the target already,
+    /// written by a run that stopped: saved before a batch is written (its
+    /// last key), `None` once every batch up to it is done. The counts do
+    /// not include those rows. A run that resumes takes a row of the
+    /// target whose new key came from a source key up to this one, and
+    /// which is equal in every cell to the row it would write, for the
+    /// stopped run's own write rather than a collision.
+    pub writing: Option<Vec<u8>>,
 }
 
 impl RekeyCheckpoint {
     /// One line of text: `done read written indexed dropped not_old
-    /// last_key_hex` (`-` for none).
+    /// last_key_hex writing_hex` (`-` for none).
     pub fn to_line(&self) -> String {
         format!(
-            "{} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {}",
             u8::from(self.done),
             self.read,
             self.written,
             self.indexed,
             self.dropped,
             self.not_old,
-            self.last_key.as_deref().map_or("-".to_string(), hex)
+            self.last_key.as_deref().map_or("-".to_string(), hex),
+            self.writing.as_deref().map_or("-".to_string(), hex)
         )
     }
 
-    /// Reads [`to_line`](Self::to_line)'s text back.
+    /// Reads [`to_line`](Self::to_line)'s text back (and the 7 fields of
+    /// a line saved before `writing` was kept: between batches).
     ///
     /// ```
     /// use rowkey::store::RekeyCheckpoint;
     /// let c = RekeyCheckpoint { last_key: Some(vec![0, 0xFF]), read: 3, written: 2, ..Default::default() };
-    /// assert_eq!(RekeyCheckpoint::from_line(&c.to_line()), Ok(c));
+    /// assert_eq!(RekeyCheckpoint::from_line(&c.to_line()), Ok(c.clone()));
+    /// let writing = RekeyCheckpoint { writing: Some(vec![1]), ..c };
+    /// assert_eq!(RekeyCheckpoint::from_line(&writing.to_line()), Ok(writing));
+    /// assert_eq!(RekeyCheckpoint::from_line("1 3 2 0 0 0 -").unwrap().writing, None);
     /// assert!(RekeyCheckpoint::from_line("1 2").is_err());
     /// ```
     pub fn from_line(line: &str) -> Result<RekeyCheckpoint, String> {
         let parts: Vec<&str> = line.split_whitespace().collect();
-        let [done, read, written, indexed, dropped, not_old, key] = parts[..] else {
-            return Err(format!("`{line}` is not a re-key checkpoint (7 fields)"));
+        let (done, read, written, indexed, dropped, not_old, key, writing) = match parts[..] {
+            [a, b, c, d, e, f, g] => (a, b, c, d, e, f, g, "-"),
+            [a, b, c, d, e, f, g, h] => (a, b, c, d, e, f, g, h),
+            _ => return Err(format!("`{line}` is not a re-key checkpoint (8 fields)")),
+        };
+        let key_of = |k: &str| match k {
+            "-" => Ok(None),
+            k => parse_hex(k)
+                .map(Some)
+                .map_err(|e| format!("checkpoint key `{k}`: {e}")),
         };
         let n = |s: &str| {
             s.parse::<u64>()
@@ -67,10 +89,8 @@ impl RekeyCheckpoint {
             indexed: n(indexed)?,
             dropped: n(dropped)?,
             not_old: n(not_old)?,
-            last_key: match key {
-                "-" => None,
-                k => Some(parse_hex(k).map_err(|e| format!("checkpoint key `{k}`: {e}"))?),
-            },
+            last_key: key_of(key)?,
+            writing: key_of(writing)?,
         })
     }
 }

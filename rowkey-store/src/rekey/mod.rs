@@ -32,7 +32,30 @@ pub const DEFAULT_REKEY_BATCH: usize = 500;
 /// a delete of a gone row is no error), so a run stopped anywhere resumes
 /// from the checkpoint, does the unfinished batch again, and ends with
 /// every row moved once: the property test `tests/it/rekey.rs` stops a
-/// re-key at every write and checks exactly that.
+/// re-key at every write and checks exactly that. The checkpoint is also
+/// saved before a batch is written, naming its last source key
+/// ([`RekeyCheckpoint::writing`]), so that the run that resumes knows
+/// which rows of the target the stopped one may have written.
+///
+/// **Collisions.** A new key must come from one old row: two that map to
+/// one key would end as one row. Before a batch is written, the target is
+/// read for exactly its new keys (one read of point ranges); a key the
+/// target holds already, or that two rows of the batch share, stops the
+/// re-key with [`RekeyError::Collision`] before anything of the batch is
+/// written, whatever the batch size. The target should therefore be empty
+/// (or hold only this re-key's rows). The one exception: a row of the
+/// target equal in every cell to the one about to be written, for a
+/// source row of the batch a stopped run was writing, is that run's own
+/// write. (Two old rows that map to one key *and* to identical cells, one
+/// of them in that batch, are not told apart from it.) A dry run writes
+/// nothing, so it keeps every new key it has mapped in memory to find the
+/// same collisions.
+///
+/// **Counts.** [`RekeyCheckpoint::written`] counts new rows written once
+/// each, a batch redone after a crash included: into a new table, it is
+/// the number of rows the target holds from the re-key. In place, old
+/// rows a crash deleted after their new rows were written are not read
+/// again, so it may count fewer.
 ///
 /// **In place.** The scan then meets the new rows it wrote: rows the old
 /// layout does not read are left alone. So a new key must not read as
@@ -175,10 +198,20 @@ pub enum RekeyError {
         /// Its new key.
         new: Vec<u8>,
     },
-    /// Two old rows of one batch map to one new key.
+    /// Two old rows map to one new key: writing both would leave one row
+    /// where there were two. Found before the later row is written,
+    /// whichever batches (or runs) the two are in.
     Collision {
         /// The new key.
         key: Vec<u8>,
+        /// The old row that maps to it and was not written (the later).
+        old: Vec<u8>,
+        /// The old row that maps to it first, where the re-key can tell:
+        /// in the same batch, or (into a new table) an earlier source row,
+        /// found by mapping the source again. `None`: the target held the
+        /// key already and no earlier source row maps to it (it was there
+        /// before the re-key), or, in place, that row is deleted.
+        earlier: Option<Vec<u8>>,
     },
     /// The checkpoint could not be read or saved.
     Checkpoint(String),
@@ -198,9 +231,29 @@ impl fmt::Display for RekeyError {
                 KeyDisplay(old),
                 KeyDisplay(new)
             ),
-            RekeyError::Collision { key } => write!(
+            RekeyError::Collision {
+                key,
+                old,
+                earlier: Some(earlier),
+            } => write!(
                 f,
-                "re-key stopped: two rows map to the new key {}",
+                "re-key stopped at row {}: rows {} and {} both map to the new key {}, \
+                 which would merge them into one row",
+                KeyDisplay(old),
+                KeyDisplay(earlier),
+                KeyDisplay(old),
+                KeyDisplay(key)
+            ),
+            RekeyError::Collision {
+                key,
+                old,
+                earlier: None,
+            } => write!(
+                f,
+                "re-key stopped at row {}: its new key {} is in the target already (an \
+                 earlier row's new key, or a row that was there before the re-key), and \
+                 writing it would merge two rows into one",
+                KeyDisplay(old),
                 KeyDisplay(key)
             ),
             RekeyError::Checkpoint(why) => write!(f, "re-key checkpoint: {why}"),

@@ -170,9 +170,10 @@ fn load(store: &MemStore) {
     }
 }
 
-/// One re-key crashed at mutation `crash_at`, resumed, checked; whether
-/// the crash happened (false once `crash_at` is past the last mutation).
-fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize) -> bool {
+/// One re-key crashed at mutation `crash_at`, resumed (in batches of
+/// `resume_batch`), checked; whether the crash happened (false once
+/// `crash_at` is past the last mutation).
+fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize, resume_batch: usize) -> bool {
     let budget = Budget::new(crash_at);
     let (source, target, index) = (MemStore::new(), MemStore::new(), MemStore::new());
     load(&source);
@@ -209,7 +210,9 @@ fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize) -> bool {
             "{e}"
         );
     }
-    // Resume, without crashes, from the checkpoint the crashed run saved.
+    // Resume, without crashes, from the checkpoint the crashed run saved:
+    // the rows it wrote of its last batch are no collision.
+    let rekey = Rekey::new(&m).batch(resume_batch);
     let done = block_on(async {
         match in_place {
             true => rekey.in_place(&source, Some(&index), &saved, |_| {}).await,
@@ -220,7 +223,7 @@ fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize) -> bool {
             }
         }
     })
-    .unwrap();
+    .unwrap_or_else(|e| panic!("crash at {crash_at}, in place {in_place}, batch {batch}: {e}"));
     let (want_main, want_index) = expected();
     let main = if in_place { &source } else { &target };
     assert_eq!(
@@ -235,8 +238,13 @@ fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize) -> bool {
     );
     if !in_place {
         // Each run counts what it wrote since the checkpoint it resumed
-        // from: a new table's run rewrites what a crash left unsaved.
-        assert_eq!(done.written, u64::from(ROWS), "crash at {crash_at}");
+        // from: a new table's run rewrites what a crash left unsaved, and
+        // counts it once.
+        assert_eq!(
+            (done.read, done.written, done.indexed, done.writing),
+            (u64::from(ROWS), u64::from(ROWS), u64::from(ROWS), None),
+            "crash at {crash_at}, batch {batch} then {resume_batch}"
+        );
         assert_eq!(
             dump(&source).len(),
             ROWS as usize,
@@ -256,9 +264,11 @@ fn crash_and_resume(crash_at: i64, in_place: bool, batch: usize) -> bool {
 #[test]
 fn a_crash_at_every_write_loses_and_duplicates_nothing() {
     for in_place in [false, true] {
-        for batch in [7, 60, 500] {
+        // A resume in smaller batches leaves rows the stopped run wrote
+        // to its second batch and later: still its own, no collision.
+        for (batch, resume_batch) in [(7, 7), (60, 60), (500, 500), (60, 7), (500, 1), (7, 60)] {
             let mut n = 1;
-            while crash_and_resume(n, in_place, batch) {
+            while crash_and_resume(n, in_place, batch, resume_batch) {
                 n += 1;
             }
             assert!(n > 3, "the run made {n} mutations");
@@ -307,4 +317,276 @@ fn a_dropped_desc_reads_the_same_values_into_a_new_table_and_not_in_place() {
     assert!(matches!(e, RekeyError::Ambiguous { .. }), "{e}");
     assert!(e.to_string().contains("re-key into a new table"), "{e}");
     let _ = IndexedStore::new(source, target);
+}
+
+/// The mapping: 100 old rows onto 50 new keys (`seq / 2`).
+fn halving() -> TypedMapping<v1::Op, v2::Op, fn(v1::Op) -> v2::Op> {
+    TypedMapping::new(
+        (|o: v1::Op| v2::Op {
+            uid: o.uid,
+            seq: o.seq / 2,
+        }) as fn(v1::Op) -> v2::Op,
+    )
+}
+
+fn old_key(seq: u64) -> Vec<u8> {
+    v1::Op { uid: 3, seq }.to_vec().unwrap()
+}
+
+/// 100 rows of one user, seq 0..100 (read from seq 99 down: `#[desc]`).
+fn hundred() -> MemStore {
+    let store = MemStore::new();
+    for seq in 0..100 {
+        let op = v1::Op { uid: 3, seq };
+        block_on(store.put(&op, vec![Cell::new("d", "n", seq.to_string())])).unwrap();
+    }
+    store
+}
+
+/// Every row of `table` holds the cells of exactly one old row, the
+/// first (in source order) that maps to its key; `moved` of them.
+fn assert_not_merged(table: &Rows, moved: usize) {
+    let first: BTreeMap<Vec<u8>, u64> = (0..50)
+        .map(|s| (v2::Op { uid: 3, seq: s }.to_vec().unwrap(), s * 2 + 1))
+        .collect();
+    let new: Vec<(&Vec<u8>, &Vec<Cell>)> = table
+        .iter()
+        .filter(|(k, _)| !rowkey::store::RekeyMapping::is_old(&halving(), k))
+        .collect();
+    assert_eq!(new.len(), moved, "{new:?}");
+    for (key, cells) in new {
+        let seq = first[key];
+        assert_eq!(cells, &vec![Cell::new("d", "n", seq.to_string())]);
+    }
+}
+
+/// At batch size 1, the colliding rows went out in two batches and the
+/// second overwrote the first: `Ok`, "written 100", 50 rows. Now every
+/// batch size stops at the first collision, naming the new key and both
+/// old keys, with nothing merged.
+#[test]
+fn rows_mapping_to_one_key_stop_the_rekey_at_any_batch_size() {
+    let m = halving();
+    let want_key = v2::Op { uid: 3, seq: 49 }.to_vec().unwrap();
+    for batch in [1, 7, 100] {
+        for dry_run in [false, true] {
+            let (source, target) = (hundred(), MemStore::new());
+            let rekey = Rekey::new(&m).batch(batch).dry_run(dry_run);
+            let saved = MemCheckpoint::default();
+            let e = block_on(rekey.to_table(&source, &target, &saved, |_| {})).unwrap_err();
+            let RekeyError::Collision { key, old, earlier } = &e else {
+                panic!("batch {batch}: {e}");
+            };
+            // Seq 99 is read first and maps to 49; seq 98 collides.
+            assert_eq!(
+                (key, old, earlier.as_ref()),
+                (&want_key, &old_key(98), Some(&old_key(99))),
+                "batch {batch}, dry run {dry_run}"
+            );
+            let text = e.to_string();
+            for k in [&want_key, &old_key(98), &old_key(99)] {
+                let shown = rowkey::KeyDisplay(k).to_string();
+                assert!(text.contains(&shown), "{text} names {shown}");
+            }
+            assert!(text.contains("both map to the new key"), "{text}");
+            // A batch of one wrote seq 99's row; nothing else, and it was
+            // not saved as written.
+            let moved = usize::from(batch == 1 && !dry_run);
+            assert_not_merged(&dump(&target), moved);
+            let ckpt = saved.load().unwrap().unwrap_or_default();
+            assert_eq!(ckpt.written, moved as u64, "batch {batch}");
+        }
+    }
+}
+
+/// In place, the earlier row is gone once moved, so across batches the
+/// error names the new key and the later old key; in one batch, both.
+#[test]
+fn rows_mapping_to_one_key_stop_a_rekey_in_place() {
+    let m = halving();
+    let want_key = v2::Op { uid: 3, seq: 49 }.to_vec().unwrap();
+    for batch in [1, 7, 100] {
+        let table = hundred();
+        let rekey = Rekey::new(&m).batch(batch);
+        let e =
+            block_on(rekey.in_place(&table, None::<&MemStore>, &MemCheckpoint::default(), |_| {}))
+                .unwrap_err();
+        let RekeyError::Collision { key, old, earlier } = &e else {
+            panic!("batch {batch}: {e}");
+        };
+        let want_earlier = (batch > 1).then(|| old_key(99));
+        assert_eq!(
+            (key, old, earlier),
+            (&want_key, &old_key(98), &want_earlier),
+            "batch {batch}"
+        );
+        if batch == 1 {
+            assert!(e.to_string().contains("is in the target already"), "{e}");
+        }
+        let rows = dump(&table);
+        assert_not_merged(&rows, usize::from(batch == 1));
+        assert_eq!(
+            rows.len(),
+            100,
+            "batch {batch}: one row moved at most, none lost"
+        );
+    }
+}
+
+/// A target that holds a new key before the re-key: a collision, that no
+/// source row explains.
+#[test]
+fn a_key_already_in_the_target_is_a_collision() {
+    let (source, target) = (MemStore::new(), MemStore::new());
+    load(&source);
+    let (rows, _) = expected();
+    let (key, _) = rows.iter().nth(10).unwrap();
+    block_on(target.write_rows(vec![Row::new(key.clone(), vec![Cell::new("d", "x", "y")])]))
+        .unwrap();
+    let m = mapping();
+    let e = block_on(Rekey::new(&m).batch(7).to_table(
+        &source,
+        &target,
+        &MemCheckpoint::default(),
+        |_| {},
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(&e, RekeyError::Collision { key: k, earlier: None, .. } if k == key),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("a row that was there before the re-key"),
+        "{e}"
+    );
+}
+
+/// A stopped run's checkpoint, saved before its batch (`writing`), and
+/// half the batch in the target: the resumed run takes those rows for its
+/// own and counts each row once.
+#[test]
+fn a_partly_written_batch_is_no_collision_on_resume() {
+    let (source, target) = (MemStore::new(), MemStore::new());
+    load(&source);
+    let m = mapping();
+    let rekey = Rekey::new(&m).batch(20);
+    // The first 20 source rows done; 16 of the next 20 written.
+    let all: Vec<Row> = dump(&source)
+        .into_iter()
+        .map(|(k, c)| Row::new(k, c))
+        .collect();
+    for row in &all[..36] {
+        let new = rowkey::store::RekeyMapping::map(&m, row).unwrap().unwrap();
+        block_on(target.write_rows(vec![new])).unwrap();
+    }
+    let saved = MemCheckpoint::default();
+    saved
+        .save(&RekeyCheckpoint {
+            last_key: Some(all[19].key.clone()),
+            read: 20,
+            written: 20,
+            writing: Some(all[39].key.clone()),
+            ..Default::default()
+        })
+        .unwrap();
+    // The resumed run, in smaller batches, stops too, in its second
+    // batch: the next run still takes the first run's rows for its own.
+    let crashing = Crashing {
+        inner: target.clone(),
+        budget: Budget::new(2),
+    };
+    let small = Rekey::new(&m).batch(5);
+    let e = block_on(small.to_table(&source, &crashing, &saved, |_| {})).unwrap_err();
+    assert!(matches!(e, RekeyError::Store(_)), "{e}");
+    let done = block_on(rekey.to_table(&source, &target, &saved, |_| {})).unwrap();
+    assert_eq!(
+        (done.read, done.written),
+        (u64::from(ROWS), u64::from(ROWS))
+    );
+    assert_eq!(dump(&target), expected().0);
+    // The same rows, but the checkpoint says nothing was being written:
+    // rows in the target the re-key did not account for are collisions.
+    let target = MemStore::new();
+    for row in &all[..30] {
+        let new = rowkey::store::RekeyMapping::map(&m, row).unwrap().unwrap();
+        block_on(target.write_rows(vec![new])).unwrap();
+    }
+    let saved = MemCheckpoint::default();
+    saved
+        .save(&RekeyCheckpoint {
+            last_key: Some(all[19].key.clone()),
+            read: 20,
+            written: 20,
+            ..Default::default()
+        })
+        .unwrap();
+    let e = block_on(rekey.to_table(&source, &target, &saved, |_| {})).unwrap_err();
+    assert!(matches!(e, RekeyError::Collision { .. }), "{e}");
+}
+
+/// Old keys `o i`, new keys `n f(i)`: any function of the row's number.
+struct TableMapping(Vec<u8>);
+
+impl rowkey::store::RekeyMapping for TableMapping {
+    fn is_old(&self, key: &[u8]) -> bool {
+        key.len() == 2 && key[0] == b'o'
+    }
+    fn is_new(&self, key: &[u8]) -> bool {
+        key.len() == 2 && key[0] == b'n'
+    }
+    fn map(&self, old: &Row) -> Result<Option<Row>, String> {
+        let to = self.0[usize::from(old.key[1])];
+        Ok(Some(Row::new(vec![b'n', to], old.cells.clone())))
+    }
+}
+
+proptest::proptest! {
+    /// Any mapping, any batch size, a new table or in place, against the
+    /// brute force: a collision iff two old keys map to one new key (the
+    /// first such pair in key order, named), and then nothing merged;
+    /// otherwise the table is the mapping of the old rows.
+    #[test]
+    fn collisions_match_the_brute_force(
+        map in proptest::collection::vec(0u8..40, 0..30),
+        batch in 1usize..12,
+        in_place: bool,
+    ) {
+        let source = MemStore::new();
+        let cells = |i: usize| vec![Cell::new("d", "v", i.to_string())];
+        let rows: Vec<Row> = (0..map.len()).map(|i| Row::new(vec![b'o', i as u8], cells(i))).collect();
+        if !rows.is_empty() {
+            block_on(source.write_rows(rows)).unwrap();
+        }
+        let target = if in_place { source.clone() } else { MemStore::new() };
+        let m = TableMapping(map.clone());
+        let rekey = Rekey::new(&m).batch(batch);
+        let ckpt = MemCheckpoint::default();
+        let got = block_on(async {
+            match in_place {
+                true => rekey.in_place(&source, None::<&MemStore>, &ckpt, |_| {}).await,
+                false => rekey.to_table(&source, &target, &ckpt, |_| {}).await,
+            }
+        });
+        // Brute force: the first row whose new key an earlier row has.
+        let first_of = |i: usize| (0..i).find(|&j| map[j] == map[i]);
+        let collision = (0..map.len()).find_map(|i| first_of(i).map(|j| (i, j)));
+        let moved = collision.map_or(map.len(), |(i, _)| i / batch * batch);
+        let mut want: Rows = (0..moved).map(|k| (vec![b'n', map[k]], cells(k))).collect();
+        if in_place {
+            want.extend((moved..map.len()).map(|k| (vec![b'o', k as u8], cells(k))));
+        }
+        match (collision, got) {
+            (None, Ok(done)) => proptest::prop_assert_eq!(done.written, map.len() as u64),
+            (Some((i, j)), Err(RekeyError::Collision { key, old, earlier })) => {
+                proptest::prop_assert_eq!(key, vec![b'n', map[i]]);
+                proptest::prop_assert_eq!(old, vec![b'o', i as u8]);
+                // In place, an earlier batch's row is deleted: unnamed.
+                let named = !in_place || j >= moved;
+                proptest::prop_assert_eq!(earlier, named.then(|| vec![b'o', j as u8]));
+            }
+            (want, got) => proptest::prop_assert!(false, "want {want:?}, got {got:?}"),
+        }
+        proptest::prop_assert_eq!(dump(&target), want);
+    }
 }
