@@ -4,7 +4,6 @@ import java.io.File;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.LinkedHashMap;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -64,10 +63,15 @@ public final class HBaseServer {
     // 2 server, for the tests of a client that meets the wrong one.
     // KEY=VALUE: HBase configuration (a short scanner lease, say).
     boolean gateways = false;
+    // --region-servers=N: a master and N region servers in this JVM, and
+    // cluster commands on stdin (ClusterControl).
+    int regionServers = 1;
     Map<String, String> settings = new LinkedHashMap<>();
     for (int i = 2; i < args.length; i++) {
       if (args[i].equals("--gateways")) {
         gateways = true;
+      } else if (args[i].startsWith("--region-servers=")) {
+        regionServers = Integer.parseInt(args[i].substring("--region-servers=".length()));
       } else if (args[i].contains("=")) {
         String[] kv = args[i].split("=", 2);
         settings.put(kv[0], kv[1]);
@@ -92,7 +96,7 @@ public final class HBaseServer {
         .addShutdownHook(new Thread(() -> stop(ours ? data : null), "rowkey-stop"));
     try {
       long started = System.nanoTime();
-      int[] ports = start(data, thriftPort, settings);
+      int[] ports = start(data, thriftPort, settings, regionServers);
       String why = readyCheck(ports[0], 120_000);
       if (why != null) {
         System.err.println("rowkey-hbase: not ready: " + why);
@@ -101,7 +105,15 @@ public final class HBaseServer {
       String extra = gateways ? startGateways() : "";
       long ms = (System.nanoTime() - started) / 1_000_000;
       System.out.println(
-          "rowkey-hbase ready thrift=" + ports[0] + " zk=" + ports[1] + extra + " ms=" + ms);
+          "rowkey-hbase ready thrift="
+              + ports[0]
+              + " zk="
+              + ports[1]
+              + " master="
+              + cluster.getActiveMaster().getServerName().getPort()
+              + extra
+              + " ms="
+              + ms);
       System.out.flush();
     } catch (Throwable t) {
       System.err.println("rowkey-hbase: not ready: " + causes(t));
@@ -117,9 +129,11 @@ public final class HBaseServer {
   private static volatile ThriftServer thrift;
   private static final List<ThriftServer> EXTRA = new CopyOnWriteArrayList<>();
   private static volatile Configuration configuration;
+  private static volatile ClusterControl control;
 
   /** Starts ZooKeeper, HBase and Thrift; returns {thrift port, zk port}. */
-  private static int[] start(File data, int thriftPort, Map<String, String> settings)
+  private static int[] start(
+      File data, int thriftPort, Map<String, String> settings, int regionServers)
       throws Exception {
     Configuration conf = HBaseConfiguration.create();
     conf.setBoolean("hbase.cluster.distributed", false);
@@ -138,21 +152,29 @@ public final class HBaseServer {
     conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
     // Small and quick: one region server, no balancer churn.
     conf.setInt("hbase.regionserver.handler.count", 30);
-    conf.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+    conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
+    if (regionServers > 1) {
+      // A region server that dies is noticed in seconds, not the default 90.
+      conf.setInt("zookeeper.session.timeout", 6_000);
+    }
     for (Map.Entry<String, String> e : settings.entrySet()) {
       conf.set(e.getKey(), e.getValue());
     }
     configuration = conf;
 
+    // Several region servers in one JVM register the same metrics sources;
+    // mini-cluster mode lets them (as HBase's own test utility does).
+    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.setMiniClusterMode(true);
     MiniZooKeeperCluster keeper = new MiniZooKeeperCluster(conf);
     zk = keeper;
     int zkPort = keeper.startup(new File(data, "zk"));
     conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
 
     LocalHBaseCluster local =
-        new LocalHBaseCluster(conf, 1, 1, HMaster.class, HRegionServer.class);
+        new LocalHBaseCluster(conf, 1, regionServers, HMaster.class, HRegionServer.class);
     cluster = local;
     local.startup();
+    control = new ClusterControl(local, conf);
 
     if (thriftPort == 0) {
       thriftPort = freePort();
@@ -227,18 +249,61 @@ public final class HBaseServer {
     return ports.toString();
   }
 
-  /** Exits once stdin closes (the harness died or closed it). */
+  /**
+   * Runs each stdin line as a cluster command (ClusterControl) once HBase
+   * is up, answering on stdout; exits once stdin closes (the harness died
+   * or closed it).
+   */
   private static void untilStdinCloses() {
-    InputStream in = System.in;
-    byte[] sink = new byte[256];
+    java.io.BufferedReader in =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+    long n = 0;
     try {
-      while (in.read(sink) >= 0) {
-        // nothing to read: a closed stdin is the signal
+      String line;
+      while ((line = in.readLine()) != null) {
+        n++;
+        String answer;
+        try {
+          ClusterControl c = control;
+          if (c == null) {
+            throw new IllegalStateException("HBase is not up yet");
+          }
+          answer = "did " + n + " " + c.run(line);
+        } catch (Throwable t) {
+          answer = "failed " + n + " " + causes(t);
+        }
+        synchronized (System.out) {
+          System.out.println("rowkey-hbase " + answer);
+          System.out.flush();
+        }
       }
     } catch (IOException e) {
       // a broken stdin is a closed one
     }
     System.exit(0);
+  }
+
+  static String hex(byte[] bytes) {
+    if (bytes.length == 0) {
+      return "-";
+    }
+    StringBuilder s = new StringBuilder();
+    for (byte b : bytes) {
+      s.append(String.format("%02x", b & 0xff));
+    }
+    return s.toString();
+  }
+
+  static byte[] unhex(String text) {
+    if (text.equals("-")) {
+      return new byte[0];
+    }
+    byte[] out = new byte[text.length() / 2];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) Integer.parseInt(text.substring(2 * i, 2 * i + 2), 16);
+    }
+    return out;
   }
 
   /**

@@ -1,0 +1,274 @@
+//! [`Connection`]: one TCP connection to one service of one server, with
+//! many calls in flight: each call has an id, its frame is written whole
+//! under a lock, and a reader task hands each answer to the call of its
+//! id. A connection that fails fails every call in flight on it and is
+//! never used again.
+
+use crate::error::{Error, Result};
+use crate::wire::{self, Answer};
+use bytes::{Bytes, BytesMut};
+use prost::Message;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+
+/// Calls waiting for their answers, or why no more will come.
+#[derive(Default)]
+struct Waiting {
+    calls: HashMap<u32, oneshot::Sender<Result<Answer>>>,
+    broken: Option<Error>,
+}
+
+struct Shared {
+    /// `host:port`, for errors.
+    server: String,
+    writer: tokio::sync::Mutex<OwnedWriteHalf>,
+    waiting: Mutex<Waiting>,
+    next_id: AtomicU32,
+}
+
+impl Shared {
+    /// Fails every waiting call with `error` and every later one too.
+    fn break_with(&self, error: Error) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        if waiting.broken.is_none() {
+            waiting.broken = Some(error.clone());
+        }
+        for (_, call) in waiting.calls.drain() {
+            let _ = call.send(Err(error.clone()));
+        }
+    }
+}
+
+/// A connection to one service (`ClientService`, `MasterService`,
+/// `ClientMetaService`) of one server. Cheap to clone.
+#[derive(Clone)]
+pub(crate) struct Connection {
+    shared: Arc<Shared>,
+    reader: Arc<ReaderTask>,
+}
+
+/// Stops the reader when the last clone of its connection goes.
+struct ReaderTask(tokio::task::JoinHandle<()>);
+
+impl Drop for ReaderTask {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl Connection {
+    /// Connects to `address` (what the server is called in errors:
+    /// `server`) and says hello to `service` as `user`; must run on a
+    /// tokio runtime (the reader is a task of it).
+    pub(crate) async fn open(
+        server: &str,
+        address: &str,
+        service: &str,
+        user: &str,
+        timeout: Duration,
+    ) -> Result<Connection> {
+        let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
+            .await
+            .map_err(|_| Error::Timeout {
+                server: server.to_owned(),
+                call: "connect",
+                after: timeout,
+            })?
+            .map_err(|e| Error::connection(server, e))?;
+        let _ = stream.set_nodelay(true);
+        let (read, mut write) = stream.into_split();
+        tokio::time::timeout(timeout, write.write_all(&wire::hello(service, user)))
+            .await
+            .map_err(|_| Error::Timeout {
+                server: server.to_owned(),
+                call: "connection header",
+                after: timeout,
+            })?
+            .map_err(|e| Error::connection(server, e))?;
+        let shared = Arc::new(Shared {
+            server: server.to_owned(),
+            writer: tokio::sync::Mutex::new(write),
+            waiting: Mutex::default(),
+            next_id: AtomicU32::new(1),
+        });
+        let reader = tokio::spawn(read_answers(read, shared.clone()));
+        Ok(Connection {
+            shared,
+            reader: Arc::new(ReaderTask(reader)),
+        })
+    }
+
+    /// Whether the connection failed (no call on it can succeed).
+    pub(crate) fn is_broken(&self) -> bool {
+        self.shared
+            .waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .broken
+            .is_some()
+            || self.reader.0.is_finished()
+    }
+
+    /// Calls `method` with `request` and waits at most `timeout` for the
+    /// answer: its message and its cell block. A timeout breaks the
+    /// connection (its frame may be half written, or the server stuck).
+    pub(crate) async fn call(
+        &self,
+        method: &'static str,
+        request: &impl Message,
+        timeout: Duration,
+    ) -> Result<(Bytes, Bytes)> {
+        let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed) & 0x7fff_ffff;
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut waiting = self
+                .shared
+                .waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some(e) = &waiting.broken {
+                return Err(e.clone());
+            }
+            waiting.calls.insert(id, tx);
+        }
+        let frame = wire::request(
+            id,
+            method,
+            request,
+            timeout.as_millis().min(u32::MAX as u128) as u32,
+        );
+        let exchange = async {
+            {
+                let mut writer = self.shared.writer.lock().await;
+                writer
+                    .write_all(&frame)
+                    .await
+                    .map_err(|e| Error::connection(&self.shared.server, e))?;
+            }
+            rx.await.map_err(|_| Error::ClientClosed)?
+        };
+        let answer = match tokio::time::timeout(timeout, exchange).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => {
+                self.shared.break_with(e.clone());
+                return Err(e);
+            }
+            Err(_) => {
+                let e = Error::Timeout {
+                    server: self.shared.server.clone(),
+                    call: method,
+                    after: timeout,
+                };
+                self.shared.break_with(e.clone());
+                return Err(e);
+            }
+        };
+        if let Some(exception) = answer.exception {
+            return Err(Error::Remote {
+                server: self.shared.server.clone(),
+                region: None,
+                call: method,
+                exception,
+            });
+        }
+        Ok((answer.message, answer.cells))
+    }
+}
+
+/// Reads answers until the stream ends or breaks, handing each to its call.
+async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
+    let error = loop {
+        let mut len = [0u8; 4];
+        if let Err(e) = read.read_exact(&mut len).await {
+            break Error::connection(&shared.server, closed_why(e));
+        }
+        let len = u32::from_be_bytes(len) as usize;
+        if len > wire::MAX_FRAME {
+            break unexpected_frame(&shared.server, len);
+        }
+        let mut frame = BytesMut::zeroed(len);
+        if let Err(e) = read.read_exact(&mut frame).await {
+            break Error::connection(&shared.server, closed_why(e));
+        }
+        match wire::answer(frame.freeze(), &shared.server) {
+            Ok(answer) => {
+                let call = shared
+                    .waiting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .calls
+                    .remove(&answer.call_id);
+                match (call, answer.exception) {
+                    (Some(call), exception) => {
+                        let _ = call.send(Ok(Answer {
+                            exception,
+                            ..answer
+                        }));
+                    }
+                    // An exception for no call (id -1 or 0): the connection
+                    // itself was refused, as a secure server refuses SIMPLE
+                    // authentication.
+                    (None, Some(exception)) => break refused(&shared.server, exception),
+                    // An answer to a call that timed out: nobody waits for it.
+                    (None, None) => {}
+                }
+            }
+            Err(e) => break e,
+        }
+    };
+    shared.break_with(error);
+}
+
+/// Why a server refused a connection, as an error.
+fn refused(server: &str, exception: crate::error::RemoteException) -> Error {
+    let text = exception.to_string().to_ascii_lowercase();
+    if exception.simple_class() == "AccessDeniedException"
+        || text.contains("sasl")
+        || text.contains("authentication")
+    {
+        return Error::Unsupported {
+            server: server.to_owned(),
+            what: format!("SASL authentication (it answered {exception})"),
+        };
+    }
+    Error::Remote {
+        server: server.to_owned(),
+        region: None,
+        call: "connection header",
+        exception,
+    }
+}
+
+fn closed_why(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        "the server closed the connection".into()
+    } else {
+        e.to_string()
+    }
+}
+
+/// A length no HBase frame has: most likely not HBase's RPC port, or a
+/// server that wants SASL or TLS (whose first bytes are not a length).
+fn unexpected_frame(server: &str, len: usize) -> Error {
+    let bytes = (len as u32).to_be_bytes();
+    // A TLS alert or handshake starts 0x15/0x16 0x03.
+    if matches!(bytes[0], 0x15 | 0x16) && bytes[1] == 0x03 {
+        return Error::Unsupported {
+            server: server.to_owned(),
+            what: "TLS".into(),
+        };
+    }
+    Error::protocol(
+        server,
+        format!(
+            "a frame of {len} bytes (first bytes {bytes:02x?}): is this HBase's RPC port, \
+             not a Thrift, REST or ZooKeeper port?"
+        ),
+    )
+}

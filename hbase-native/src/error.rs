@@ -1,0 +1,296 @@
+//! [`Error`]: what a call to HBase can fail with, naming the server, the
+//! region and HBase's exception where there are some.
+
+use std::fmt;
+use std::time::Duration;
+
+/// An exception a region server or master answered with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteException {
+    /// The Java class, such as
+    /// `org.apache.hadoop.hbase.NotServingRegionException`.
+    pub class: String,
+    /// Its message (the first line of the server's stack trace).
+    pub message: String,
+    /// The server said that trying again will not help.
+    pub do_not_retry: bool,
+}
+
+impl RemoteException {
+    /// The class's simple name (`NotServingRegionException`).
+    pub fn simple_class(&self) -> &str {
+        self.class.rsplit('.').next().unwrap_or(&self.class)
+    }
+
+    /// A stale location: the region is elsewhere, or not open here yet.
+    pub fn is_stale_location(&self) -> bool {
+        matches!(
+            self.simple_class(),
+            "NotServingRegionException"
+                | "RegionMovedException"
+                | "RegionOpeningException"
+                | "RegionServerStoppedException"
+                | "ServerNotRunningYetException"
+                | "RegionServerAbortedException"
+        )
+    }
+
+    /// Worth trying again after a pause (perhaps elsewhere).
+    pub fn is_retryable(&self) -> bool {
+        if self.is_stale_location() {
+            return true;
+        }
+        if self.do_not_retry {
+            return false;
+        }
+        matches!(
+            self.simple_class(),
+            "RegionTooBusyException"
+                | "CallQueueTooBigException"
+                | "CallDroppedException"
+                | "RetryImmediatelyException"
+                | "PleaseHoldException"
+                | "MultiActionResultTooLarge"
+                | "UnknownScannerException"
+                | "OutOfOrderScannerNextException"
+                | "ScannerResetException"
+                | "LeaseException"
+                | "CallTimeoutException"
+                | "TimeoutIOException"
+                | "NotAllMetaRegionsOnlineException"
+                | "MasterNotRunningException"
+                | "PleaseRestartMasterException"
+        )
+    }
+}
+
+impl fmt::Display for RemoteException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            write!(f, "{}", self.class)
+        } else {
+            write!(f, "{}: {}", self.class, self.message)
+        }
+    }
+}
+
+/// What failed, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The address given to `connect` is not one this client reads.
+    InvalidAddress {
+        /// As given.
+        address: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// ZooKeeper did not say where HBase is.
+    ZooKeeper {
+        /// The quorum, as given.
+        quorum: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A connection to `server` could not be made or broke.
+    Connection {
+        /// `host:port`.
+        server: String,
+        /// What happened.
+        why: String,
+    },
+    /// `server` did not answer within `after`.
+    Timeout {
+        /// `host:port`.
+        server: String,
+        /// The call (`Scan`, `Multi`, ...).
+        call: &'static str,
+        /// How long it waited.
+        after: Duration,
+    },
+    /// `server` answered `call` with an exception.
+    Remote {
+        /// `host:port`.
+        server: String,
+        /// The region the call was for, when it was for one.
+        region: Option<String>,
+        /// The call.
+        call: &'static str,
+        /// What HBase said.
+        exception: RemoteException,
+    },
+    /// `server` sent what HBase's protocol does not allow.
+    Protocol {
+        /// `host:port`.
+        server: String,
+        /// What was wrong.
+        why: String,
+    },
+    /// The server wants what this client does not do: SASL (Kerberos,
+    /// tokens) or TLS.
+    Unsupported {
+        /// `host:port`.
+        server: String,
+        /// What it wants.
+        what: String,
+    },
+    /// No such table.
+    TableNotFound {
+        /// Its name.
+        table: String,
+    },
+    /// The table exists already (a create).
+    TableExists {
+        /// Its name.
+        table: String,
+    },
+    /// The table's regions are moving, splitting or opening and did not
+    /// settle in time.
+    RegionsInTransition {
+        /// The table.
+        table: String,
+        /// What was seen last.
+        why: String,
+    },
+    /// A procedure on the master (create, disable, delete) failed.
+    Procedure {
+        /// What it was.
+        what: String,
+        /// Why it failed.
+        why: String,
+    },
+    /// A scan HBase cannot run exactly, or that makes no sense.
+    InvalidScan {
+        /// Why.
+        why: String,
+    },
+    /// The call was tried `attempts` times; the last failure is `last`.
+    RetriesExhausted {
+        /// How many tries.
+        attempts: u32,
+        /// The last failure.
+        last: Box<Error>,
+    },
+    /// The client was dropped, or its runtime went away, while a call ran.
+    ClientClosed,
+}
+
+impl Error {
+    /// A transient failure: the same call may work on another try (after
+    /// the region's location is looked up again).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Connection { .. }
+            | Error::Timeout { .. }
+            | Error::RegionsInTransition { .. } => true,
+            Error::Remote { exception, .. } => exception.is_retryable(),
+            _ => false,
+        }
+    }
+
+    /// The cached location of a region (or of `hbase:meta`) may be
+    /// wrong: look it up again before the next try.
+    pub fn is_stale_location(&self) -> bool {
+        match self {
+            Error::Connection { .. } | Error::Timeout { .. } => true,
+            Error::Remote { exception, .. } => exception.is_stale_location(),
+            _ => false,
+        }
+    }
+
+    /// The exception HBase answered with, if this is one (the last try's,
+    /// after retries).
+    pub fn remote(&self) -> Option<&RemoteException> {
+        match self {
+            Error::Remote { exception, .. } => Some(exception),
+            Error::RetriesExhausted { last, .. } => last.remote(),
+            _ => None,
+        }
+    }
+
+    /// The error of the last try, after retries.
+    pub fn last(&self) -> &Error {
+        match self {
+            Error::RetriesExhausted { last, .. } => last.last(),
+            other => other,
+        }
+    }
+
+    pub(crate) fn connection(server: &str, why: impl fmt::Display) -> Error {
+        Error::Connection {
+            server: server.to_owned(),
+            why: why.to_string(),
+        }
+    }
+
+    pub(crate) fn protocol(server: &str, why: impl fmt::Display) -> Error {
+        Error::Protocol {
+            server: server.to_owned(),
+            why: why.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidAddress { address, why } => {
+                write!(f, "cannot connect to {address:?}: {why}")
+            }
+            Error::ZooKeeper { quorum, why } => write!(f, "ZooKeeper at {quorum}: {why}"),
+            Error::Connection { server, why } => write!(f, "connection to {server}: {why}"),
+            Error::Timeout {
+                server,
+                call,
+                after,
+            } => write!(
+                f,
+                "{server} did not answer {call} within {:.1} s",
+                after.as_secs_f64()
+            ),
+            Error::Remote {
+                server,
+                region,
+                call,
+                exception,
+            } => {
+                write!(f, "{call} on {server}")?;
+                if let Some(region) = region {
+                    write!(f, " (region {region})")?;
+                }
+                write!(f, ": {exception}")
+            }
+            Error::Protocol { server, why } => {
+                write!(f, "{server} broke HBase's RPC protocol: {why}")
+            }
+            Error::Unsupported { server, what } => write!(
+                f,
+                "{server} asks for {what}, which this client does not support yet \
+                 (only clusters with hbase.security.authentication=simple and no TLS)"
+            ),
+            Error::TableNotFound { table } => write!(f, "table {table} does not exist"),
+            Error::TableExists { table } => write!(f, "table {table} exists already"),
+            Error::RegionsInTransition { table, why } => {
+                write!(f, "the regions of {table} did not settle: {why}")
+            }
+            Error::InvalidScan { why } => write!(f, "invalid scan: {why}"),
+            Error::Procedure { what, why } => write!(f, "{what} failed on the master: {why}"),
+            Error::RetriesExhausted { attempts, last } => {
+                write!(f, "gave up after {attempts} tries: {last}")
+            }
+            Error::ClientClosed => write!(f, "the HBase client was closed while the call ran"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::RetriesExhausted { last, .. } => Some(last.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// A result of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,92 @@
+//! [`Filter`]s as the `Filter` messages HBase's region servers run: each
+//! its Java class name and its own serialized message, as HBase's Java
+//! client serializes it.
+
+use crate::proto;
+use crate::types::Filter;
+use prost::Message;
+
+const FUZZY: &str = "org.apache.hadoop.hbase.filter.FuzzyRowFilter";
+const ROW_RANGES: &str = "org.apache.hadoop.hbase.filter.MultiRowRangeFilter";
+const FIRST_KEY_ONLY: &str = "org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter";
+const LIST: &str = "org.apache.hadoop.hbase.filter.FilterList";
+
+/// `FuzzyRowFilter`'s "processed" mask bytes (its V2 form, what the Java
+/// client sends): a fixed byte is 0xFF, a free one 2, and the key's free
+/// bytes are zero.
+const FIXED: u8 = 0xff;
+const FREE: u8 = 2;
+
+/// The message a filter is sent as.
+pub(crate) fn to_proto(filter: &Filter) -> proto::Filter {
+    let (name, bytes) = match filter {
+        Filter::Fuzzy(pairs) => (
+            FUZZY,
+            proto::FuzzyRowFilter {
+                fuzzy_keys_data: pairs
+                    .iter()
+                    .map(|(key, mask)| {
+                        let mask: Vec<u8> = mask
+                            .iter()
+                            .map(|&m| if m == 0 { FIXED } else { FREE })
+                            .collect();
+                        let key = key
+                            .iter()
+                            .zip(&mask)
+                            .map(|(&k, &m)| if m == FIXED { k } else { 0 })
+                            .collect();
+                        proto::BytesBytesPair {
+                            first: key,
+                            second: mask,
+                        }
+                    })
+                    .collect(),
+                is_mask_v2: Some(true),
+            }
+            .encode_to_vec(),
+        ),
+        Filter::RowRanges(ranges) => (
+            ROW_RANGES,
+            proto::MultiRowRangeFilter {
+                row_range_list: ranges
+                    .iter()
+                    .map(|(start, stop)| proto::RowRange {
+                        start_row: Some(start.clone()),
+                        start_row_inclusive: Some(true),
+                        stop_row: Some(stop.clone()),
+                        stop_row_inclusive: Some(false),
+                    })
+                    .collect(),
+            }
+            .encode_to_vec(),
+        ),
+        Filter::FirstKeyOnly => (FIRST_KEY_ONLY, Vec::new()),
+        Filter::All(filters) => (
+            LIST,
+            proto::FilterList {
+                operator: proto::filter_list::Operator::MustPassAll as i32,
+                filters: filters.iter().map(to_proto).collect(),
+            }
+            .encode_to_vec(),
+        ),
+    };
+    proto::Filter {
+        name: name.to_owned(),
+        serialized_filter: Some(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fuzzy_keys_go_out_in_the_java_clients_processed_form() {
+        let f = to_proto(&Filter::Fuzzy(vec![(b"ab?d".to_vec(), vec![0, 0, 1, 0])]));
+        assert_eq!(f.name, FUZZY);
+        let sent = proto::FuzzyRowFilter::decode(f.serialized_filter.unwrap().as_slice()).unwrap();
+        assert_eq!(sent.fuzzy_keys_data[0].first, b"ab\0d");
+        assert_eq!(sent.fuzzy_keys_data[0].second, [0xff, 0xff, 2, 0xff]);
+        assert_eq!(sent.is_mask_v2, Some(true));
+    }
+}

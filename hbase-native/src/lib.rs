@@ -1,0 +1,73 @@
+//! An async client for HBase 2.x that speaks HBase's own RPC to its
+//! masters and region servers: no Thrift or REST gateway to deploy, no
+//! JVM. It knows tables, rows, cells, scans, filters and table admin; it
+//! knows nothing of how keys are made.
+//!
+//! - [`Client::connect`] finds the cluster through ZooKeeper
+//!   (`zk://zk1:2181,zk2:2181/hbase`, what `hbase.zookeeper.quorum` and
+//!   `zookeeper.znode.parent` say) or through the masters
+//!   (`hbase://m1:16000`, HBase 2.5+'s connection registry).
+//! - [`Client::scan`] streams a [`Scan`]'s rows region by region, forward
+//!   or reversed, with server-side [`Filter`]s (`FuzzyRowFilter`,
+//!   `MultiRowRangeFilter`) and a limit; a scanner lost to a moved region,
+//!   a dead server or a cut connection is reopened after the last row
+//!   delivered.
+//! - [`Client::mutate`] writes [`RowMutation`]s, each row all or nothing,
+//!   one `Multi` call per region server, retrying only what failed.
+//! - [`Admin`] creates tables pre-split at split keys, disables, deletes,
+//!   lists and describes them, and lists a table's [`Region`]s.
+//!
+//! ```no_run
+//! use futures::TryStreamExt;
+//! use hbase_native::{Client, Filter, RowMutation, Scan};
+//! # async fn run() -> Result<(), hbase_native::Error> {
+//! let client = Client::connect("zk://127.0.0.1:2181").await?;
+//! client.admin().create_table("t", &["d"], &[b"m".to_vec()]).await?;
+//! client
+//!     .mutate("t", vec![
+//!         RowMutation::put(b"apple".to_vec()).set(b"d", b"q", b"1"),
+//!         RowMutation::put(b"pear".to_vec()).set(b"d", b"q", b"2"),
+//!     ])
+//!     .await?;
+//! // Rows whose second byte is 'p', filtered on the region servers.
+//! let scan = Scan::all().filter(Filter::Fuzzy(vec![(b"?p".to_vec(), vec![1, 0])]));
+//! let rows: Vec<_> = client.scan("t", scan).try_collect().await?;
+//! assert_eq!(rows[0].row, b"apple");
+//! # Ok(()) }
+//! ```
+//!
+//! **Not supported yet:** secure clusters (SASL: Kerberos, delegation
+//! tokens; TLS) are refused with [`Error::Unsupported`]; HBase 1.x; read
+//! replicas; check-and-mutate, increments and appends.
+//!
+//! The wire messages are this crate's own prost definitions of the fields
+//! it uses; a test checks each against the `.proto` files of HBase 2.6.1's
+//! `hbase-protocol-shaded` jar.
+
+#![warn(missing_docs)]
+
+mod address;
+mod admin;
+mod client;
+mod cluster;
+mod connection;
+mod error;
+mod filter;
+mod locate;
+mod mutate;
+mod options;
+mod proto;
+mod regions;
+mod scan;
+mod scanner;
+mod types;
+mod wire;
+mod zookeeper;
+
+pub use address::Registry;
+pub use admin::Admin;
+pub use client::{Client, Scanner};
+pub use error::{Error, RemoteException, Result};
+pub use options::{AddressMap, Options};
+pub use regions::{Region, TableRegions};
+pub use types::{Cell, Filter, RowMutation, RowResult, Scan};

@@ -1,0 +1,214 @@
+//! Finding things: `hbase:meta` and the active master (from ZooKeeper or
+//! the masters' registry), and a table's regions (from `hbase:meta`).
+
+use crate::address::Registry;
+use crate::cluster::{Cluster, META_SERVICE};
+use crate::error::{Error, Result};
+use crate::proto;
+use crate::regions::{Region, TableRegions};
+use crate::scanner::RegionScanner;
+use crate::zookeeper;
+use prost::Message;
+
+/// `hbase:meta`'s one region.
+const META_REGION: &[u8] = b"hbase:meta,,1";
+
+/// `host:port` of a server name.
+fn server(name: &proto::ServerName) -> String {
+    format!("{}:{}", name.host_name, name.port.unwrap_or(16020))
+}
+
+/// Reads an HBase znode's message under the registry's parent.
+async fn znode<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<M> {
+    let Registry::ZooKeeper { servers, parent } = &cluster.registry else {
+        unreachable!("only read with a ZooKeeper registry");
+    };
+    let quorum = cluster.registry.to_string();
+    let path = format!("{parent}/{node}");
+    let wrong = |why: String| Error::ZooKeeper {
+        quorum: quorum.clone(),
+        why,
+    };
+    let data = zookeeper::read(&quorum, servers, &path, cluster.options.connect_timeout)
+        .await?
+        .ok_or_else(|| {
+            wrong(format!(
+                "{path} does not exist: no HBase keeps its state under {parent} there \
+                 (is the znode parent right? HBase's default is /hbase; \
+                 zookeeper.znode.parent says otherwise)"
+            ))
+        })?;
+    let payload = zookeeper::hbase_payload(&data)
+        .map_err(|why| wrong(format!("{path} is not HBase's: {why}")))?;
+    M::decode(payload).map_err(|e| wrong(format!("{path} is not HBase's: {e}")))
+}
+
+/// Where `hbase:meta` is open.
+pub(crate) async fn find_meta(cluster: &Cluster) -> Result<String> {
+    match &cluster.registry {
+        Registry::ZooKeeper { .. } => {
+            let meta: proto::MetaRegionServer = znode(cluster, "meta-region-server").await?;
+            Ok(server(&meta.server))
+        }
+        Registry::Masters { servers } => {
+            let mut last = None;
+            for master in servers {
+                let answer = cluster
+                    .call::<proto::GetMetaRegionLocationsResponse>(
+                        master,
+                        META_SERVICE,
+                        "GetMetaRegionLocations",
+                        &proto::GetMetaRegionLocationsRequest {},
+                    )
+                    .await;
+                match answer {
+                    Ok((locations, _)) => {
+                        let primary = locations
+                            .meta_locations
+                            .iter()
+                            .find(|l| l.region_info.replica_id.unwrap_or(0) == 0)
+                            .and_then(|l| l.server_name.as_ref());
+                        match primary {
+                            Some(name) => return Ok(server(name)),
+                            None => {
+                                last = Some(Error::RegionsInTransition {
+                                    table: "hbase:meta".into(),
+                                    why: format!("{master} knows no server of hbase:meta yet"),
+                                })
+                            }
+                        }
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            Err(last.expect("a registry has a master"))
+        }
+    }
+}
+
+/// The active master.
+pub(crate) async fn find_master(cluster: &Cluster) -> Result<String> {
+    match &cluster.registry {
+        Registry::ZooKeeper { .. } => {
+            let master: proto::Master = znode(cluster, "master").await?;
+            Ok(server(&master.master))
+        }
+        Registry::Masters { servers } => {
+            let mut last = None;
+            for master in servers {
+                let answer = cluster
+                    .call::<proto::GetActiveMasterResponse>(
+                        master,
+                        META_SERVICE,
+                        "GetActiveMaster",
+                        &proto::GetActiveMasterRequest {},
+                    )
+                    .await;
+                match answer {
+                    Ok((active, _)) => match active.server_name {
+                        Some(name) => return Ok(server(&name)),
+                        None => last = Some(Error::protocol(master, "no active master named")),
+                    },
+                    Err(e) => last = Some(e),
+                }
+            }
+            Err(last.expect("a registry has a master"))
+        }
+    }
+}
+
+/// The name `hbase:meta` keys a table by: `ns:table`, or `table` in the
+/// default namespace.
+pub(crate) fn meta_name(table: &str) -> &str {
+    table.strip_prefix("default:").unwrap_or(table)
+}
+
+/// A table's regions, read from `hbase:meta`: its rows from `TABLE,,` up
+/// to `TABLE ,,` (meta orders keys by table name first, so a space sorts
+/// after every row of `TABLE`).
+pub(crate) async fn table_regions(
+    cluster: &Cluster,
+    table: &str,
+) -> Result<std::sync::Arc<TableRegions>> {
+    let name = meta_name(table);
+    let meta = cluster.meta_server().await?;
+    let scan = proto::Scan {
+        start_row: Some([name.as_bytes(), b",,"].concat()),
+        stop_row: Some([name.as_bytes(), b" ,,"].concat()),
+        column: vec![proto::Column {
+            family: b"info".to_vec(),
+            qualifier: vec![],
+        }],
+        caching: Some(1000),
+        ..Default::default()
+    };
+    let (mut scanner, mut page) =
+        RegionScanner::open(cluster, &meta, META_REGION, scan, 1000).await?;
+    let mut regions = Vec::new();
+    loop {
+        for row in page.rows.drain(..) {
+            if let Some(region) = region_of(name, &row, &meta)? {
+                regions.push(region);
+            }
+        }
+        if !page.open {
+            break;
+        }
+        page = scanner.next(1000).await?;
+    }
+    scanner.close().await;
+    TableRegions::new(table, regions).map(std::sync::Arc::new)
+}
+
+/// The region a row of `hbase:meta` describes, if it is an open primary
+/// region of `table`; an error if it is in transition (no server).
+fn region_of(table: &str, row: &crate::types::RowResult, meta: &str) -> Result<Option<Region>> {
+    let value = |qualifier: &[u8]| {
+        row.cells
+            .iter()
+            .find(|c| c.family == b"info" && c.qualifier == qualifier)
+            .map(|c| c.value.as_slice())
+    };
+    let Some(info) = value(b"regioninfo") else {
+        return Ok(None);
+    };
+    let info = info
+        .strip_prefix(b"PBUF".as_slice())
+        .ok_or_else(|| Error::protocol(meta, "info:regioninfo without its PBUF magic"))
+        .and_then(|pb| {
+            proto::RegionInfo::decode(pb)
+                .map_err(|e| Error::protocol(meta, format!("info:regioninfo: {e}")))
+        })?;
+    let info_table = if info.table_name.namespace == b"default" {
+        info.table_name.qualifier.clone()
+    } else {
+        [
+            &info.table_name.namespace[..],
+            b":",
+            &info.table_name.qualifier[..],
+        ]
+        .concat()
+    };
+    if info_table != table.as_bytes()
+        || info.offline.unwrap_or(false)
+        || info.split.unwrap_or(false)
+        || info.replica_id.unwrap_or(0) != 0
+    {
+        return Ok(None);
+    }
+    let Some(server) = value(b"server").and_then(|s| std::str::from_utf8(s).ok()) else {
+        return Err(Error::RegionsInTransition {
+            table: table.to_owned(),
+            why: format!(
+                "region {} is not open on any server yet",
+                crate::regions::binary(&row.row)
+            ),
+        });
+    };
+    Ok(Some(Region {
+        name: row.row.clone(),
+        start: info.start_key.unwrap_or_default(),
+        end: info.end_key.unwrap_or_default(),
+        server: server.to_owned(),
+    }))
+}

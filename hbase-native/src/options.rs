@@ -1,0 +1,112 @@
+//! [`Options`]: timeouts, retries, the user name, and a test hook that
+//! maps servers' addresses.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Maps a server's `host:port`, as `hbase:meta` and ZooKeeper name it,
+/// to the address to connect to (a test's fault proxy, a tunnel).
+pub type AddressMap = Arc<dyn Fn(&str) -> String + Send + Sync>;
+
+/// How a [`Client`](crate::Client) connects, waits and retries.
+///
+/// ```
+/// use hbase_native::Options;
+/// use std::time::Duration;
+/// let o = Options::default().attempts(20).call_timeout(Duration::from_secs(5));
+/// assert_eq!(o.attempts, 20);
+/// ```
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// How long opening a connection (or reading ZooKeeper) may take.
+    pub connect_timeout: Duration,
+    /// How long one call may wait for its answer.
+    pub call_timeout: Duration,
+    /// Tries of a call that failed in a way worth retrying (a moved or
+    /// opening region, a lost connection); 1: no retry.
+    pub attempts: u32,
+    /// The pause before the first retry; doubled each retry up to
+    /// `max_backoff`.
+    pub initial_backoff: Duration,
+    /// The longest pause between retries.
+    pub max_backoff: Duration,
+    /// The user HBase sees (SIMPLE authentication): `$USER`, else `hbase-native`.
+    pub user: String,
+    /// Threads of the client's own runtime, which runs its connections.
+    pub threads: usize,
+    /// Where to connect for a server's address; `None`: the address itself.
+    pub address_map: Option<AddressMap>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            connect_timeout: Duration::from_secs(10),
+            call_timeout: Duration::from_secs(30),
+            attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(2),
+            user: std::env::var("USER").unwrap_or_else(|_| "hbase-native".into()),
+            threads: 1,
+            address_map: None,
+        }
+    }
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("connect_timeout", &self.connect_timeout)
+            .field("call_timeout", &self.call_timeout)
+            .field("attempts", &self.attempts)
+            .field("initial_backoff", &self.initial_backoff)
+            .field("max_backoff", &self.max_backoff)
+            .field("user", &self.user)
+            .field("threads", &self.threads)
+            .field("address_map", &self.address_map.as_ref().map(|_| "fn"))
+            .finish()
+    }
+}
+
+impl Options {
+    /// The same options with `n` tries (0 is taken as 1).
+    pub fn attempts(mut self, n: u32) -> Self {
+        self.attempts = n.max(1);
+        self
+    }
+
+    /// The same options with pauses from `initial` doubling up to `max`.
+    pub fn backoff_between(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_backoff = initial;
+        self.max_backoff = max.max(initial);
+        self
+    }
+
+    /// The same options waiting at most `timeout` for a call's answer.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// The same options waiting at most `timeout` for a connection.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The same options connecting where `map` says for each server.
+    pub fn address_map(mut self, map: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
+        self.address_map = Some(Arc::new(map));
+        self
+    }
+
+    /// The pause before retry `retry` (1 is the first).
+    pub fn backoff(&self, retry: u32) -> Duration {
+        let doublings = retry.saturating_sub(1).min(31);
+        self.initial_backoff
+            .saturating_mul(1u32 << doublings)
+            .min(self.max_backoff)
+    }
+}

@@ -1,0 +1,193 @@
+//! The client against a real HBase 2.6.1: a master and three region
+//! servers in one JVM (`rowkey_fixtures::hbase::cluster`), tables
+//! pre-split over them, every read checked against what was written.
+
+use futures::TryStreamExt;
+use hbase_native::{Client, Filter, RowMutation, Scan};
+use rowkey_fixtures::hbase;
+use std::collections::BTreeMap;
+
+fn key(i: u32) -> Vec<u8> {
+    format!("row{i:05}").into_bytes()
+}
+
+async fn client() -> Client {
+    Client::connect(&hbase::cluster().zk_address())
+        .await
+        .expect("connect")
+}
+
+/// A table of `n` rows `row00000..`, split at `row01000`, `row02000`, ...
+async fn table(client: &Client, name: &str, n: u32) -> BTreeMap<Vec<u8>, Vec<u8>> {
+    let admin = client.admin();
+    let _ = admin.delete_table(name).await;
+    let splits: Vec<Vec<u8>> = (1..n / 1000 + 1).map(|i| key(i * 1000)).collect();
+    admin
+        .create_table(name, &["d"], &splits)
+        .await
+        .expect("create");
+    let rows: BTreeMap<Vec<u8>, Vec<u8>> = (0..n)
+        .map(|i| (key(i), format!("v{i}").into_bytes()))
+        .collect();
+    let mutations = rows
+        .iter()
+        .map(|(k, v)| RowMutation::put(k.clone()).set(b"d", b"q", v).at(1))
+        .collect();
+    client.mutate(name, mutations).await.expect("write");
+    rows
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pre_split_table_reads_back_whole_forward_and_reversed() {
+    let client = client().await;
+    let rows = table(&client, "native_whole", 3500).await;
+    let regions = client.admin().regions("native_whole").await.unwrap();
+    assert_eq!(regions.len(), 4, "{regions:?}");
+    let got: Vec<_> = client
+        .scan("native_whole", Scan::all().caching(333))
+        .try_collect()
+        .await
+        .unwrap();
+    let keys: Vec<_> = got.iter().map(|r| r.row.clone()).collect();
+    assert_eq!(keys, rows.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(got[7].cells[0].value, b"v7");
+
+    let got: Vec<_> = client
+        .scan("native_whole", Scan::all().reversed())
+        .try_collect()
+        .await
+        .unwrap();
+    let keys: Vec<_> = got.iter().map(|r| r.row.clone()).collect();
+    assert_eq!(keys, rows.keys().rev().cloned().collect::<Vec<_>>());
+
+    // A range across a region boundary, both ways, with a limit.
+    let scan = Scan::range(key(900), key(2100));
+    let got: Vec<_> = client
+        .scan("native_whole", scan.clone())
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(got.len(), 1200);
+    let got: Vec<_> = client
+        .scan("native_whole", scan.clone().reversed().limit(150))
+        .try_collect()
+        .await
+        .unwrap();
+    let keys: Vec<_> = got.iter().map(|r| r.row.clone()).collect();
+    assert_eq!(keys, (1950..2100).rev().map(key).collect::<Vec<_>>());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn server_side_filters_keep_what_they_say() {
+    let client = client().await;
+    let rows = table(&client, "native_filters", 2500).await;
+    // row0?5?7: fixed but for two bytes.
+    let scan = Scan::all().filter(Filter::Fuzzy(vec![(
+        b"row0?5?7".to_vec(),
+        vec![0, 0, 0, 0, 1, 0, 1, 0],
+    )]));
+    let got: Vec<_> = client
+        .scan("native_filters", scan)
+        .try_collect()
+        .await
+        .unwrap();
+    let want: Vec<_> = rows
+        .keys()
+        .filter(|k| k[..4] == *b"row0" && k[5] == b'5' && k[7] == b'7')
+        .cloned()
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got.iter().map(|r| r.row.clone()).collect::<Vec<_>>(), want);
+
+    let ranges = vec![(key(10), key(20)), (key(1990), key(2010))];
+    let scan = Scan::all().filter(Filter::RowRanges(ranges));
+    let got: Vec<_> = client
+        .scan("native_filters", scan)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(got.len(), 30);
+
+    let reversed_fuzzy = Scan::all()
+        .reversed()
+        .filter(Filter::Fuzzy(vec![(b"r".to_vec(), vec![0])]));
+    let e = client
+        .scan("native_filters", reversed_fuzzy)
+        .try_collect::<Vec<_>>()
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("HBASE-28634"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn deletes_and_clears_apply_by_their_stamps() {
+    let client = client().await;
+    table(&client, "native_deletes", 1500).await;
+    client
+        .mutate(
+            "native_deletes",
+            vec![
+                RowMutation::delete_row(key(5)).at(2),
+                RowMutation::put(key(6))
+                    .set(b"d", b"r", b"new")
+                    .clear(b"d", b"q")
+                    .at(2),
+                // Older than the row's cells: hides nothing.
+                RowMutation::delete_row(key(7)).at(0),
+            ],
+        )
+        .await
+        .unwrap();
+    let got: Vec<_> = client
+        .scan("native_deletes", Scan::range(key(4), key(8)))
+        .try_collect()
+        .await
+        .unwrap();
+    let keys: Vec<_> = got.iter().map(|r| r.row.clone()).collect();
+    assert_eq!(keys, vec![key(4), key(6), key(7)]);
+    assert_eq!(got[1].cells.len(), 1);
+    assert_eq!(
+        (
+            got[1].cells[0].qualifier.as_slice(),
+            got[1].cells[0].value.as_slice()
+        ),
+        (&b"r"[..], &b"new"[..])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wrong_input_is_a_clear_error() {
+    let cluster = hbase::cluster();
+    let e = Client::connect(&format!("zk://127.0.0.1:{}/not-hbase", cluster.zk_port))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("/not-hbase/meta-region-server does not exist"),
+        "{e}"
+    );
+    let e = Client::connect(&format!("zk://{}", cluster.thrift))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, hbase_native::Error::ZooKeeper { .. }), "{e}");
+    let client = client().await;
+    let e = client
+        .scan("no_such_table", Scan::all())
+        .try_collect::<Vec<_>>()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, hbase_native::Error::TableNotFound { .. }),
+        "{e}"
+    );
+    let e = client
+        .mutate(
+            "native_whole",
+            vec![RowMutation::put(b"x".to_vec()).set(b"nope", b"q", b"v")],
+        )
+        .await;
+    assert!(e
+        .unwrap_err()
+        .to_string()
+        .contains("NoSuchColumnFamilyException"));
+}
