@@ -9,6 +9,7 @@
 use crate::client::Client;
 use crate::cluster::{Cluster, MASTER_SERVICE};
 use crate::error::{Error, Result};
+use crate::options::CallPolicy;
 use crate::proto;
 use crate::regions::Region;
 use std::sync::Arc;
@@ -104,20 +105,21 @@ impl Admin {
         let table = table.to_owned();
         self.client.forget_table(&table);
         self.client
-            .run(move |cluster| async move {
+            .run(move |cluster, policy| async move {
                 let (answer, _) = master_call::<proto::CreateTableResponse>(
                     &cluster,
+                    &policy,
                     "CreateTable",
                     &request,
                     &table,
                 )
                 .await?;
-                wait_for(&cluster, answer.proc_id, &what, &table).await?;
+                wait_for(&cluster, &policy, answer.proc_id, &what, &table).await?;
                 // The regions are open once the procedure is done; looking
                 // them up now fills the cache and checks it.
                 cluster.forget_table(&table);
                 cluster
-                    .retrying(Some(&table), || cluster.regions(&table))
+                    .retrying(&policy, Some(&table), || cluster.regions(&table))
                     .await?;
                 Ok(())
             })
@@ -135,16 +137,19 @@ impl Admin {
         let table = table.to_owned();
         self.client.forget_table(&table);
         self.client
-            .run(move |cluster| async move {
+            .run(move |cluster, policy| async move {
                 match master_call::<proto::DisableTableResponse>(
                     &cluster,
+                    &policy,
                     "DisableTable",
                     &request,
                     &table,
                 )
                 .await
                 {
-                    Ok((answer, _)) => wait_for(&cluster, answer.proc_id, &what, &table).await,
+                    Ok((answer, _)) => {
+                        wait_for(&cluster, &policy, answer.proc_id, &what, &table).await
+                    }
                     Err(e) if is(&e, "TableNotEnabledException") => Ok(()),
                     Err(e) => Err(e),
                 }
@@ -165,15 +170,16 @@ impl Admin {
         let forget = table.clone();
         let deleted = self
             .client
-            .run(move |cluster| async move {
+            .run(move |cluster, policy| async move {
                 let (answer, _) = master_call::<proto::DeleteTableResponse>(
                     &cluster,
+                    &policy,
                     "DeleteTable",
                     &request,
                     &table,
                 )
                 .await?;
-                wait_for(&cluster, answer.proc_id, &what, &table).await
+                wait_for(&cluster, &policy, answer.proc_id, &what, &table).await
             })
             .await;
         self.client.forget_table(&forget);
@@ -184,7 +190,7 @@ impl Admin {
     /// the default namespace, `table`; sorted.
     pub async fn table_names(&self) -> Result<Vec<String>> {
         self.client
-            .run(|cluster| async move {
+            .run(|cluster, policy| async move {
                 let request = proto::GetTableNamesRequest {
                     regex: None,
                     include_sys_tables: Some(false),
@@ -192,6 +198,7 @@ impl Admin {
                 };
                 let (answer, _) = master_call::<proto::GetTableNamesResponse>(
                     &cluster,
+                    &policy,
                     "GetTableNames",
                     &request,
                     "",
@@ -208,7 +215,7 @@ impl Admin {
     pub async fn families(&self, table: &str) -> Result<Vec<String>> {
         let table = table.to_owned();
         self.client
-            .run(move |cluster| async move {
+            .run(move |cluster, policy| async move {
                 let request = proto::GetTableDescriptorsRequest {
                     table_names: vec![table_name(&table)],
                     regex: None,
@@ -217,6 +224,7 @@ impl Admin {
                 };
                 let (answer, _) = master_call::<proto::GetTableDescriptorsResponse>(
                     &cluster,
+                    &policy,
                     "GetTableDescriptors",
                     &request,
                     &table,
@@ -242,10 +250,10 @@ impl Admin {
     pub async fn regions(&self, table: &str) -> Result<Vec<Region>> {
         let table = table.to_owned();
         self.client
-            .run(move |cluster| async move {
+            .run(move |cluster, policy| async move {
                 cluster.forget_table(&table);
                 let regions = cluster
-                    .retrying(Some(&table), || cluster.regions(&table))
+                    .retrying(&policy, Some(&table), || cluster.regions(&table))
                     .await?;
                 Ok(regions.regions().iter().map(|r| Region::clone(r)).collect())
             })
@@ -261,15 +269,22 @@ fn is(e: &Error, class: &str) -> bool {
 /// moving; HBase's table exceptions as this crate's errors.
 async fn master_call<R: prost::Message + Default>(
     cluster: &Arc<Cluster>,
+    policy: &CallPolicy,
     method: &'static str,
     request: &impl prost::Message,
     table: &str,
 ) -> Result<(R, bytes::Bytes)> {
     let answer = cluster
-        .retrying(None, || async {
+        .retrying(policy, None, || async {
             let master = cluster.master().await?;
             cluster
-                .call::<R>(&master, MASTER_SERVICE, method, request)
+                .call::<R>(
+                    &master,
+                    MASTER_SERVICE,
+                    method,
+                    request,
+                    policy.call_timeout,
+                )
                 .await
         })
         .await;
@@ -289,7 +304,13 @@ async fn master_call<R: prost::Message + Default>(
 }
 
 /// Waits for procedure `id` (none: nothing to wait for) to finish.
-async fn wait_for(cluster: &Arc<Cluster>, id: Option<u64>, what: &str, table: &str) -> Result<()> {
+async fn wait_for(
+    cluster: &Arc<Cluster>,
+    policy: &CallPolicy,
+    id: Option<u64>,
+    what: &str,
+    table: &str,
+) -> Result<()> {
     let Some(id) = id else {
         return Ok(());
     };
@@ -299,6 +320,7 @@ async fn wait_for(cluster: &Arc<Cluster>, id: Option<u64>, what: &str, table: &s
         let request = proto::GetProcedureResultRequest { proc_id: id };
         let (answer, _) = master_call::<proto::GetProcedureResultResponse>(
             cluster,
+            policy,
             "getProcedureResult",
             &request,
             table,

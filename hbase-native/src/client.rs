@@ -4,7 +4,7 @@
 use crate::address::Registry;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
-use crate::options::Options;
+use crate::options::{CallPolicy, Options};
 use crate::types::{RowMutation, RowResult, Scan};
 use futures_core::Stream;
 use std::fmt;
@@ -55,6 +55,7 @@ impl Drop for Handle {
 #[derive(Clone)]
 pub struct Client {
     handle: Arc<Handle>,
+    policy: CallPolicy,
 }
 
 impl fmt::Debug for Client {
@@ -86,13 +87,14 @@ impl Client {
             .build()
             .map_err(|e| Error::connection(address, format!("cannot start a runtime: {e}")))?;
         let client = Client {
+            policy: options.policy(),
             handle: Arc::new(Handle {
                 runtime: Some(runtime),
                 cluster: Arc::new(Cluster::new(registry, options)),
             }),
         };
         client
-            .run(|cluster| async move { cluster.meta_server().await })
+            .run(|cluster, _| async move { cluster.meta_server().await })
             .await?;
         Ok(client)
     }
@@ -102,12 +104,26 @@ impl Client {
         &self.handle.cluster.options
     }
 
+    /// How its calls retry and wait.
+    pub fn policy(&self) -> CallPolicy {
+        self.policy
+    }
+
+    /// The same client (the same connections and caches) retrying and
+    /// waiting as `policy` says.
+    pub fn with_policy(&self, policy: CallPolicy) -> Client {
+        Client {
+            handle: self.handle.clone(),
+            policy,
+        }
+    }
+
     /// Runs `work` on the client's runtime; its result, wherever awaited.
     /// Dropping the future does not stop the work (a write goes on to its
     /// end, as with a dropped request to any server).
     pub(crate) fn run<T, F, Fut>(&self, work: F) -> impl Future<Output = Result<T>> + Send + 'static
     where
-        F: FnOnce(Arc<Cluster>) -> Fut,
+        F: FnOnce(Arc<Cluster>, CallPolicy) -> Fut,
         Fut: Future<Output = Result<T>> + Send + 'static,
         T: Send + 'static,
     {
@@ -116,7 +132,7 @@ impl Client {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as its handle")
-            .spawn(work(handle.cluster.clone()));
+            .spawn(work(handle.cluster.clone(), self.policy));
         async move {
             let _alive = handle;
             task.await.map_err(|_| Error::ClientClosed)?
@@ -134,9 +150,9 @@ impl Client {
         mutations: Vec<RowMutation>,
     ) -> impl Future<Output = Result<()>> + Send + 'static {
         let table = table.to_owned();
-        self.run(
-            move |cluster| async move { crate::mutate::mutate(&cluster, &table, &mutations).await },
-        )
+        self.run(move |cluster, policy| async move {
+            crate::mutate::mutate(&cluster, &policy, &table, &mutations).await
+        })
     }
 
     /// The rows of `scan`, as a stream: read a page (the scan's caching)
@@ -150,7 +166,7 @@ impl Client {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as its handle")
-            .spawn(crate::scan::run(cluster, table, scan, tx));
+            .spawn(crate::scan::run(cluster, self.policy, table, scan, tx));
         Scanner {
             pages: rx,
             page: Vec::new().into_iter(),

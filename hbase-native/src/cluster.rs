@@ -6,7 +6,7 @@
 use crate::address::Registry;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
-use crate::options::Options;
+use crate::options::{CallPolicy, Options};
 use crate::proto;
 use crate::regions::TableRegions;
 use prost::Message;
@@ -92,11 +92,10 @@ impl Cluster {
         service: &'static str,
         method: &'static str,
         request: &impl Message,
+        timeout: std::time::Duration,
     ) -> Result<(R, bytes::Bytes)> {
         let connection = self.connection(server, service).await?;
-        let (message, cells) = connection
-            .call(method, request, self.options.call_timeout)
-            .await?;
+        let (message, cells) = connection.call(method, request, timeout).await?;
         let answer = crate::wire::decode(message, server, method)?;
         Ok((answer, cells))
     }
@@ -159,10 +158,14 @@ impl Cluster {
     }
 
     /// Runs `attempt` until it succeeds, fails in a way not worth
-    /// retrying, or has been tried [`Options::attempts`] times, forgetting
-    /// stale locations of `table` between tries and pausing as the options
-    /// say.
-    pub(crate) async fn retrying<T, F, Fut>(&self, table: Option<&str>, mut attempt: F) -> Result<T>
+    /// retrying, or has been tried as often as `policy` allows, forgetting
+    /// stale locations of `table` between tries and pausing as it says.
+    pub(crate) async fn retrying<T, F, Fut>(
+        &self,
+        policy: &CallPolicy,
+        table: Option<&str>,
+        mut attempt: F,
+    ) -> Result<T>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T>>,
@@ -174,13 +177,13 @@ impl Cluster {
                 Ok(value) => return Ok(value),
                 Err(e) if e.is_retryable() => {
                     self.forget(table, &e);
-                    if tries >= self.options.attempts {
+                    if tries >= policy.attempts {
                         return Err(Error::RetriesExhausted {
                             attempts: tries,
                             last: Box::new(e),
                         });
                     }
-                    tokio::time::sleep(self.options.backoff(tries)).await;
+                    tokio::time::sleep(policy.backoff(tries)).await;
                 }
                 Err(e) => return Err(e),
             }

@@ -68,6 +68,6 @@ pub use address::Registry;
 pub use admin::Admin;
 pub use client::{Client, Scanner};
 pub use error::{Error, RemoteException, Result};
-pub use options::{AddressMap, Options};
+pub use options::{AddressMap, CallPolicy, Options};
 pub use regions::{Region, TableRegions};
 pub use types::{Cell, Filter, RowMutation, RowResult, Scan};

@@ -59,6 +59,7 @@ pub(crate) async fn find_meta(cluster: &Cluster) -> Result<String> {
                         META_SERVICE,
                         "GetMetaRegionLocations",
                         &proto::GetMetaRegionLocationsRequest {},
+                        cluster.options.call_timeout,
                     )
                     .await;
                 match answer {
@@ -102,6 +103,7 @@ pub(crate) async fn find_master(cluster: &Cluster) -> Result<String> {
                         META_SERVICE,
                         "GetActiveMaster",
                         &proto::GetActiveMasterRequest {},
+                        cluster.options.call_timeout,
                     )
                     .await;
                 match answer {
@@ -142,8 +144,15 @@ pub(crate) async fn table_regions(
         caching: Some(1000),
         ..Default::default()
     };
-    let (mut scanner, mut page) =
-        RegionScanner::open(cluster, &meta, META_REGION, scan, 1000).await?;
+    let (mut scanner, mut page) = RegionScanner::open(
+        cluster,
+        cluster.options.call_timeout,
+        &meta,
+        META_REGION,
+        scan,
+        1000,
+    )
+    .await?;
     let mut regions = Vec::new();
     loop {
         for row in page.rows.drain(..) {

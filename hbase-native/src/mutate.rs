@@ -6,6 +6,7 @@
 
 use crate::cluster::{Cluster, CLIENT_SERVICE};
 use crate::error::{Error, RemoteException, Result};
+use crate::options::CallPolicy;
 use crate::proto::{self, mutation_proto as mp};
 use crate::types::RowMutation;
 use std::collections::BTreeMap;
@@ -15,13 +16,14 @@ use std::collections::BTreeMap;
 /// versions by timestamp, not by arrival.
 pub(crate) async fn mutate(
     cluster: &Cluster,
+    policy: &CallPolicy,
     table: &str,
     mutations: &[RowMutation],
 ) -> Result<()> {
     let mut pending: Vec<usize> = (0..mutations.len()).collect();
     let mut failures = 0;
     while !pending.is_empty() {
-        match send_once(cluster, table, mutations, &pending).await {
+        match send_once(cluster, policy, table, mutations, &pending).await {
             Ok(()) => return Ok(()),
             Err((left, e)) => {
                 if !e.is_retryable() {
@@ -29,7 +31,7 @@ pub(crate) async fn mutate(
                 }
                 cluster.forget(Some(table), &e);
                 failures += 1;
-                if failures >= cluster.options.attempts {
+                if failures >= policy.attempts {
                     return Err(Error::RetriesExhausted {
                         attempts: failures,
                         last: Box::new(e),
@@ -41,7 +43,7 @@ pub(crate) async fn mutate(
                     failures = 1;
                 }
                 pending = left;
-                tokio::time::sleep(cluster.options.backoff(failures)).await;
+                tokio::time::sleep(policy.backoff(failures)).await;
             }
         }
     }
@@ -52,6 +54,7 @@ pub(crate) async fn mutate(
 /// failure that left it, when some failed.
 async fn send_once(
     cluster: &Cluster,
+    policy: &CallPolicy,
     table: &str,
     mutations: &[RowMutation],
     pending: &[usize],
@@ -73,7 +76,13 @@ async fn send_once(
     let calls = plan.into_iter().map(|(server, regions)| async move {
         let (request, sent) = multi_request(mutations, &regions);
         let answer = cluster
-            .call::<proto::MultiResponse>(server, CLIENT_SERVICE, "Multi", &request)
+            .call::<proto::MultiResponse>(
+                server,
+                CLIENT_SERVICE,
+                "Multi",
+                &request,
+                policy.call_timeout,
+            )
             .await;
         failed_of(server, &sent, answer)
     });

@@ -70,7 +70,54 @@ impl fmt::Debug for Options {
     }
 }
 
+/// How one call retries and waits: a [`Client`](crate::Client)'s, set by
+/// [`Options`] and changed per client handle with
+/// [`Client::with_policy`](crate::Client::with_policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct CallPolicy {
+    /// See [`Options::attempts`].
+    pub attempts: u32,
+    /// See [`Options::initial_backoff`].
+    pub initial_backoff: Duration,
+    /// See [`Options::max_backoff`].
+    pub max_backoff: Duration,
+    /// See [`Options::call_timeout`].
+    pub call_timeout: Duration,
+}
+
+impl CallPolicy {
+    /// The pause before retry `retry` (1 is the first).
+    pub fn backoff(&self, retry: u32) -> Duration {
+        let doublings = retry.saturating_sub(1).min(31);
+        self.initial_backoff
+            .saturating_mul(1u32 << doublings)
+            .min(self.max_backoff)
+    }
+
+    /// A policy of `attempts` tries (0 is taken as 1), pauses from
+    /// `initial` doubling up to `max`, each call waiting at most `timeout`.
+    pub fn new(attempts: u32, initial: Duration, max: Duration, timeout: Duration) -> Self {
+        CallPolicy {
+            attempts: attempts.max(1),
+            initial_backoff: initial,
+            max_backoff: max.max(initial),
+            call_timeout: timeout,
+        }
+    }
+}
+
 impl Options {
+    /// The retry and timeout part of the options.
+    pub fn policy(&self) -> CallPolicy {
+        CallPolicy::new(
+            self.attempts,
+            self.initial_backoff,
+            self.max_backoff,
+            self.call_timeout,
+        )
+    }
+
     /// The same options with `n` tries (0 is taken as 1).
     pub fn attempts(mut self, n: u32) -> Self {
         self.attempts = n.max(1);
@@ -100,13 +147,5 @@ impl Options {
     pub fn address_map(mut self, map: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
         self.address_map = Some(Arc::new(map));
         self
-    }
-
-    /// The pause before retry `retry` (1 is the first).
-    pub fn backoff(&self, retry: u32) -> Duration {
-        let doublings = retry.saturating_sub(1).min(31);
-        self.initial_backoff
-            .saturating_mul(1u32 << doublings)
-            .min(self.max_backoff)
     }
 }

@@ -8,6 +8,7 @@
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::filter;
+use crate::options::CallPolicy;
 use crate::proto;
 use crate::scanner::{Page, RegionScanner};
 use crate::types::{RowResult, Scan};
@@ -31,17 +32,19 @@ struct Position {
 /// ends, fails (the error is sent last) or the receiver goes.
 pub(crate) async fn run(
     cluster: Arc<Cluster>,
+    policy: CallPolicy,
     table: String,
     scan: Scan,
     pages: mpsc::Sender<Result<Vec<RowResult>>>,
 ) {
-    if let Err(e) = scan_table(&cluster, &table, &scan, &pages).await {
+    if let Err(e) = scan_table(&cluster, &policy, &table, &scan, &pages).await {
         let _ = pages.send(Err(e)).await;
     }
 }
 
 async fn scan_table(
     cluster: &Cluster,
+    policy: &CallPolicy,
     table: &str,
     scan: &Scan,
     pages: &mpsc::Sender<Result<Vec<RowResult>>>,
@@ -65,19 +68,29 @@ async fn scan_table(
         if at.left == Some(0) {
             return Ok(());
         }
-        match scan_region(cluster, table, scan, filter.as_ref(), &mut at, pages).await {
+        match scan_region(
+            cluster,
+            policy,
+            table,
+            scan,
+            filter.as_ref(),
+            &mut at,
+            pages,
+        )
+        .await
+        {
             Ok(RegionEnd::Done) => return Ok(()),
             Ok(RegionEnd::NextRegion) => failures = 0,
             Err(e) if e.is_retryable() => {
                 cluster.forget(Some(table), &e);
                 failures += 1;
-                if failures >= cluster.options.attempts {
+                if failures >= policy.attempts {
                     return Err(Error::RetriesExhausted {
                         attempts: failures,
                         last: Box::new(e),
                     });
                 }
-                tokio::time::sleep(cluster.options.backoff(failures)).await;
+                tokio::time::sleep(policy.backoff(failures)).await;
             }
             Err(e) => return Err(e),
         }
@@ -98,6 +111,7 @@ enum RegionEnd {
 /// moves the position past every row it delivers.
 async fn scan_region(
     cluster: &Cluster,
+    policy: &CallPolicy,
     table: &str,
     scan: &Scan,
     filter: Option<&proto::Filter>,
@@ -137,6 +151,7 @@ async fn scan_region(
     };
     let (mut scanner, mut page) = RegionScanner::open(
         cluster,
+        policy.call_timeout,
         &region.server,
         &region.name,
         request,

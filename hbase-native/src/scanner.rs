@@ -30,6 +30,7 @@ pub(crate) struct Page {
 /// A scanner open on one region of one server.
 pub(crate) struct RegionScanner<'a> {
     cluster: &'a Cluster,
+    timeout: std::time::Duration,
     server: String,
     region: String,
     id: Option<u64>,
@@ -42,6 +43,7 @@ impl<'a> RegionScanner<'a> {
     /// Opens `scan` on region `name` of `server`, asking for `rows` rows.
     pub(crate) async fn open(
         cluster: &'a Cluster,
+        timeout: std::time::Duration,
         server: &str,
         name: &[u8],
         scan: proto::Scan,
@@ -49,6 +51,7 @@ impl<'a> RegionScanner<'a> {
     ) -> Result<(RegionScanner<'a>, Page)> {
         let mut scanner = RegionScanner {
             cluster,
+            timeout,
             server: server.to_owned(),
             region: crate::regions::binary(name),
             id: None,
@@ -98,7 +101,13 @@ impl<'a> RegionScanner<'a> {
             };
             let _ = self
                 .cluster
-                .call::<proto::ScanResponse>(&self.server, CLIENT_SERVICE, "Scan", &request)
+                .call::<proto::ScanResponse>(
+                    &self.server,
+                    CLIENT_SERVICE,
+                    "Scan",
+                    &request,
+                    self.timeout,
+                )
                 .await;
         }
     }
@@ -106,7 +115,13 @@ impl<'a> RegionScanner<'a> {
     async fn exchange(&mut self, request: proto::ScanRequest) -> Result<Page> {
         let (response, block) = self
             .cluster
-            .call::<proto::ScanResponse>(&self.server, CLIENT_SERVICE, "Scan", &request)
+            .call::<proto::ScanResponse>(
+                &self.server,
+                CLIENT_SERVICE,
+                "Scan",
+                &request,
+                self.timeout,
+            )
             .await
             .map_err(|e| match e {
                 Error::Remote {

@@ -1,7 +1,7 @@
 //! [`HBaseAdmin`]: tables and their column families, created and deleted
 //! through HBase's Thrift 1 server.
 
-use crate::client::HBaseClient;
+use crate::client::{HBaseClient, Transport};
 use rowkey_store::admin::{TableMismatch, TableSpec, TableStatus};
 use rowkey_store::StoreError;
 
@@ -41,6 +41,10 @@ impl HBaseAdmin {
     /// spec with split keys (see the [type's docs](Self)), whose error
     /// gives the shell command.
     pub async fn create_table(&self, spec: &TableSpec<'_>) -> Result<(), StoreError> {
+        if let Transport::Native(native) = &self.client.transport {
+            let _changing = self.client.changing_tables();
+            return crate::native::admin::create_table(native, spec).await;
+        }
         if let Some(splits) = spec.splits {
             let family = spec.families.first().copied().unwrap_or("d");
             return Err(StoreError::backend(
@@ -80,6 +84,10 @@ impl HBaseAdmin {
         &self,
         spec: &TableSpec<'_>,
     ) -> Result<TableStatus, StoreError> {
+        if let Transport::Native(native) = &self.client.transport {
+            let _changing = self.client.changing_tables();
+            return crate::native::admin::create_table_if_missing(native, spec).await;
+        }
         // Look first: HBase's "already exists" comes back as an IOError
         // message, and a create that raced another process's is still
         // compared below.
@@ -104,6 +112,10 @@ impl HBaseAdmin {
     /// Disables and deletes the table and its rows. A missing table is
     /// [`StoreError::NoSuchTable`].
     pub async fn delete_table(&self, table: &str) -> Result<(), StoreError> {
+        if let Transport::Native(native) = &self.client.transport {
+            let _changing = self.client.changing_tables();
+            return crate::native::admin::delete_table(native, table).await;
+        }
         let name = table.to_owned();
         let _changing = self.client.changing_tables();
         let deleted = self
@@ -118,6 +130,9 @@ impl HBaseAdmin {
 
     /// The names of the server's tables.
     pub async fn table_names(&self) -> Result<Vec<String>, StoreError> {
+        if let Transport::Native(native) = &self.client.transport {
+            return crate::native::admin::table_names(native).await;
+        }
         self.client
             .call("list tables", self.client.address(), |slot| {
                 slot.connection()?.table_names()
@@ -127,6 +142,9 @@ impl HBaseAdmin {
 
     /// The column families of `table`, sorted.
     pub async fn families(&self, table: &str) -> Result<Vec<String>, StoreError> {
+        if let Transport::Native(native) = &self.client.transport {
+            return crate::native::admin::families(native, table).await;
+        }
         use crate::gateway::Connection;
         let name = table.to_owned();
         let mut families = self

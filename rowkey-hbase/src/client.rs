@@ -68,9 +68,7 @@ impl ClientOptions {
 /// ```
 #[derive(Clone)]
 pub struct HBaseClient {
-    pub(crate) pool: Pool<Thrift1Connector>,
-    /// Scanners its reads left open for their next page.
-    pub(crate) parked: Arc<crate::gateway::parked::Parked>,
+    pub(crate) transport: Transport,
     /// Its writes, moved around each: pages' walks parked before one are
     /// not gone on with after it.
     pub(crate) epoch: Arc<rowkey_store::WriteEpoch>,
@@ -79,29 +77,74 @@ pub struct HBaseClient {
     address: Arc<str>,
 }
 
+/// How a client reaches HBase.
+#[derive(Clone)]
+pub(crate) enum Transport {
+    /// Through a Thrift 1 gateway: a pool of blocking connections.
+    Thrift(ThriftTransport),
+    /// HBase's own RPC, to the region servers and masters.
+    Native(hbase_native::Client),
+}
+
+/// The Thrift 1 transport's parts.
+#[derive(Clone)]
+pub(crate) struct ThriftTransport {
+    pub(crate) pool: Pool<Thrift1Connector>,
+    /// Scanners its reads left open for their next page.
+    pub(crate) parked: Arc<crate::gateway::parked::Parked>,
+}
+
 impl std::fmt::Debug for HBaseClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HBaseClient")
-            .field("address", &self.address)
-            .field("connections", &self.pool.size())
-            .finish()
+        let mut f = f.debug_struct("HBaseClient");
+        f.field("address", &self.address);
+        match &self.transport {
+            Transport::Thrift(t) => f.field("connections", &t.pool.size()),
+            Transport::Native(c) => f.field("native", c),
+        };
+        f.finish()
     }
 }
 
 impl HBaseClient {
-    /// Connects to HBase's Thrift 1 server at `address` (`host:port`;
-    /// the server's default port is 9090) with the default options.
+    /// Connects to HBase with the default options, through the transport
+    /// `address` names:
     ///
-    /// One connection is opened at once, so that a server that is not
-    /// there, or is not HBase's Thrift 1 server with its default transport
-    /// and protocol (a framed, compact or Thrift 2 server), is an error
-    /// here, naming what was expected.
+    /// - `zk://HOST:PORT[,HOST:PORT...][/ZNODE_PARENT]`: **natively**,
+    ///   HBase's own RPC to its region servers, the cluster found through
+    ///   ZooKeeper (`hbase.zookeeper.quorum`; the parent defaults to
+    ///   `/hbase`); `hbase://MASTER:PORT[,...]` finds it through the
+    ///   masters (HBase 2.5+). No gateway to run; tables can be created
+    ///   pre-split; fuzzy plans and IN-lists are filtered on the servers.
+    /// - `HOST:PORT`: through HBase's **Thrift 1 server** there (its
+    ///   default port is 9090).
+    ///
+    /// Either way the cluster (or the one Thrift connection opened at
+    /// once) is reached here, so that an address that is not what it
+    /// should be is an error now, naming what was expected.
+    ///
+    /// ```no_run
+    /// use rowkey_hbase::HBaseClient;
+    /// # async fn run() -> Result<(), rowkey::store::StoreError> {
+    /// let native = HBaseClient::connect("zk://zk1:2181,zk2:2181/hbase").await?;
+    /// let gateway = HBaseClient::connect("127.0.0.1:9090").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn connect(address: &str) -> Result<Self, StoreError> {
         Self::connect_with(address, ClientOptions::default()).await
     }
 
     /// [`connect`](Self::connect) with other options.
     pub async fn connect_with(address: &str, options: ClientOptions) -> Result<Self, StoreError> {
+        if hbase_native::Registry::is_native(address) {
+            let retry = RetryPolicy::default();
+            let native = hbase_native::Options::default()
+                .connect_timeout(options.connect_timeout)
+                .call_timeout(retry.idle_timeout)
+                .attempts(retry.attempts)
+                .backoff_between(retry.initial_backoff, retry.max_backoff);
+            return Self::connect_native(address, native).await;
+        }
         let connector = Thrift1Connector {
             address: address.to_owned(),
             connect_timeout: options.connect_timeout,
@@ -115,8 +158,10 @@ impl HBaseClient {
             RetryPolicy::default().idle_timeout,
         )?;
         let client = HBaseClient {
-            pool,
-            parked: Arc::default(),
+            transport: Transport::Thrift(ThriftTransport {
+                pool,
+                parked: Arc::default(),
+            }),
             epoch: rowkey_store::WriteEpoch::new(),
             clock: Arc::default(),
             address: Arc::from(address),
@@ -126,6 +171,8 @@ impl HBaseClient {
         let retry = RetryPolicy::default();
         let table = address.to_owned();
         client
+            .thrift()
+            .expect("made above")
             .pool
             .run(
                 "connect",
@@ -137,6 +184,39 @@ impl HBaseClient {
             )
             .await??;
         Ok(client)
+    }
+
+    /// Connects natively (HBase's own RPC; `address` is `zk://...` or
+    /// `hbase://...`, as for [`connect`](Self::connect)) with all of the
+    /// native client's [`Options`](hbase_native::Options). A store's
+    /// [`RetryPolicy`] still governs its own calls' retries and timeouts.
+    pub async fn connect_native(
+        address: &str,
+        options: hbase_native::Options,
+    ) -> Result<Self, StoreError> {
+        let client = hbase_native::Client::connect_with(address, options)
+            .await
+            .map_err(|e| crate::native::store_error("connect", address, e))?;
+        Ok(HBaseClient {
+            transport: Transport::Native(client),
+            epoch: rowkey_store::WriteEpoch::new(),
+            clock: Arc::default(),
+            address: Arc::from(address),
+        })
+    }
+
+    /// The Thrift transport's parts, if the client uses it.
+    pub(crate) fn thrift(&self) -> Option<&ThriftTransport> {
+        match &self.transport {
+            Transport::Thrift(t) => Some(t),
+            Transport::Native(_) => None,
+        }
+    }
+
+    /// Whether the client speaks HBase's own RPC (a `zk://` or `hbase://`
+    /// address) rather than through a Thrift gateway.
+    pub fn is_native(&self) -> bool {
+        matches!(self.transport, Transport::Native(_))
     }
 
     /// The store of `table`. Nothing is sent: a missing table is an error
@@ -158,7 +238,9 @@ impl HBaseClient {
     /// Drops the client's parked scanners: a table created or deleted
     /// since they were opened is not the table they read.
     pub(crate) fn unpark(&self) {
-        crate::gateway::read::unpark(&self.pool, &self.parked);
+        if let Some(t) = self.thrift() {
+            crate::gateway::read::unpark(&t.pool, &t.parked);
+        }
     }
 
     /// Marks a change of tables (created, deleted) as a write: parked
@@ -181,7 +263,11 @@ impl HBaseClient {
         call: impl FnOnce(&mut Slot<Thrift1Connector>) -> Result<R, GatewayError> + Send + 'static,
     ) -> Result<R, StoreError> {
         let table = table.to_owned();
-        self.pool
+        let Some(thrift) = self.thrift() else {
+            unreachable!("only the Thrift transport makes gateway calls");
+        };
+        thrift
+            .pool
             .run(
                 op,
                 move |slot| {

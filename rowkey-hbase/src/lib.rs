@@ -95,6 +95,7 @@ mod bounds;
 mod client;
 mod error;
 mod gateway;
+mod native;
 mod plan;
 mod puts;
 mod reversed;
@@ -115,4 +116,5 @@ pub use reversed::{ReverseStep, ReversedTScan};
 pub use rows::{row_from_thrift, rows_from_thrift};
 pub use scan::ToTScan;
 
+pub use hbase_native;
 pub use hbase_thrift;

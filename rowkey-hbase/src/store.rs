@@ -1,10 +1,11 @@
-//! [`HBaseStore`]: a table of HBase, through its Thrift 1 server, as an
-//! async [`Store`].
+//! [`HBaseStore`]: a table of HBase, natively or through its Thrift 1
+//! server, as an async [`Store`].
 
-use crate::client::HBaseClient;
+use crate::client::{HBaseClient, Transport};
 use crate::gateway::read::read;
 use crate::gateway::write::{delete, write, WriteOptions};
 use crate::gateway::Target;
+use crate::native::write::NativeWriter;
 use rowkey_store::{
     KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError,
 };
@@ -76,7 +77,7 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct HBaseStore {
     client: HBaseClient,
-    target: Target<crate::thrift1::Thrift1Connector>,
+    backend: Backend,
     writes: WriteOptions,
     /// Pages' walks of this table (see `Store::parked_walks`).
     walks: Arc<ParkedWalks>,
@@ -86,8 +87,8 @@ impl std::fmt::Debug for HBaseStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HBaseStore")
             .field("address", &self.client.address())
-            .field("table", &self.target.table)
-            .field("retry", &self.target.retry)
+            .field("table", &self.table_name())
+            .field("retry", &self.retry())
             .field("writes", &self.writes)
             .finish_non_exhaustive()
     }
@@ -95,19 +96,38 @@ impl std::fmt::Debug for HBaseStore {
 
 impl HBaseStore {
     pub(crate) fn new(client: HBaseClient, table: &str) -> Self {
-        HBaseStore {
-            target: Target {
-                pool: client.pool.clone(),
-                parked: client.parked.clone(),
+        let backend = match &client.transport {
+            Transport::Thrift(thrift) => Backend::Thrift(Target {
+                pool: thrift.pool.clone(),
+                parked: thrift.parked.clone(),
                 epoch: client.epoch.clone(),
                 clock: client.clock.clone(),
                 table: table.into(),
                 retry: RetryPolicy::default(),
                 page_rows: 1000,
-            },
-            // Its reads are pool jobs that run to their end unpolled: walks
-            // park with them open.
-            walks: Arc::new(ParkedWalks::with_open_reads(client.epoch.clone())),
+            }),
+            Transport::Native(native) => Backend::Native(NativeTarget {
+                writer: NativeWriter {
+                    client: native.with_policy(crate::native::policy(&RetryPolicy::default())),
+                    table: table.into(),
+                    clock: client.clock.clone(),
+                    epoch: client.epoch.clone(),
+                },
+                retry: RetryPolicy::default(),
+                page_rows: 1000,
+            }),
+        };
+        let walks = match backend {
+            // Thrift reads are pool jobs that run to their end unpolled:
+            // walks park with them open.
+            Backend::Thrift(_) => ParkedWalks::with_open_reads(client.epoch.clone()),
+            // Native reads are streams whose scanners hold a lease on a
+            // region server: a walk parks with their rows, not them.
+            Backend::Native(_) => ParkedWalks::new(client.epoch.clone()),
+        };
+        HBaseStore {
+            backend,
+            walks: Arc::new(walks),
             client,
             writes: WriteOptions::default(),
         }
@@ -123,7 +143,16 @@ impl HBaseStore {
     /// The same store with another retry policy for reads and writes (its
     /// idle timeout bounds how long a call waits on a silent server).
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.target.retry = retry;
+        match &mut self.backend {
+            Backend::Thrift(target) => target.retry = retry,
+            Backend::Native(native) => {
+                native.retry = retry;
+                native.writer.client = native
+                    .writer
+                    .client
+                    .with_policy(crate::native::policy(&retry));
+            }
+        }
         self
     }
 
@@ -137,18 +166,27 @@ impl HBaseStore {
     /// read (`scannerGetList`, and the scan's caching; default 1,000; 0 is
     /// taken as 1).
     pub fn with_read_page_rows(mut self, n: u32) -> Self {
-        self.target.page_rows = n.max(1);
+        match &mut self.backend {
+            Backend::Thrift(target) => target.page_rows = n.max(1),
+            Backend::Native(native) => native.page_rows = n.max(1),
+        }
         self
     }
 
     /// The table's name.
     pub fn table_name(&self) -> &str {
-        &self.target.table
+        match &self.backend {
+            Backend::Thrift(target) => &target.table,
+            Backend::Native(native) => &native.writer.table,
+        }
     }
 
     /// The retry policy.
     pub fn retry(&self) -> RetryPolicy {
-        self.target.retry
+        match &self.backend {
+            Backend::Thrift(target) => target.retry,
+            Backend::Native(native) => native.retry,
+        }
     }
 
     /// The client whose connections the store uses.
@@ -165,6 +203,22 @@ impl HBaseStore {
 /// HBase 2.6 with "startRow's length must be less than or equal to 32767".)
 const META_KEY_OVERHEAD: usize = 2 + 14;
 
+/// How a store reaches its table.
+#[derive(Clone)]
+enum Backend {
+    Thrift(Target<crate::thrift1::Thrift1Connector>),
+    Native(NativeTarget),
+}
+
+/// A table on the native transport.
+#[derive(Clone)]
+struct NativeTarget {
+    /// The client (with the store's retries) and what writes need.
+    writer: NativeWriter,
+    retry: RetryPolicy,
+    page_rows: u32,
+}
+
 /// HBase's key limit for rows of `table`.
 fn key_limit_of(table: &str) -> KeyLimit {
     KeyLimit {
@@ -179,17 +233,20 @@ impl Store for HBaseStore {
     /// HBase's 32,767 bytes, less what locating a row's region adds: the
     /// table's name and 16 bytes (a 32,750-byte key in table `t`).
     fn key_limit(&self) -> KeyLimit {
-        key_limit_of(&self.target.table)
+        key_limit_of(self.table_name())
     }
 
     fn write_rows(&self, rows: Vec<Row>) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let target = self.target.clone();
+        let backend = self.backend.clone();
         let options = self.writes;
         let limit = self.key_limit();
         async move {
             limit.check_rows(&rows)?;
             crate::puts::check_families(&rows)?;
-            write(&target, rows, options).await
+            match backend {
+                Backend::Thrift(target) => write(&target, rows, options).await,
+                Backend::Native(native) => native.writer.write(rows, options).await,
+            }
         }
     }
 
@@ -197,19 +254,30 @@ impl Store for HBaseStore {
         &self,
         keys: Vec<Vec<u8>>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let target = self.target.clone();
+        let backend = self.backend.clone();
         let options = self.writes;
         let limit = self.key_limit();
         async move {
             for key in &keys {
                 limit.check("delete rows", key)?;
             }
-            delete(&target, keys, options).await
+            match backend {
+                Backend::Thrift(target) => delete(&target, keys, options).await,
+                Backend::Native(native) => native.writer.delete(keys, options).await,
+            }
         }
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
-        read(self.target.clone(), request, self.walks.max_staleness())
+        match &self.backend {
+            Backend::Thrift(target) => read(target.clone(), request, self.walks.max_staleness()),
+            Backend::Native(native) => crate::native::read::read(
+                &native.writer.client,
+                native.writer.table.clone(),
+                request,
+                native.page_rows,
+            ),
+        }
     }
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {
