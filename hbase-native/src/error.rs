@@ -35,9 +35,23 @@ impl RemoteException {
         )
     }
 
+    /// A scanner the server no longer holds (its region closed or moved,
+    /// its lease expired, a call out of order): the scan reopens after
+    /// its last row. HBase marks these "do not retry", meaning the same
+    /// call: the reopened scan is another.
+    pub fn is_scanner_lost(&self) -> bool {
+        matches!(
+            self.simple_class(),
+            "UnknownScannerException"
+                | "OutOfOrderScannerNextException"
+                | "ScannerResetException"
+                | "LeaseException"
+        )
+    }
+
     /// Worth trying again after a pause (perhaps elsewhere).
     pub fn is_retryable(&self) -> bool {
-        if self.is_stale_location() {
+        if self.is_stale_location() || self.is_scanner_lost() {
             return true;
         }
         if self.do_not_retry {
@@ -51,10 +65,6 @@ impl RemoteException {
                 | "RetryImmediatelyException"
                 | "PleaseHoldException"
                 | "MultiActionResultTooLarge"
-                | "UnknownScannerException"
-                | "OutOfOrderScannerNextException"
-                | "ScannerResetException"
-                | "LeaseException"
                 | "CallTimeoutException"
                 | "TimeoutIOException"
                 | "NotAllMetaRegionsOnlineException"
