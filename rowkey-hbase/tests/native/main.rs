@@ -6,3 +6,4 @@
 
 mod cluster;
 mod conformance;
+mod java_checks;
