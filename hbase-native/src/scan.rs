@@ -142,6 +142,8 @@ async fn scan_region(
         caching: Some(scan.caching.max(1)),
         max_versions: Some(1),
         allow_partial_results: Some(false),
+        // As HBase's Java client asks: a page stops at about 2 MiB.
+        max_result_size: Some(2 << 20),
         mvcc_read_point: at.read_point,
         ..Default::default()
     };

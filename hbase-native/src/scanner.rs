@@ -144,31 +144,7 @@ impl<'a> RegionScanner<'a> {
         let heartbeat = response.heartbeat_message.unwrap_or(false);
         let results = results(&response, block, &self.server)?;
         let had_results = !results.is_empty();
-        let mut rows = Vec::with_capacity(results.len());
-        for (row, partial) in results {
-            let row = match self.partial.take() {
-                Some(mut head) if head.row == row.row => {
-                    head.cells.extend(row.cells);
-                    head
-                }
-                Some(head) => {
-                    return Err(Error::protocol(
-                        &self.server,
-                        format!(
-                            "row {} ended without its last part, before row {}",
-                            crate::regions::binary(&head.row),
-                            crate::regions::binary(&row.row)
-                        ),
-                    ))
-                }
-                None => row,
-            };
-            if partial {
-                self.partial = Some(row);
-            } else {
-                rows.push(row);
-            }
-        }
+        let mut rows = join_parts(&mut self.partial, results, heartbeat);
         // An older server leaves more_results_in_region out: a page with
         // rows (or a heartbeat) is then not the region's last.
         let more_in_region = more
@@ -191,6 +167,41 @@ impl<'a> RegionScanner<'a> {
             read_point: response.mvcc_read_point.filter(|p| *p > 0),
         })
     }
+}
+
+/// Joins the parts of rows the server split (`partial`: the row so far)
+/// into complete rows, as HBase's Java client does: a part flagged as
+/// *maybe* not the last is held until the next part of another row, or an
+/// answer with no rows that is no heartbeat, shows it was.
+fn join_parts(
+    partial: &mut Option<RowResult>,
+    results: Vec<(RowResult, bool)>,
+    heartbeat: bool,
+) -> Vec<RowResult> {
+    let had_results = !results.is_empty();
+    let mut rows = Vec::with_capacity(results.len());
+    for (row, more) in results {
+        let row = match partial.take() {
+            Some(mut head) if head.row == row.row => {
+                head.cells.extend(row.cells);
+                head
+            }
+            Some(head) => {
+                rows.push(head);
+                row
+            }
+            None => row,
+        };
+        if more {
+            *partial = Some(row);
+        } else {
+            rows.push(row);
+        }
+    }
+    if !had_results && !heartbeat {
+        rows.extend(partial.take());
+    }
+    rows
 }
 
 /// The rows of a response, each with whether the server will send more
@@ -261,4 +272,53 @@ pub(crate) fn inline_row(result: &proto::Result, server: &str) -> Result<Option<
         });
     }
     Ok(Some(RowResult { row, cells }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(row: &str, cells: &[&str]) -> RowResult {
+        RowResult {
+            row: row.as_bytes().to_vec(),
+            cells: cells
+                .iter()
+                .map(|q| Cell {
+                    qualifier: q.as_bytes().to_vec(),
+                    ..Cell::default()
+                })
+                .collect(),
+        }
+    }
+
+    fn keys(rows: &[RowResult]) -> Vec<(String, usize)> {
+        rows.iter()
+            .map(|r| (String::from_utf8_lossy(&r.row).into_owned(), r.cells.len()))
+            .collect()
+    }
+
+    #[test]
+    fn parts_of_a_row_join_across_answers_and_a_flag_is_only_a_maybe() {
+        let mut partial = None;
+        let rows = join_parts(
+            &mut partial,
+            vec![(part("a", &["1"]), false), (part("b", &["1"]), true)],
+            false,
+        );
+        assert_eq!(keys(&rows), [("a".into(), 1)]);
+        // A heartbeat with nothing: b may still have more.
+        assert!(join_parts(&mut partial, vec![], true).is_empty());
+        let rows = join_parts(&mut partial, vec![(part("b", &["2", "3"]), true)], false);
+        assert!(rows.is_empty());
+        // The next row shows b was whole.
+        let rows = join_parts(&mut partial, vec![(part("c", &["1"]), false)], false);
+        assert_eq!(keys(&rows), [("b".into(), 3), ("c".into(), 1)]);
+        // An empty answer that is no heartbeat ends a held row too.
+        join_parts(&mut partial, vec![(part("d", &["1"]), true)], false);
+        assert_eq!(
+            keys(&join_parts(&mut partial, vec![], false)),
+            [("d".into(), 1)]
+        );
+        assert!(partial.is_none());
+    }
 }

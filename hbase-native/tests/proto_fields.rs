@@ -188,7 +188,13 @@ fn type_name(ty: &Type) -> String {
 
 /// Checks the items of one module (nested messages' modules included),
 /// collecting every disagreement.
-fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut Vec<String>, checked: &mut usize) {
+fn check_items(
+    items: &[Item],
+    parent: &str,
+    declared: &Declared,
+    problems: &mut Vec<String>,
+    checked: &mut usize,
+) {
     for item in items {
         match item {
             Item::Mod(m) => {
@@ -214,7 +220,9 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                     problems.push(format!("message {name}: not in HBase's .proto files"));
                     continue;
                 };
-                let Fields::Named(named) = &s.fields else { continue };
+                let Fields::Named(named) = &s.fields else {
+                    continue;
+                };
                 for field in &named.named {
                     let ident = field.ident.as_ref().unwrap().to_string();
                     let ident = ident.trim_start_matches("r#").to_owned();
@@ -224,7 +232,8 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                         .find(|a| a.path().is_ident("prost"))
                         .unwrap_or_else(|| panic!("{name}.{ident} has no #[prost]"));
                     let tokens = attr.meta.require_list().unwrap().tokens.to_string();
-                    let parts: Vec<String> = tokens.split(',').map(|p| p.replace(' ', "")).collect();
+                    let parts: Vec<String> =
+                        tokens.split(',').map(|p| p.replace(' ', "")).collect();
                     let mut kind = String::new();
                     let mut label = String::new();
                     let mut tag = 0u32;
@@ -236,7 +245,11 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                                 kind = v.trim_matches('"').rsplit("::").next().unwrap().to_owned()
                             }
                             Some(_) => {}
-                            None if matches!(part.as_str(), "optional" | "required" | "repeated") => {
+                            None if matches!(
+                                part.as_str(),
+                                "optional" | "required" | "repeated"
+                            ) =>
+                            {
                                 label = part.clone()
                             }
                             None if part == "message" => kind = type_name(&field.ty),
@@ -245,7 +258,8 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                     }
                     *checked += 1;
                     match fields.get(&ident) {
-                        None => problems.push(format!("{name}.{ident}: no such field in HBase's {name}")),
+                        None => problems
+                            .push(format!("{name}.{ident}: no such field in HBase's {name}")),
                         Some(p) => {
                             let ours = ProtoField {
                                 label: label.clone(),
@@ -253,7 +267,9 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                                 number: tag,
                             };
                             if *p != ours {
-                                problems.push(format!("{name}.{ident}: HBase has {p:?}, here {ours:?}"));
+                                problems.push(format!(
+                                    "{name}.{ident}: HBase has {p:?}, here {ours:?}"
+                                ));
                             }
                         }
                     }
@@ -269,14 +285,22 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
                     problems.push(format!("enum {name}: not in HBase's .proto files"));
                     continue;
                 };
-                let by_variant: HashMap<String, i32> = values.iter().map(|(k, v)| (variant(k), *v)).collect();
+                let by_variant: HashMap<String, i32> =
+                    values.iter().map(|(k, v)| (variant(k), *v)).collect();
                 for v in &e.variants {
                     let (_, expr) = v.discriminant.as_ref().expect("explicit discriminants");
-                    let ours: i32 = quote::quote!(#expr).to_string().replace(' ', "").parse().unwrap();
+                    let ours: i32 = quote::quote!(#expr)
+                        .to_string()
+                        .replace(' ', "")
+                        .parse()
+                        .unwrap();
                     *checked += 1;
                     match by_variant.get(&v.ident.to_string()) {
                         Some(&n) if n == ours => {}
-                        other => problems.push(format!("{name}::{}: HBase has {other:?}, here {ours}", v.ident)),
+                        other => problems.push(format!(
+                            "{name}::{}: HBase has {other:?}, here {ours}",
+                            v.ident
+                        )),
                     }
                 }
             }
@@ -285,7 +309,8 @@ fn check_items(items: &[Item], parent: &str, declared: &Declared, problems: &mut
     }
 }
 
-static EMPTY: std::sync::LazyLock<HashMap<String, ProtoField>> = std::sync::LazyLock::new(HashMap::new);
+static EMPTY: std::sync::LazyLock<HashMap<String, ProtoField>> =
+    std::sync::LazyLock::new(HashMap::new);
 
 #[test]
 fn every_wire_field_has_hbases_name_number_type_and_label() {
@@ -293,7 +318,9 @@ fn every_wire_field_has_hbases_name_number_type_and_label() {
     for (_, text) in hbase_protos() {
         parse(&text, &mut declared);
     }
-    assert!(declared.fields.contains_key("MutationProto.ColumnValue.QualifierValue"));
+    assert!(declared
+        .fields
+        .contains_key("MutationProto.ColumnValue.QualifierValue"));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/proto");
     let mut problems = Vec::new();
     let mut checked = 0;
@@ -306,7 +333,12 @@ fn every_wire_field_has_hbases_name_number_type_and_label() {
         check_items(&file.items, "", &declared, &mut problems, &mut checked);
     }
     assert!(checked > 150, "only {checked} fields and values checked");
-    assert!(problems.is_empty(), "{} disagreements:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} disagreements:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]

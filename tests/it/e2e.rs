@@ -4,9 +4,12 @@
 //! filter over the generated rows. Each layout runs on `MemStore` and, with
 //! the `bigtable` feature, on `BigtableStore` against the Cloud Bigtable
 //! emulator (one per test, started and stopped by the harness), and with
-//! the `hbase` feature on `HBaseStore` against a real HBase and its
+//! the `hbase` feature on `HBaseStore` against a real HBase: through its
 //! Thrift 1 server (one for the test binary, `rowkey_fixtures::hbase`),
-//! in tables that are not pre-split: Thrift 1 cannot create them so.
+//! in tables that are not pre-split (Thrift 1 cannot create them so), and
+//! natively against a cluster of three region servers
+//! (`rowkey_fixtures::hbase::cluster`), each table pre-split at the
+//! layout's split keys.
 
 use futures::{StreamExt, TryStreamExt};
 use rowkey::split::SplitKeys;
@@ -67,6 +70,29 @@ impl Tables for HBase {
         client
             .admin()
             .create_table(&TableSpec::new(&name, &["d", "i"]))
+            .await
+            .unwrap();
+        client.table(&name)
+    }
+}
+
+/// The native transport on a cluster of three region servers
+/// (`rowkey_fixtures::hbase::cluster`), each table pre-split at the
+/// layout's split keys, as the seed posts advise.
+#[cfg(feature = "hbase")]
+struct HBaseNative;
+#[cfg(feature = "hbase")]
+impl Tables for HBaseNative {
+    type S = rowkey::hbase::HBaseStore;
+    async fn table(&mut self, name: &str, splits: &SplitKeys) -> Self::S {
+        use rowkey::hbase::HBaseClient;
+        use rowkey::store::admin::TableSpec;
+        let address = rowkey_fixtures::hbase::cluster().zk_address();
+        let client = HBaseClient::connect(&address).await.unwrap();
+        let name = format!("{name}_native_{}", std::process::id());
+        client
+            .admin()
+            .create_table(&TableSpec::new(&name, &["d", "i"]).splits(splits))
             .await
             .unwrap();
         client.table(&name)
@@ -385,6 +411,12 @@ macro_rules! layouts {
         mod hbase {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
                 super::$name(&mut super::HBase).await;
+            })*
+        }
+        #[cfg(feature = "hbase")]
+        mod hbase_native {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+                super::$name(&mut super::HBaseNative).await;
             })*
         }
     };

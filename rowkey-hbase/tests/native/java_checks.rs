@@ -37,7 +37,9 @@ async fn what_one_client_writes_the_other_reads_exactly() {
     assert_eq!(keys, want);
     for row in rows.iter().step_by(37) {
         let cell = &row.cells[0];
-        let got = java.cell(&name, &row.key, "d", &cell.qualifier, "hex").unwrap();
+        let got = java
+            .cell(&name, &row.key, "d", &cell.qualifier, "hex")
+            .unwrap();
         assert_eq!(got, hex(&cell.value), "row {:02x?}", row.key);
     }
 
@@ -55,9 +57,7 @@ async fn what_one_client_writes_the_other_reads_exactly() {
 async fn a_pre_split_table_has_exactly_the_regions_asked_for() {
     let client = client().await;
     let name = fresh_table(&client, &["d"]).await;
-    let regions = cluster()
-        .command(&format!("regions {name}"))
-        .unwrap();
+    let regions = cluster().command(&format!("regions {name}")).unwrap();
     let starts: Vec<String> = regions
         .split(',')
         .map(|r| r.split_once('@').unwrap().0.to_owned())
@@ -66,8 +66,10 @@ async fn a_pre_split_table_has_exactly_the_regions_asked_for() {
     want.extend(spread().iter().map(|k| hex(k)));
     assert_eq!(starts, want);
     // Spread over the servers, not all on one.
-    let servers: std::collections::BTreeSet<&str> =
-        regions.split(',').map(|r| r.split_once('@').unwrap().1).collect();
+    let servers: std::collections::BTreeSet<&str> = regions
+        .split(',')
+        .map(|r| r.split_once('@').unwrap().1)
+        .collect();
     assert!(servers.len() > 1, "{regions}");
 }
 

@@ -4,6 +4,7 @@
 //! tables pre-split over them. Run one module with `cargo test -p
 //! rowkey-hbase --test native faults::`.
 
+mod blocking;
 mod cluster;
 mod conformance;
 mod java_checks;

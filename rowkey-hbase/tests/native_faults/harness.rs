@@ -50,7 +50,11 @@ pub async fn command(line: &str) -> String {
 /// numbers), written through `store`'s client.
 pub async fn table(client: &HBaseClient, n: u32, splits: &[u32]) -> (HBaseStore, Model) {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let name = format!("f{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::SeqCst));
+    let name = format!(
+        "f{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    );
     let split_keys = SplitKeys::new(splits.iter().map(|&i| key(i)));
     client
         .admin()
@@ -78,7 +82,8 @@ pub async fn write(store: &HBaseStore, rows: &Model) {
 /// between rows now and then so that faults land mid-scan) and checks it
 /// against `model`: the same keys and values, in order, none twice.
 pub async fn check_read(store: &HBaseStore, model: &Model, request: ReadRequest, what: &str) {
-    let mut want: Vec<(&Vec<u8>, &Vec<u8>)> = model.iter().filter(|(k, _)| request.contains(k)).collect();
+    let mut want: Vec<(&Vec<u8>, &Vec<u8>)> =
+        model.iter().filter(|(k, _)| request.contains(k)).collect();
     if request.is_reversed() {
         want.reverse();
     }
@@ -87,7 +92,11 @@ pub async fn check_read(store: &HBaseStore, model: &Model, request: ReadRequest,
     }
     let mut rows = store.clone().with_read_page_rows(97).read_rows(request);
     let mut got = Vec::new();
-    while let Some(row) = rows.try_next().await.unwrap_or_else(|e| panic!("{what}: {e}")) {
+    while let Some(row) = rows
+        .try_next()
+        .await
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+    {
         if got.len() % 500 == 0 {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -96,7 +105,11 @@ pub async fn check_read(store: &HBaseStore, model: &Model, request: ReadRequest,
     assert_eq!(got.len(), want.len(), "{what}: row count");
     for (i, ((gk, gv), (wk, wv))) in got.iter().zip(&want).enumerate() {
         assert_eq!(gk, *wk, "{what}: row {i}");
-        assert_eq!(gv.as_deref(), Some(wv.as_slice()), "{what}: value of row {i}");
+        assert_eq!(
+            gv.as_deref(),
+            Some(wv.as_slice()),
+            "{what}: value of row {i}"
+        );
     }
 }
 
@@ -112,11 +125,16 @@ pub fn requests(n: u32) -> Vec<(ReadRequest, String)> {
             "a range".into(),
         ),
         (
-            ReadRequest::new((0..40).map(|i| KeyRange::new(key(i * n / 40), Some(key(i * n / 40 + 30))))),
+            ReadRequest::new(
+                (0..40).map(|i| KeyRange::new(key(i * n / 40), Some(key(i * n / 40 + 30)))),
+            ),
             "forty ranges".into(),
         ),
         (
-            ReadRequest::new((0..40).map(|i| KeyRange::new(key(i * n / 40), Some(key(i * n / 40 + 30))))).reversed(),
+            ReadRequest::new(
+                (0..40).map(|i| KeyRange::new(key(i * n / 40), Some(key(i * n / 40 + 30)))),
+            )
+            .reversed(),
             "forty ranges reversed".into(),
         ),
         (all().with_limit(u64::from(n) / 3), "a limit".into()),

@@ -27,9 +27,10 @@ async fn connections_cut_every_300_ms() {
         }
     };
     let options = rowkey_hbase::hbase_native::Options::default().address_map(map);
-    let client = HBaseClient::connect_native(&rowkey_fixtures::hbase::cluster().zk_address(), options)
-        .await
-        .unwrap();
+    let client =
+        HBaseClient::connect_native(&rowkey_fixtures::hbase::cluster().zk_address(), options)
+            .await
+            .unwrap();
     let (store, mut model) = crate::harness::table(&client, N, &[2_000, 4_000, 6_000]).await;
     let stop = Arc::new(AtomicBool::new(false));
     let cutter = {
@@ -60,6 +61,9 @@ async fn connections_cut_every_300_ms() {
     stop.store(true, Ordering::SeqCst);
     let cuts = cutter.join().unwrap();
     let cut: usize = proxies.lock().unwrap().values().map(|p| p.cuts()).sum();
-    assert!(cuts > 3 && cut > 0, "{cuts} rounds of cuts, {cut} connections cut");
+    assert!(
+        cuts > 3 && cut > 0,
+        "{cuts} rounds of cuts, {cut} connections cut"
+    );
     assert_eq!(store.key_limit().store, "HBase");
 }

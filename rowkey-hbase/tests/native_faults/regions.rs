@@ -58,7 +58,13 @@ async fn reads_and_writes_across_splits_moves_and_balancing() {
     let done = script.await.unwrap();
     let regions = client.admin().families(&name).await.unwrap();
     assert_eq!(regions, ["d"]);
-    check_read(&store, &model, ReadRequest::new([KeyRange::new(Vec::new(), None)]), "at the end").await;
+    check_read(
+        &store,
+        &model,
+        ReadRequest::new([KeyRange::new(Vec::new(), None)]),
+        "at the end",
+    )
+    .await;
     eprintln!("{round} rounds across: {done:#?}");
     assert!(round >= 2, "the reads overlapped the faults");
 }
