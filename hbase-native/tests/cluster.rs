@@ -191,3 +191,51 @@ async fn wrong_input_is_a_clear_error() {
         .to_string()
         .contains("NoSuchColumnFamilyException"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_masters_registry_finds_the_cluster_too() {
+    let cluster = hbase::cluster();
+    let client = Client::connect(&format!("hbase://127.0.0.1:{}", cluster.master_port))
+        .await
+        .expect("connect through the master");
+    let rows = table(&client, "native_registry", 1200).await;
+    let got: Vec<_> = client
+        .scan("native_registry", Scan::all())
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(got.len(), rows.len());
+    assert!(client
+        .admin()
+        .table_names()
+        .await
+        .unwrap()
+        .contains(&"native_registry".to_owned()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_closed_port_is_an_error_in_bounded_time() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let began = std::time::Instant::now();
+    let e = Client::connect(&format!("zk://127.0.0.1:{port}"))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, hbase_native::Error::ZooKeeper { .. }), "{e}");
+    assert!(e.to_string().contains("refused"), "{e}");
+    // A port that accepts and never answers: the connect timeout bounds it.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let options =
+        hbase_native::Options::default().connect_timeout(std::time::Duration::from_millis(500));
+    let e = Client::connect_with(&format!("zk://{}", silent.local_addr().unwrap()), options)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("no answer within 0.5 s"), "{e}");
+    assert!(began.elapsed() < std::time::Duration::from_secs(10));
+    // A master's RPC port given as ZooKeeper's.
+    let e = Client::connect(&format!("zk://127.0.0.1:{}", hbase::cluster().master_port))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, hbase_native::Error::ZooKeeper { .. }), "{e}");
+}
