@@ -10,6 +10,10 @@ const FUZZY: &str = "org.apache.hadoop.hbase.filter.FuzzyRowFilter";
 const ROW_RANGES: &str = "org.apache.hadoop.hbase.filter.MultiRowRangeFilter";
 const FIRST_KEY_ONLY: &str = "org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter";
 const LIST: &str = "org.apache.hadoop.hbase.filter.FilterList";
+const ROW: &str = "org.apache.hadoop.hbase.filter.RowFilter";
+const REGEX: &str = "org.apache.hadoop.hbase.filter.RegexStringComparator";
+/// `java.util.regex.Pattern.DOTALL`: `.` matches every byte, `\n` too.
+const DOTALL: i32 = 32;
 
 /// `FuzzyRowFilter`'s "processed" mask bytes (its V2 form, what the Java
 /// client sends): a fixed byte is 0xFF, a free one 2, and the key's free
@@ -57,6 +61,26 @@ pub(crate) fn to_proto(filter: &Filter) -> proto::Filter {
                         stop_row_inclusive: Some(false),
                     })
                     .collect(),
+            }
+            .encode_to_vec(),
+        ),
+        Filter::KeyRegex(pattern) => (
+            ROW,
+            proto::RowFilter {
+                compare_filter: proto::CompareFilter {
+                    compare_op: proto::CompareType::Equal as i32,
+                    comparator: Some(proto::Comparator {
+                        name: REGEX.to_owned(),
+                        serialized_comparator: Some(
+                            proto::RegexStringComparator {
+                                pattern: pattern.clone(),
+                                pattern_flags: DOTALL,
+                                charset: "ISO-8859-1".to_owned(),
+                            }
+                            .encode_to_vec(),
+                        ),
+                    }),
+                },
             }
             .encode_to_vec(),
         ),

@@ -120,6 +120,13 @@ pub enum Filter {
     /// HBase's `MultiRowRangeFilter`: rows in one of the ranges
     /// `[start, stop)` (an empty stop: no end).
     RowRanges(Vec<(Vec<u8>, Vec<u8>)>),
+    /// Rows whose key a Java regular expression finds a match in
+    /// (`RowFilter` with a `RegexStringComparator`, `Matcher.find`:
+    /// anchor it with `^` and `$` to match the whole key). The key is read
+    /// as ISO-8859-1, so each byte is one character: `\\x00`-`\\xff` name
+    /// bytes. It cannot skip ahead as `Fuzzy` and `RowRanges` do: the
+    /// servers read every row of the scan's range.
+    KeyRegex(String),
     /// Only the first cell of each row (`FirstKeyOnlyFilter`): to list keys.
     FirstKeyOnly,
     /// Rows that pass every filter.

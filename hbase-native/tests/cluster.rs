@@ -239,3 +239,56 @@ async fn a_closed_port_is_an_error_in_bounded_time() {
         .unwrap_err();
     assert!(matches!(e, hbase_native::Error::ZooKeeper { .. }), "{e}");
 }
+
+/// A filtered scan that finds nothing for longer than a call may wait:
+/// the region server sends heartbeats (empty answers before the time is
+/// up, at half the call timeout the request carries), and the scan goes
+/// on to its one row instead of timing out.
+#[tokio::test(flavor = "multi_thread")]
+async fn heartbeats_keep_a_long_filtered_scan_alive() {
+    let client = client().await;
+    let admin = client.admin();
+    let _ = admin.delete_table("native_heartbeats").await;
+    admin
+        .create_table("native_heartbeats", &["d"], &[])
+        .await
+        .unwrap();
+    let n = 400_000u32;
+    for chunk in (0..n).collect::<Vec<_>>().chunks(10_000) {
+        let mutations = chunk
+            .iter()
+            .map(|&i| RowMutation::put(key(i)).set(b"d", b"q", &[b'x'; 64]).at(1))
+            .collect();
+        client.mutate("native_heartbeats", mutations).await.unwrap();
+    }
+    // Only the last row matches, and a regex cannot seek: the server
+    // reads every row to find it.
+    let last = key(n - 1);
+    let scan = Scan::all().filter(Filter::KeyRegex(format!(
+        "^{}$",
+        String::from_utf8(last.clone()).unwrap()
+    )));
+    // How long the scan takes with time to spare, then with a call
+    // timeout of a quarter of that (the request carries it; the server
+    // sends a heartbeat at half of it).
+    let began = std::time::Instant::now();
+    let got: Vec<_> = client
+        .scan("native_heartbeats", scan.clone())
+        .try_collect()
+        .await
+        .unwrap();
+    let whole = began.elapsed();
+    assert_eq!(got.len(), 1);
+    let timeout = (whole / 4).max(std::time::Duration::from_millis(40));
+    let short = client.with_policy(hbase_native::CallPolicy::new(1, timeout, timeout, timeout));
+    let began = std::time::Instant::now();
+    let got: Vec<_> = short
+        .scan("native_heartbeats", scan)
+        .try_collect()
+        .await
+        .unwrap();
+    let took = began.elapsed();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].row, last);
+    eprintln!("the scan: {whole:?}; with a call timeout of {timeout:?}: {took:?}");
+}

@@ -1,7 +1,10 @@
 //! HBase for [`rowkey`](https://docs.rs/rowkey): a [`Store`](rowkey_store::Store)
-//! over HBase's Thrift 1 server, its table admin, and adapters between
+//! over HBase, natively (HBase's own RPC, through [`hbase_native`]: give
+//! [`HBaseClient::connect`] a `zk://` or `hbase://` address) or through a
+//! Thrift 1 server (a `host:port`); its table admin; and adapters between
 //! rowkey's types and [hbase-thrift](https://docs.rs/hbase-thrift) 1.2's
-//! for code that keeps its own client.
+//! for code that keeps its own client. `docs/stores.md` says which
+//! transport to pick.
 //!
 //! - [`HBaseStore`]: a table as an async store, with everything
 //!   [`StoreExt`](rowkey_store::StoreExt) builds on it (typed `put`/`get`,
@@ -59,9 +62,14 @@
 //! `Bytes.toStringBinary` as [`KeyBuf`](rowkey_core::KeyBuf)'s `Display`
 //! prints them.
 //!
-//! What does not: HBase 1.x; a cluster of several region servers (a
-//! region that moves mid-scan is handled as a lost scanner, untested);
-//! secure (SASL) or HTTP Thrift servers; the Thrift 2 gateway, whose
+//! The native transport runs against a master and three region servers
+//! in one JVM: the whole conformance suite and the seed layouts on tables
+//! pre-split over them, regions split, moved and balanced, `hbase:meta`
+//! moved, servers stopped and aborted and connections cut mid-scan and
+//! mid-batch, and cross-checks through HBase's Java client.
+//!
+//! What does not: HBase 1.x; secure clusters (SASL, TLS) natively, and
+//! secure or HTTP Thrift servers; the Thrift 2 gateway, whose
 //! server-side `FuzzyRowFilter`, pre-split `createTable` and scan limits
 //! Thrift 1 lacks (the crate keeps what any gateway shares apart from
 //! what is Thrift 1's, so it would be one more module).

@@ -59,3 +59,40 @@ pub struct MultiRowRangeFilter {
     #[prost(message, repeated, tag = "1")]
     pub row_range_list: Vec<RowRange>,
 }
+
+/// `CompareFilter`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CompareFilter {
+    #[prost(enumeration = "super::CompareType", required, tag = "1")]
+    pub compare_op: i32,
+    #[prost(message, optional, tag = "2")]
+    pub comparator: Option<Comparator>,
+}
+
+/// `RowFilter`: rows whose key compares as asked.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct RowFilter {
+    #[prost(message, required, tag = "1")]
+    pub compare_filter: CompareFilter,
+}
+
+/// `Comparator` (`Comparator.proto`): a comparator's Java class name and
+/// its own message.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Comparator {
+    #[prost(string, required, tag = "1")]
+    pub name: String,
+    #[prost(bytes = "vec", optional, tag = "2")]
+    pub serialized_comparator: Option<Vec<u8>>,
+}
+
+/// `RegexStringComparator` (`Comparator.proto`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct RegexStringComparator {
+    #[prost(string, required, tag = "1")]
+    pub pattern: String,
+    #[prost(int32, required, tag = "2")]
+    pub pattern_flags: i32,
+    #[prost(string, required, tag = "3")]
+    pub charset: String,
+}
