@@ -11,9 +11,11 @@
 //!   in small batches, and stays under a bound set by the batching with
 //!   the defaults.
 //!
-//! The server is `rowkey_fixtures::hbase::shared()`, a JVM of its own: the
+//! Each on both transports: through the Thrift 1 server and natively. The
+//! server is `rowkey_fixtures::hbase::shared()`, a JVM of its own: the
 //! heap counted is this process's (the store, its pool's threads and
-//! hbase-thrift's buffers).
+//! hbase-thrift's buffers, or the native client's runtime, connections
+//! and pages).
 
 use futures::StreamExt;
 use rowkey::store::admin::TableSpec;
@@ -35,9 +37,14 @@ static HEAP: Counting = Counting;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-async fn client() -> HBaseClient {
-    let address = std::env::var("ROWKEY_HBASE_DEV_THRIFT")
-        .unwrap_or_else(|_| rowkey_fixtures::hbase::shared().thrift.clone());
+/// A client through the Thrift 1 server, or a native one.
+async fn client(native: bool) -> HBaseClient {
+    let address = if native {
+        rowkey_fixtures::hbase::shared().zk_address()
+    } else {
+        std::env::var("ROWKEY_HBASE_DEV_THRIFT")
+            .unwrap_or_else(|_| rowkey_fixtures::hbase::shared().thrift.clone())
+    };
     HBaseClient::connect(&address)
         .await
         .expect("a client of the test HBase")
@@ -45,7 +52,8 @@ async fn client() -> HBaseClient {
 
 /// A new table of `families`, named after the process and `what`.
 async fn table(client: &HBaseClient, what: &str, families: &[&str]) -> HBaseStore {
-    let name = format!("mem{}_{what}", std::process::id());
+    let way = if client.is_native() { "n" } else { "t" };
+    let name = format!("mem{}_{way}{what}", std::process::id());
     client
         .admin()
         .create_table(&TableSpec::new(&name, families))
@@ -106,11 +114,16 @@ fn one_at_a_time(test: impl std::future::Future<Output = ()>) {
 
 #[test]
 fn reading_a_large_table_holds_bounded_memory() {
-    one_at_a_time(reading());
+    one_at_a_time(reading(false));
 }
 
-async fn reading() {
-    let client = client().await;
+#[test]
+fn reading_a_large_table_natively_holds_bounded_memory() {
+    one_at_a_time(reading(true));
+}
+
+async fn reading(native: bool) {
+    let client = client(native).await;
     let sizes = [20_000, 200_000];
     let mut stores = Vec::new();
     for n in sizes {
@@ -190,11 +203,16 @@ fn trades(n: u64) -> impl Iterator<Item = Trade> {
 
 #[test]
 fn a_bulk_load_holds_bounded_memory() {
-    one_at_a_time(loading());
+    one_at_a_time(loading(false));
 }
 
-async fn loading() {
-    let client = client().await;
+#[test]
+fn a_bulk_load_natively_holds_bounded_memory() {
+    one_at_a_time(loading(true));
+}
+
+async fn loading(native: bool) {
+    let client = client(native).await;
     let small = PutRecordsOptions::default().batch_records(200).in_flight(2);
     for (options, name, bound, steady) in [
         (small, "batches of 200, 2 in flight", 2 << 20, true),
