@@ -28,6 +28,13 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * WARMUPS untimed rounds first (3 by default: the JIT, the connection,
  * the region locations), then RUNS timed rounds, each into a fresh table; each prints
  * {@code write MILLIS} and {@code scan MILLIS ROWS_READ}.
+ *
+ * <pre>JavaBench ranges ZK_PORT TABLE FILE RUNS WARMUPS</pre>
+ *
+ * Scans the ranges of FILE (a line each: start and stop row in lowercase
+ * hex, {@code -} for none) of an existing TABLE one after the other, each
+ * a {@code Scan} of caching 1,000; WARMUPS untimed rounds, then RUNS
+ * timed ones, each printing {@code ranges MILLIS ROWS_READ}.
  */
 public final class JavaBench {
   private static final byte[] FAMILY = "d".getBytes(StandardCharsets.UTF_8);
@@ -46,6 +53,10 @@ public final class JavaBench {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("ranges")) {
+      ranges(args);
+      return;
+    }
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", "127.0.0.1");
     conf.set("hbase.zookeeper.property.clientPort", args[0]);
@@ -90,6 +101,40 @@ public final class JavaBench {
         try (Admin admin = connection.getAdmin()) {
           admin.disableTable(table);
           admin.deleteTable(table);
+        }
+      }
+    }
+  }
+
+  private static void ranges(String[] args) throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.set("hbase.zookeeper.property.clientPort", args[1]);
+    TableName table = TableName.valueOf(args[2]);
+    java.util.List<byte[][]> ranges = new java.util.ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(java.nio.file.Paths.get(args[3]))) {
+      String[] w = line.trim().split(" ");
+      ranges.add(new byte[][] {HBaseServer.unhex(w[0]), HBaseServer.unhex(w[1])});
+    }
+    int runs = Integer.parseInt(args[4]);
+    int warmups = Integer.parseInt(args[5]);
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        Table t = connection.getTable(table)) {
+      for (int run = -warmups; run < runs; run++) {
+        long began = System.nanoTime();
+        long read = 0;
+        for (byte[][] range : ranges) {
+          Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).setCaching(1000);
+          try (ResultScanner scanner = t.getScanner(scan)) {
+            for (Result r : scanner) {
+              read++;
+            }
+          }
+        }
+        long took = System.nanoTime() - began;
+        if (run >= 0) {
+          System.out.println("ranges " + took / 1_000_000.0 + " " + read);
+          System.out.flush();
         }
       }
     }
