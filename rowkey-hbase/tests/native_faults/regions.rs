@@ -1,4 +1,4 @@
-//! Regions split, moved and balanced, and `hbase:meta` moved, while
+//! Regions split, merged, moved and balanced, and `hbase:meta` moved, while
 //! reads and writes run.
 
 use crate::harness::{check_read, client, command, key, requests, table, write, Model};
@@ -9,7 +9,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reads_and_writes_across_splits_moves_and_balancing() {
+async fn reads_and_writes_across_splits_merges_moves_and_balancing() {
     const N: u32 = 20_000;
     let client = client().await;
     let (store, mut model) = table(&client, N, &[5_000, 10_000]).await;
@@ -26,6 +26,8 @@ async fn reads_and_writes_across_splits_moves_and_balancing() {
                 "balance".to_owned(),
                 format!("move {name} {}", hex(&key(100))),
                 format!("split {name} {}", hex(&key(7_777))),
+                format!("merge {name} {}", hex(&key(2_500))),
+                format!("merge {name} {}", hex(&key(12_000))),
             ] {
                 done.push(format!("{line}: {}", command(&line).await));
             }

@@ -27,6 +27,7 @@ import org.apache.hadoop.hbase.util.JVMClusterUtil;
  *
  * <pre>
  * split TABLE ROW     splits the region holding ROW at ROW; waits for both halves
+ * merge TABLE ROW     merges the region holding ROW with the one after it; waits
  * move TABLE ROW      moves the region holding ROW to another server; waits
  * move-meta           moves hbase:meta to another server; waits
  * balance             runs the balancer; waits until no region is in transition
@@ -55,6 +56,8 @@ final class ClusterControl {
     switch (w[0]) {
       case "split":
         return split(TableName.valueOf(w[1]), HBaseServer.unhex(w[2]));
+      case "merge":
+        return merge(TableName.valueOf(w[1]), HBaseServer.unhex(w[2]));
       case "move":
         return move(location(TableName.valueOf(w[1]), HBaseServer.unhex(w[2])));
       case "move-meta":
@@ -107,6 +110,47 @@ final class ClusterControl {
               }
             }
             return false;
+          } catch (IOException e) {
+            return false;
+          }
+        });
+    settle();
+    return "regions=" + admin().getRegions(table).size();
+  }
+
+  private String merge(TableName table, byte[] row) throws Exception {
+    RegionInfo first = location(table, row).getRegion();
+    if (first.getEndKey().length == 0) {
+      throw new IllegalArgumentException("the region holding the row is the table's last");
+    }
+    RegionInfo second = location(table, first.getEndKey()).getRegion();
+    int before = admin().getRegions(table).size();
+    // A region fresh from a split (or a merge) still refers to its parent's
+    // files and is not mergeable until a major compaction rewrites them.
+    long deadline = System.currentTimeMillis() + WAIT_MS;
+    while (true) {
+      try {
+        admin()
+            .mergeRegionsAsync(
+                new byte[][] {first.getEncodedNameAsBytes(), second.getEncodedNameAsBytes()},
+                false)
+            .get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        break;
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (!String.valueOf(e.getMessage()).contains("not mergeable")
+            || System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        admin().majorCompactRegion(first.getRegionName());
+        admin().majorCompactRegion(second.getRegionName());
+        Thread.sleep(500);
+      }
+    }
+    waitUntil(
+        "the merge of " + first.getRegionNameAsString(),
+        () -> {
+          try {
+            return admin().getRegions(table).size() == before - 1;
           } catch (IOException e) {
             return false;
           }
