@@ -155,6 +155,23 @@ impl Client {
         })
     }
 
+    /// Reads `rows` of `table` by key: one answer per row, in the order
+    /// asked, `None` for a row that is not there. Only `columns` are read
+    /// ((family, qualifier); a `None` qualifier takes the whole family;
+    /// none: every column). The rows are grouped by region server, one
+    /// `Multi` of gets per server, all servers at once.
+    pub fn get(
+        &self,
+        table: &str,
+        rows: Vec<Vec<u8>>,
+        columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    ) -> impl Future<Output = Result<Vec<Option<RowResult>>>> + Send + 'static {
+        let table = table.to_owned();
+        self.run(move |cluster, policy| async move {
+            crate::get::get(&cluster, &policy, &table, &rows, &columns).await
+        })
+    }
+
     /// The rows of `scan`, as a stream: read a page (the scan's caching)
     /// ahead of the consumer, never more. Dropping it closes the scanner
     /// on its server.

@@ -12,6 +12,8 @@
 //!   `MultiRowRangeFilter`) and a limit; a scanner lost to a moved region,
 //!   a dead server or a cut connection is reopened after the last row
 //!   delivered.
+//! - [`Client::get`] reads rows by key, one `Multi` of gets per region
+//!   server, in the order asked.
 //! - [`Client::mutate`] writes [`RowMutation`]s, each row all or nothing,
 //!   one `Multi` call per region server, retrying only what failed.
 //! - [`Admin`] creates tables pre-split at split keys, disables, deletes,
@@ -53,6 +55,7 @@ mod cluster;
 mod connection;
 mod error;
 mod filter;
+mod get;
 mod locate;
 mod mutate;
 mod options;

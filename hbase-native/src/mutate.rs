@@ -320,7 +320,7 @@ fn failed_of(
 }
 
 /// A `NameBytesPair` exception (class name, message as UTF-8).
-fn exception_of(pair: &proto::NameBytesPair) -> RemoteException {
+pub(crate) fn exception_of(pair: &proto::NameBytesPair) -> RemoteException {
     let message = pair
         .value
         .as_deref()

@@ -128,7 +128,7 @@ async fn scan_region(
         regions.containing(&at.key).clone()
     };
     let request = proto::Scan {
-        column: columns(scan),
+        column: columns_of(&scan.columns),
         start_row: Some(at.key.clone()),
         include_start_row: Some(at.inclusive),
         stop_row: Some(if scan.reversed {
@@ -245,10 +245,10 @@ async fn deliver(
 
 /// The scan's columns, one `Column` per family: a family asked for whole
 /// lists no qualifiers (HBase's way of saying all of them).
-fn columns(scan: &Scan) -> Vec<proto::Column> {
+pub(crate) fn columns_of(columns: &[(Vec<u8>, Option<Vec<u8>>)]) -> Vec<proto::Column> {
     let mut out: Vec<proto::Column> = Vec::new();
     let mut whole: Vec<&[u8]> = Vec::new();
-    for (family, qualifier) in &scan.columns {
+    for (family, qualifier) in columns {
         if qualifier.is_none() {
             whole.push(family);
         }

@@ -292,3 +292,44 @@ async fn heartbeats_keep_a_long_filtered_scan_alive() {
     assert_eq!(got[0].row, last);
     eprintln!("the scan: {whole:?}; with a call timeout of {timeout:?}: {took:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn gets_answer_in_the_order_asked_across_regions() {
+    let client = client().await;
+    let rows = table(&client, "native_gets", 3200).await;
+    let asked: Vec<Vec<u8>> = vec![
+        key(3100),
+        key(5),
+        b"absent".to_vec(),
+        key(1500),
+        key(5),
+        key(2999),
+    ];
+    let got = client
+        .get("native_gets", asked.clone(), vec![])
+        .await
+        .unwrap();
+    assert_eq!(got.len(), asked.len());
+    for (k, g) in asked.iter().zip(&got) {
+        match rows.get(k) {
+            Some(v) => assert_eq!(
+                g.as_ref().map(|r| r.cells[0].value.clone()),
+                Some(v.clone()),
+                "{k:?}"
+            ),
+            None => assert!(g.is_none()),
+        }
+    }
+    let only: Vec<_> = client
+        .get(
+            "native_gets",
+            vec![key(7)],
+            vec![(b"d".to_vec(), Some(b"other".to_vec()))],
+        )
+        .await
+        .unwrap();
+    assert!(
+        only[0].is_none(),
+        "a row without the column asked for is none"
+    );
+}

@@ -17,8 +17,8 @@
 //! rowkey-hbase --example hbase_native_query_speed` (`-- --rows N --runs R`).
 
 use futures::{StreamExt, TryStreamExt};
-use rowkey::store::admin::TableSpec;
 use rowkey::scan::{Cursor, ScanPlan};
+use rowkey::store::admin::TableSpec;
 use rowkey::store::{Store, StoreExt};
 use rowkey_fixtures::bench::{arg, median, per_run, table_row};
 use rowkey_fixtures::hbase::{java_main, HBase};
@@ -36,7 +36,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Java scanning `ranges` of `table` one after the other: each run's time.
-fn java_ranges(hbase: &HBase, table: &str, ranges: &[(Vec<u8>, Vec<u8>)], rows: usize, runs: usize) -> Vec<Duration> {
+fn java_ranges(
+    hbase: &HBase,
+    table: &str,
+    ranges: &[(Vec<u8>, Vec<u8>)],
+    rows: usize,
+    runs: usize,
+) -> Vec<Duration> {
     let file = std::env::temp_dir().join(format!("ranges-{}.txt", std::process::id()));
     let mut f = std::fs::File::create(&file).unwrap();
     for (start, stop) in ranges {
@@ -106,7 +112,11 @@ async fn main() {
         .create_table(&TableSpec::new(&table, &["d"]))
         .await
         .unwrap();
-    native.table(&table).write_rows(Ledger::distinct_rows(rows)).await.unwrap();
+    native
+        .table(&table)
+        .write_rows(Ledger::distinct_rows(rows))
+        .await
+        .unwrap();
     let (ns, ts) = (native.table(&table), thrift.table(&table));
     let plan = Ledger::scan().plan().unwrap();
     let ranges: Vec<(Vec<u8>, Vec<u8>)> = plan
@@ -121,7 +131,10 @@ async fn main() {
     // The fuzzy table, on the native client alone.
     let raw = Client::connect(&hbase.zk_address()).await.unwrap();
     let fuzzy_table = format!("fuzzy_native_{}", std::process::id());
-    raw.admin().create_table(&fuzzy_table, &["d"], &[]).await.unwrap();
+    raw.admin()
+        .create_table(&fuzzy_table, &["d"], &[])
+        .await
+        .unwrap();
     let mutations: Vec<RowMutation> = (0..rows as u32)
         .map(|i| RowMutation::put(fuzzy_key(i)).set(b"d", b"v", &[7; 60]))
         .collect();
@@ -131,10 +144,13 @@ async fn main() {
     let kept = (0..rows as u32).filter(|&i| fuzzy_key(i)[5] == 3).count();
     let pattern = (vec![0, 0, 0, 0, 0, 3], vec![1, 1, 1, 1, 1, 0]);
     let server = || async {
-        raw.scan(&fuzzy_table, Scan::all().filter(Filter::Fuzzy(vec![pattern.clone()])))
-            .try_fold(0, |n, _| async move { Ok(n + 1) })
-            .await
-            .unwrap()
+        raw.scan(
+            &fuzzy_table,
+            Scan::all().filter(Filter::Fuzzy(vec![pattern.clone()])),
+        )
+        .try_fold(0, |n, _| async move { Ok(n + 1) })
+        .await
+        .unwrap()
     };
     let client_side = || async {
         raw.scan(&fuzzy_table, Scan::all())
@@ -144,7 +160,12 @@ async fn main() {
             .unwrap()
     };
 
-    let count = |s: rowkey::store::RowStream| s.fold(0, |n, r| async move { r.unwrap(); n + 1 });
+    let count = |s: rowkey::store::RowStream| {
+        s.fold(0, |n, r| async move {
+            r.unwrap();
+            n + 1
+        })
+    };
     // Untimed: a round of every way.
     count(Box::pin(ns.query(&plan))).await;
     count(Box::pin(ts.query(&plan))).await;
@@ -164,7 +185,10 @@ async fn main() {
     println!("| way | median | range | vs Java | vs native query |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     let (j, q) = (median(&java), median(&t[0]));
-    println!("{}", table_row("Java: 120 Scans one after another", &java, &[j, q]));
+    println!(
+        "{}",
+        table_row("Java: 120 Scans one after another", &java, &[j, q])
+    );
     for (i, way) in [
         "native: query",
         "Thrift 1: query",
@@ -181,7 +205,10 @@ async fn main() {
     println!("| --- | ---: | ---: | ---: |");
     let s = median(&t[5]);
     println!("{}", table_row("FuzzyRowFilter on the server", &t[5], &[s]));
-    println!("{}", table_row("every row read, matched on the client", &t[6], &[s]));
+    println!(
+        "{}",
+        table_row("every row read, matched on the client", &t[6], &[s])
+    );
     println!(
         "\nper run: native query / Java {}; Thrift query / native query {}; native walk / native query {}",
         per_run(&t[0], &java),
