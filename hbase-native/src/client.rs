@@ -172,6 +172,37 @@ impl Client {
         })
     }
 
+    /// Applies `mutation` to its row of `table` if `check` holds of one of
+    /// the row's cells, as one step of the region server; whether it held.
+    /// Never sent again once it may have reached the server: such a
+    /// failure is [`Error::OutcomeUnknown`].
+    pub fn check_and_mutate(
+        &self,
+        table: &str,
+        check: crate::Check,
+        mutation: RowMutation,
+    ) -> impl Future<Output = Result<bool>> + Send + 'static {
+        let table = table.to_owned();
+        self.run(move |cluster, policy| async move {
+            crate::atomic::check_and_mutate(&cluster, &policy, &table, &check, &mutation).await
+        })
+    }
+
+    /// Increments counters or appends bytes of `row` of `table` as one
+    /// step of the region server; the new values of the cells changed.
+    /// Carries a nonce, so a retry is applied once.
+    pub fn read_modify_write(
+        &self,
+        table: &str,
+        row: Vec<u8>,
+        modify: crate::Modify,
+    ) -> impl Future<Output = Result<RowResult>> + Send + 'static {
+        let table = table.to_owned();
+        self.run(move |cluster, policy| async move {
+            crate::atomic::read_modify_write(&cluster, &policy, &table, &row, &modify).await
+        })
+    }
+
     /// The rows of `scan`, as a stream: read a page (the scan's caching)
     /// ahead of the consumer, never more. Dropping it closes the scanner
     /// on its server.

@@ -174,6 +174,19 @@ pub enum Error {
         /// Why.
         why: String,
     },
+    /// A mutation that makes no sense (nothing to write, a check HBase
+    /// would read otherwise than meant).
+    InvalidMutation {
+        /// Why.
+        why: String,
+    },
+    /// A call that is not safe to repeat (a conditional mutation) failed
+    /// after it may have reached the server: whether it was applied is not
+    /// known, and it was not sent again. Read the row to find out.
+    OutcomeUnknown {
+        /// The failure.
+        last: Box<Error>,
+    },
     /// The call was tried `attempts` times; the last failure is `last`.
     RetriesExhausted {
         /// How many tries.
@@ -284,6 +297,11 @@ impl fmt::Display for Error {
                 write!(f, "the regions of {table} did not settle: {why}")
             }
             Error::InvalidScan { why } => write!(f, "invalid scan: {why}"),
+            Error::InvalidMutation { why } => write!(f, "invalid mutation: {why}"),
+            Error::OutcomeUnknown { last } => write!(
+                f,
+                "the outcome is unknown (the call may have been applied; it was not sent again): {last}"
+            ),
             Error::Procedure { what, why } => write!(f, "{what} failed on the master: {why}"),
             Error::RetriesExhausted { attempts, last } => {
                 write!(f, "gave up after {attempts} tries: {last}")
@@ -296,7 +314,9 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::RetriesExhausted { last, .. } => Some(last.as_ref()),
+            Error::RetriesExhausted { last, .. } | Error::OutcomeUnknown { last } => {
+                Some(last.as_ref())
+            }
             _ => None,
         }
     }

@@ -83,6 +83,7 @@ async fn get_once(
                 request.region_action.push(proto::RegionAction {
                     region: Cluster::region(name),
                     atomic: None,
+                    condition: None,
                     action: indexes
                         .iter()
                         .enumerate()

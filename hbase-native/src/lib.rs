@@ -16,6 +16,10 @@
 //!   server, in the order asked.
 //! - [`Client::mutate`] writes [`RowMutation`]s, each row all or nothing,
 //!   one `Multi` call per region server, retrying only what failed.
+//! - [`Client::check_and_mutate`] applies a row's mutation if one of its
+//!   cells is as a [`Check`] says, as one step of the server;
+//!   [`Client::read_modify_write`] increments counters or appends bytes
+//!   ([`Modify`]), with a nonce so that a retry is applied once.
 //! - [`Admin`] creates tables pre-split at split keys, disables, deletes,
 //!   lists and describes them, and lists a table's [`Region`]s.
 //!
@@ -40,7 +44,7 @@
 //!
 //! **Not supported yet:** secure clusters (SASL: Kerberos, delegation
 //! tokens; TLS) are refused with [`Error::Unsupported`]; HBase 1.x; read
-//! replicas; check-and-mutate, increments and appends.
+//! replicas.
 //!
 //! The wire messages are this crate's own prost definitions of the fields
 //! it uses; a test checks each against the `.proto` files of HBase 2.6.1's
@@ -50,6 +54,7 @@
 
 mod address;
 mod admin;
+mod atomic;
 mod client;
 mod cluster;
 mod connection;
@@ -58,6 +63,7 @@ mod filter;
 mod get;
 mod locate;
 mod mutate;
+mod nonce;
 mod options;
 mod proto;
 mod regions;
@@ -69,6 +75,7 @@ mod zookeeper;
 
 pub use address::Registry;
 pub use admin::Admin;
+pub use atomic::{Check, Compare, Modify};
 pub use client::{Client, Scanner};
 pub use error::{Error, RemoteException, Result};
 pub use options::{AddressMap, CallPolicy, Options};

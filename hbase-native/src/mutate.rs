@@ -133,6 +133,7 @@ fn multi_request(
         let mut plain = proto::RegionAction {
             region: Cluster::region(name),
             atomic: None,
+            condition: None,
             action: Vec::new(),
         };
         let mut plain_rows = Vec::new();
@@ -149,6 +150,7 @@ fn multi_request(
                 let atomic = proto::RegionAction {
                     region: Cluster::region(name),
                     atomic: Some(true),
+                    condition: None,
                     action: protos
                         .into_iter()
                         .enumerate()
@@ -179,7 +181,7 @@ fn action(index: usize, mutation: proto::MutationProto) -> proto::Action {
 
 /// A row's mutation as HBase's messages: a delete (of the row, or of its
 /// cleared columns) and a put, whichever it has (an empty put is none).
-fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
+pub(crate) fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
     let mut out = Vec::new();
     let ts = m.timestamp;
     if m.delete_row || !m.clears.is_empty() {

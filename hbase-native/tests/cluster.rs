@@ -333,3 +333,138 @@ async fn gets_answer_in_the_order_asked_across_regions() {
         "a row without the column asked for is none"
     );
 }
+
+/// Conditional mutations hold exactly when the cell is as the check says
+/// (each compared with the rule, in the API's own terms), and counters
+/// taken by many tasks at once count every increment once.
+#[tokio::test(flavor = "multi_thread")]
+async fn conditional_mutations_and_counters_are_one_step_each() {
+    use hbase_native::{Check, Compare, Modify};
+    let client = client().await;
+    let admin = client.admin();
+    let _ = admin.delete_table("native_atomic").await;
+    admin
+        .create_table("native_atomic", &["d"], &[b"m".to_vec()])
+        .await
+        .unwrap();
+    let check = |compare: Compare| Check {
+        family: b"d".to_vec(),
+        qualifier: b"c".to_vec(),
+        compare,
+    };
+    let read = |row: &'static [u8]| {
+        let client = client.clone();
+        async move {
+            client
+                .get("native_atomic", vec![row.to_vec()], vec![])
+                .await
+                .unwrap()
+                .remove(0)
+        }
+    };
+    let put = |row: &[u8], v: &[u8]| RowMutation::put(row.to_vec()).set(b"d", b"c", v);
+    assert!(client
+        .check_and_mutate("native_atomic", check(Compare::Absent), put(b"a", b"m"))
+        .await
+        .unwrap());
+    assert!(!client
+        .check_and_mutate("native_atomic", check(Compare::Absent), put(b"a", b"x"))
+        .await
+        .unwrap());
+    // The cell holds "m": each comparison as the rule says.
+    for (compare, holds) in [
+        (Compare::Equal(b"m".to_vec()), true),
+        (Compare::Equal(b"n".to_vec()), false),
+        (Compare::Less(b"n".to_vec()), true),
+        (Compare::Less(b"m".to_vec()), false),
+        (Compare::Less(b"a".to_vec()), false),
+        (Compare::Greater(b"a".to_vec()), true),
+        (Compare::Greater(b"m".to_vec()), false),
+        (Compare::Greater(b"z".to_vec()), false),
+    ] {
+        let mutation =
+            RowMutation::put(b"a".to_vec()).set(b"d", b"seen", format!("{compare:?}").as_bytes());
+        let got = client
+            .check_and_mutate("native_atomic", check(compare.clone()), mutation)
+            .await
+            .unwrap();
+        assert_eq!(got, holds, "{compare:?} of a cell holding m");
+    }
+    // A clear and a put as one step, on a row of the other region.
+    client
+        .mutate(
+            "native_atomic",
+            vec![put(b"z", b"1").set(b"d", b"gone", b"x")],
+        )
+        .await
+        .unwrap();
+    let both = put(b"z", b"2").clear(b"d", b"gone");
+    assert!(client
+        .check_and_mutate("native_atomic", check(Compare::Equal(b"1".to_vec())), both)
+        .await
+        .unwrap());
+    let z = read(b"z").await.unwrap();
+    assert_eq!(z.cells.len(), 1);
+    assert_eq!(z.cells[0].value, b"2");
+    let e = client
+        .check_and_mutate(
+            "native_atomic",
+            check(Compare::Equal(vec![])),
+            put(b"a", b"v"),
+        )
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("absent or empty"), "{e}");
+
+    // 8 tasks x 100 increments of one counter.
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let mut seen = Vec::new();
+                for _ in 0..100 {
+                    let row = client
+                        .read_modify_write(
+                            "native_atomic",
+                            b"counter".to_vec(),
+                            Modify::Increment(vec![(b"d".to_vec(), b"n".to_vec(), 1)]),
+                        )
+                        .await
+                        .unwrap();
+                    seen.push(i64::from_be_bytes(
+                        row.cells[0].value.clone().try_into().unwrap(),
+                    ));
+                }
+                seen
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    all.sort();
+    assert_eq!(
+        all,
+        (1..=800).collect::<Vec<i64>>(),
+        "each count came back to exactly one task"
+    );
+    let appended = client
+        .read_modify_write(
+            "native_atomic",
+            b"log".to_vec(),
+            Modify::Append(vec![(b"d".to_vec(), b"l".to_vec(), b"ab".to_vec())]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(appended.cells[0].value, b"ab");
+    let appended = client
+        .read_modify_write(
+            "native_atomic",
+            b"log".to_vec(),
+            Modify::Append(vec![(b"d".to_vec(), b"l".to_vec(), b"cd".to_vec())]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(appended.cells[0].value, b"abcd");
+}

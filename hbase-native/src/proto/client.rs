@@ -1,6 +1,6 @@
 //! `Client.proto`: gets, mutations, scans and `Multi`.
 
-use super::{Cell, Filter, NameBytesPair, RegionSpecifier, TimeRange};
+use super::{Cell, Comparator, CompareType, Filter, NameBytesPair, RegionSpecifier, TimeRange};
 
 /// `Column`: a family, and some of its qualifiers (none: all).
 #[derive(Clone, PartialEq, prost::Message)]
@@ -56,6 +56,21 @@ pub struct GetRequest {
 pub struct GetResponse {
     #[prost(message, optional, tag = "1")]
     pub result: Option<Result>,
+}
+
+/// `Condition`: what a conditional mutation checks of one cell.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Condition {
+    #[prost(bytes = "vec", required, tag = "1")]
+    pub row: Vec<u8>,
+    #[prost(bytes = "vec", optional, tag = "2")]
+    pub family: Option<Vec<u8>>,
+    #[prost(bytes = "vec", optional, tag = "3")]
+    pub qualifier: Option<Vec<u8>>,
+    #[prost(enumeration = "CompareType", optional, tag = "4")]
+    pub compare_type: Option<i32>,
+    #[prost(message, optional, tag = "5")]
+    pub comparator: Option<Comparator>,
 }
 
 /// `MutationProto`: one row's put, delete, increment or append.
@@ -143,6 +158,8 @@ pub struct MutateRequest {
     pub region: RegionSpecifier,
     #[prost(message, required, tag = "2")]
     pub mutation: MutationProto,
+    #[prost(message, optional, tag = "3")]
+    pub condition: Option<Condition>,
     #[prost(uint64, optional, tag = "4")]
     pub nonce_group: Option<u64>,
 }
@@ -258,6 +275,8 @@ pub struct RegionAction {
     pub atomic: Option<bool>,
     #[prost(message, repeated, tag = "3")]
     pub action: Vec<Action>,
+    #[prost(message, optional, tag = "4")]
+    pub condition: Option<Condition>,
 }
 
 /// `ResultOrException`.
@@ -278,6 +297,8 @@ pub struct RegionActionResult {
     pub result_or_exception: Vec<ResultOrException>,
     #[prost(message, optional, tag = "2")]
     pub exception: Option<NameBytesPair>,
+    #[prost(bool, optional, tag = "3")]
+    pub processed: Option<bool>,
 }
 
 /// `MultiRequest`.

@@ -96,3 +96,17 @@ pub struct RegexStringComparator {
     #[prost(string, required, tag = "3")]
     pub charset: String,
 }
+
+/// `ByteArrayComparable` (`Comparator.proto`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ByteArrayComparable {
+    #[prost(bytes = "vec", optional, tag = "1")]
+    pub value: Option<Vec<u8>>,
+}
+
+/// `BinaryComparator` (`Comparator.proto`): bytes compared as unsigned.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct BinaryComparator {
+    #[prost(message, required, tag = "1")]
+    pub comparable: ByteArrayComparable,
+}

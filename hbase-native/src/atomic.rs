@@ -1,0 +1,313 @@
+//! Writes that depend on what is there, each one step of the region
+//! server: a conditional mutation of one row (`checkAndMutate`: a put, a
+//! delete, or both as one `RowMutations`), and counters and appends
+//! computed by the server (`increment`, `append`).
+//!
+//! A conditional mutation is not idempotent: it is retried only while it
+//! surely has not reached a server (no connection, a region that is not
+//! there), and a failure after it may have is [`Error::OutcomeUnknown`].
+//! Increments and appends carry a nonce (a group per client, one per
+//! operation): a region server applies an operation of one nonce once, so
+//! they are retried as any call.
+
+use crate::cluster::{Cluster, CLIENT_SERVICE};
+use crate::error::{Error, Result};
+use crate::options::CallPolicy;
+use crate::proto::{self, mutation_proto as mp};
+use crate::types::{RowMutation, RowResult};
+use prost::Message;
+
+/// What a conditional mutation checks of one cell, in terms of the
+/// cell's value: the cell is absent (or empty: HBase takes an empty
+/// value as absent), or its value is equal to, less than or greater than
+/// the given bytes (compared as unsigned bytes).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Compare {
+    /// The cell is absent or empty.
+    Absent,
+    /// The cell's value equals these bytes (not empty).
+    Equal(Vec<u8>),
+    /// The cell's value is less than these bytes.
+    Less(Vec<u8>),
+    /// The cell's value is greater than these bytes.
+    Greater(Vec<u8>),
+}
+
+/// A check of one cell of the row a conditional mutation changes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Check {
+    /// The cell's family.
+    pub family: Vec<u8>,
+    /// The cell's qualifier.
+    pub qualifier: Vec<u8>,
+    /// What its value must be.
+    pub compare: Compare,
+}
+
+/// The condition as HBase takes it. HBase compares the *given* value to
+/// the cell's (`comparator.compareTo(cell)`) and applies the operator to
+/// that: "the cell is less than x" is "x is greater than the cell".
+fn condition(row: &[u8], check: &Check) -> proto::Condition {
+    let (op, value) = match &check.compare {
+        Compare::Absent => (proto::CompareType::Equal, Vec::new()),
+        Compare::Equal(v) => (proto::CompareType::Equal, v.clone()),
+        Compare::Less(v) => (proto::CompareType::Greater, v.clone()),
+        Compare::Greater(v) => (proto::CompareType::Less, v.clone()),
+    };
+    proto::Condition {
+        row: row.to_vec(),
+        family: Some(check.family.clone()),
+        qualifier: Some(check.qualifier.clone()),
+        compare_type: Some(op as i32),
+        comparator: Some(proto::Comparator {
+            name: "org.apache.hadoop.hbase.filter.BinaryComparator".into(),
+            serialized_comparator: Some(
+                proto::BinaryComparator {
+                    comparable: proto::ByteArrayComparable { value: Some(value) },
+                }
+                .encode_to_vec(),
+            ),
+        }),
+    }
+}
+
+/// Applies `mutation` to its row of `table` if `check` holds, as one step
+/// of the server; whether it held.
+pub(crate) async fn check_and_mutate(
+    cluster: &Cluster,
+    policy: &CallPolicy,
+    table: &str,
+    check: &Check,
+    mutation: &RowMutation,
+) -> Result<bool> {
+    if let Compare::Equal(v) = &check.compare {
+        if v.is_empty() {
+            return Err(Error::InvalidMutation {
+                why: "a check for an empty value, which HBase takes as \"absent or empty\": \
+                      check for Compare::Absent"
+                    .into(),
+            });
+        }
+    }
+    let protos = crate::mutate::protos_of(mutation);
+    if protos.is_empty() {
+        return Err(Error::InvalidMutation {
+            why: "a conditional mutation with nothing to write or delete".into(),
+        });
+    }
+    let condition = condition(&mutation.row, check);
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let regions = match cluster.regions(table).await {
+            Ok(r) => r,
+            Err(e) => {
+                retry_or_fail(cluster, policy, table, e, tries).await?;
+                continue;
+            }
+        };
+        let region = regions.containing(&mutation.row).clone();
+        let connection = match cluster.connection(&region.server, CLIENT_SERVICE).await {
+            Ok(c) => c,
+            Err(e) => {
+                retry_or_fail(cluster, policy, table, e, tries).await?;
+                continue;
+            }
+        };
+        // One mutation: Mutate with its condition. A delete and a put: an
+        // atomic region action with the condition (HBase 2.4+).
+        let answer = if protos.len() == 1 {
+            let request = proto::MutateRequest {
+                region: Cluster::region(&region.name),
+                mutation: protos[0].clone(),
+                condition: Some(condition.clone()),
+                nonce_group: None,
+            };
+            connection
+                .call("Mutate", &request, policy.call_timeout)
+                .await
+                .and_then(|(m, _)| {
+                    crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
+                })
+                .map(|r| r.processed.unwrap_or(false))
+        } else {
+            let request = proto::MultiRequest {
+                region_action: vec![proto::RegionAction {
+                    region: Cluster::region(&region.name),
+                    atomic: Some(true),
+                    condition: Some(condition.clone()),
+                    action: protos
+                        .iter()
+                        .enumerate()
+                        .map(|(n, p)| proto::Action {
+                            index: Some(n as u32),
+                            mutation: Some(p.clone()),
+                            get: None,
+                        })
+                        .collect(),
+                }],
+                nonce_group: None,
+            };
+            connection
+                .call("Multi", &request, policy.call_timeout)
+                .await
+                .and_then(|(m, _)| {
+                    crate::wire::decode::<proto::MultiResponse>(m, &region.server, "Multi")
+                })
+                .and_then(|r| {
+                    let result = r.region_action_result.into_iter().next().ok_or_else(|| {
+                        Error::protocol(&region.server, "a conditional Multi without a result")
+                    })?;
+                    match result.exception {
+                        Some(e) => Err(Error::Remote {
+                            server: region.server.clone(),
+                            region: Some(region.display_name()),
+                            call: "Multi",
+                            exception: crate::mutate::exception_of(&e),
+                        }),
+                        None => Ok(result.processed.unwrap_or(false)),
+                    }
+                })
+        };
+        match answer {
+            Ok(held) => return Ok(held),
+            // The server answered that it did not take it: the region is
+            // elsewhere, or not open yet. Safe to send again.
+            Err(e @ Error::Remote { .. }) if e.is_stale_location() => {
+                retry_or_fail(cluster, policy, table, e, tries).await?;
+            }
+            // It may have been applied: never sent again.
+            Err(e @ (Error::Connection { .. } | Error::Timeout { .. })) => {
+                cluster.forget(Some(table), &e);
+                return Err(Error::OutcomeUnknown { last: Box::new(e) });
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Pauses before the next try if `e` is worth one and tries are left;
+/// else the error to return.
+async fn retry_or_fail(
+    cluster: &Cluster,
+    policy: &CallPolicy,
+    table: &str,
+    e: Error,
+    tries: u32,
+) -> Result<()> {
+    if !e.is_retryable() {
+        return Err(e);
+    }
+    cluster.forget(Some(table), &e);
+    if tries >= policy.attempts {
+        return Err(Error::RetriesExhausted {
+            attempts: tries,
+            last: Box::new(e),
+        });
+    }
+    tokio::time::sleep(policy.backoff(tries)).await;
+    Ok(())
+}
+
+/// What a read-modify-write does to each of its columns.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Modify {
+    /// Adds to 8-byte big-endian counters (Java's `Bytes.toLong`; an
+    /// absent cell counts from 0): (family, qualifier, by).
+    Increment(Vec<(Vec<u8>, Vec<u8>, i64)>),
+    /// Appends bytes to cells (an absent cell is empty): (family,
+    /// qualifier, bytes).
+    Append(Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>),
+}
+
+/// Applies `modify` to `row` of `table` as one step of the server, with
+/// a nonce so that a retry is not applied twice; the new values of the
+/// cells it changed.
+pub(crate) async fn read_modify_write(
+    cluster: &Cluster,
+    policy: &CallPolicy,
+    table: &str,
+    row: &[u8],
+    modify: &Modify,
+) -> Result<RowResult> {
+    let (kind, columns): (mp::MutationType, Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) = match modify {
+        Modify::Increment(cols) => (
+            mp::MutationType::Increment,
+            cols.iter()
+                .map(|(f, q, by)| (f.clone(), q.clone(), by.to_be_bytes().to_vec()))
+                .collect(),
+        ),
+        Modify::Append(cols) => (mp::MutationType::Append, cols.clone()),
+    };
+    if columns.is_empty() {
+        return Err(Error::InvalidMutation {
+            why: "a read-modify-write of no column".into(),
+        });
+    }
+    let mut by_family: std::collections::BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> =
+        std::collections::BTreeMap::new();
+    for (f, q, v) in &columns {
+        by_family
+            .entry(f)
+            .or_default()
+            .push(mp::column_value::QualifierValue {
+                qualifier: Some(q.clone()),
+                value: Some(v.clone()),
+                timestamp: None,
+                delete_type: None,
+            });
+    }
+    let mutation = proto::MutationProto {
+        row: Some(row.to_vec()),
+        mutate_type: Some(kind as i32),
+        column_value: by_family
+            .into_iter()
+            .map(|(family, qualifier_value)| mp::ColumnValue {
+                family: family.to_vec(),
+                qualifier_value,
+            })
+            .collect(),
+        timestamp: None,
+        durability: None,
+        associated_cell_count: None,
+        nonce: Some(crate::nonce::next()),
+    };
+    cluster
+        .retrying(policy, Some(table), || async {
+            let regions = cluster.regions(table).await?;
+            let region = regions.containing(row);
+            let request = proto::MutateRequest {
+                region: Cluster::region(&region.name),
+                mutation: mutation.clone(),
+                condition: None,
+                nonce_group: Some(crate::nonce::group()),
+            };
+            let (answer, mut block) = cluster
+                .call::<proto::MutateResponse>(
+                    &region.server,
+                    CLIENT_SERVICE,
+                    "Mutate",
+                    &request,
+                    policy.call_timeout,
+                )
+                .await?;
+            let result = answer.result.unwrap_or_default();
+            let count = result.associated_cell_count.unwrap_or(0) as usize;
+            if count > 0 {
+                let cells = crate::wire::cells(&mut block, count, &region.server)?;
+                return Ok(RowResult {
+                    row: row.to_vec(),
+                    cells: cells.into_iter().map(|c| c.cell).collect(),
+                });
+            }
+            Ok(
+                crate::scanner::inline_row(&result, &region.server)?.unwrap_or(RowResult {
+                    row: row.to_vec(),
+                    cells: vec![],
+                }),
+            )
+        })
+        .await
+}
