@@ -11,6 +11,7 @@ use rowkey_core::{RowKey, SparseIndexOf};
 mod bulk;
 mod join;
 mod load;
+mod lock;
 mod record;
 mod table;
 mod write;

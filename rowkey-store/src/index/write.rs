@@ -162,7 +162,8 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
         .check_rows(std::slice::from_ref(&new_row))?;
     let main_key = new_row.key.clone();
     let new_keys = index_keys(targets, record, OP)?;
-    let Some(row) = main.read_record_row::<R>(&main_key).await? else {
+    let stored = main.read_record_row::<R>(&main_key).await?;
+    let Some(row) = stored.and_then(super::lock::without_lock) else {
         let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
         return put_rows(main, &stores, new_row, new_keys).await;
     };
