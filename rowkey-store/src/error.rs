@@ -214,6 +214,18 @@ pub enum StoreError {
         /// Why.
         why: String,
     },
+    /// A record whose key in a unique index is another record's: refused
+    /// before its main row was written.
+    DuplicateIndexKey {
+        /// The unique index, as its key's layout names it.
+        index: &'static str,
+        /// The index key.
+        key: Vec<u8>,
+        /// The main row key of the record that has it.
+        existing: Vec<u8>,
+        /// The main row key of the record refused.
+        refused: Vec<u8>,
+    },
     /// An increment of a cell whose value is not an 8-byte counter: the
     /// cell is left as it is.
     NotACounter {
@@ -322,6 +334,7 @@ impl StoreError {
             StoreError::InputRecord { .. } => "load records",
             StoreError::NoSuchIndex { .. } => "query an index",
             StoreError::NotACounter { .. } => "increment",
+            StoreError::DuplicateIndexKey { .. } => "write a record",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -476,6 +489,19 @@ impl fmt::Display for StoreError {
                     None => Ok(()),
                 }
             }
+            StoreError::DuplicateIndexKey {
+                index,
+                key,
+                existing,
+                refused,
+            } => write!(
+                f,
+                "cannot write the record at main row {}: unique index {index} already holds key \
+                 {} for the record at main row {}; nothing of it was written",
+                shown(refused),
+                shown(key),
+                shown(existing)
+            ),
             StoreError::InvalidRequest { op, key, why } => {
                 write!(f, "cannot {op} row {}: {why}", shown(key))
             }

@@ -215,12 +215,17 @@ pub(crate) async fn delete_record<R: crate::Record, S: Store, I: Store>(
             Some(s) => super::write::index_keys(targets, s, "delete rows")?,
             None => vec![None; targets.len()],
         };
+        for (t, k) in targets.iter().zip(&given) {
+            if let (Some(_), Some(k)) = (t.unique, k) {
+                super::unique::check_release(t.store, k).await?;
+            }
+        }
         let mut deletes: Vec<super::write::Write<'_>> = Vec::new();
         for ((t, a), b) in targets.iter().zip(&given).zip(&stored_keys) {
             let mut keys: Vec<Vec<u8>> = a.iter().chain(b.iter()).cloned().collect();
             keys.dedup();
-            if !keys.is_empty() {
-                deletes.push(Box::pin(t.store.delete_rows(keys)));
+            for k in keys {
+                deletes.push(super::write::delete_index_row(t, k, &key));
             }
         }
         super::write::all(deletes).await?;

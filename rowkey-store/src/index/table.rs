@@ -127,6 +127,8 @@ struct Index<R, I> {
     store: I,
     key: IndexKeyFn<R>,
     layout: &'static Layout,
+    /// Whether a second record with one index key is refused.
+    unique: bool,
 }
 
 impl<R, I: Clone> Clone for Index<R, I> {
@@ -135,6 +137,7 @@ impl<R, I: Clone> Clone for Index<R, I> {
             store: self.store.clone(),
             key: self.key,
             layout: self.layout,
+            unique: self.unique,
         }
     }
 }
@@ -229,7 +232,7 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     ///     .with_index::<ByOwner>(MemStore::new())
     ///     .with_record_locks(std::time::Duration::from_secs(30));
     /// let (a, b) = (Doc { id: 1, owner: 7 }, Doc { id: 1, owner: 8 });
-    /// let (x, y) = futures::join!(docs.update_record(&a), docs.update_record(&b));
+    /// let (x, y) = futures::future::join(docs.update_record(&a), docs.update_record(&b)).await;
     /// x?; y?;
     /// assert_eq!(docs.index::<ByOwner>().unwrap().len(), 1, "only the winner's index row");
     /// # Ok::<(), rowkey::store::StoreError>(())
@@ -243,11 +246,64 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     /// Adds the index keyed by `X`, held in `table` (give each index its
     /// own table). Adding `X` again (or a key type of the same name and
     /// layout) replaces its table.
-    pub fn with_index<X: SparseIndexOf<R>>(mut self, table: I) -> Self {
+    pub fn with_index<X: SparseIndexOf<R>>(self, table: I) -> Self {
+        self.add_index::<X>(table, false)
+    }
+
+    /// Adds the index keyed by `X` as [`with_index`](Self::with_index)
+    /// does, as a unique index: a record whose key in it is another
+    /// record's is refused ([`StoreError::DuplicateIndexKey`], both
+    /// records' main keys named) before anything of it is written.
+    ///
+    /// Each index row is claimed with a conditional write (set where
+    /// absent; a row whose record no longer indexes to it is taken over,
+    /// one whose record is not stored holds its key until that record is
+    /// put again or deleted) and deleted only while it still points at
+    /// its record. Bulk loads (`put_records`) refuse a table with a
+    /// unique index ([`StoreError::Unsupported`]): its rows are claimed
+    /// one by one, by `put_record`. HBase's Thrift 1 gateway cannot
+    /// delete conditionally, so there a write that removes a unique
+    /// index row is refused with its `Unsupported`.
+    ///
+    /// ```
+    /// use rowkey::store::{IndexedTable, MemStore, StoreError, StoreExt};
+    /// # use rowkey::store::{BoxError, Cell, Record, Row};
+    /// # #[derive(rowkey::RowKey)] struct K { id: u32 }
+    /// # #[derive(Clone)] struct User { id: u32, email: String }
+    /// # impl Record for User {
+    /// #     type Key = K;
+    /// #     fn key(&self) -> K { K { id: self.id } }
+    /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "e", &self.email)] }
+    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    /// #         let e = String::from_utf8(row.value("d", "e").ok_or("no d:e")?.to_vec())?;
+    /// #         Ok(User { id: row.key_as::<K>()?.id, email: e })
+    /// #     }
+    /// # }
+    /// #[derive(rowkey::RowKey)]
+    /// struct ByEmail { #[max_len(254)] email: String }
+    /// impl rowkey::IndexOf<User> for ByEmail {
+    ///     fn index_key(u: &User) -> Self { ByEmail { email: u.email.clone() } }
+    /// }
+    ///
+    /// # futures::executor::block_on(async {
+    /// let users = IndexedTable::new(MemStore::new()).with_unique_index::<ByEmail>(MemStore::new());
+    /// users.put_record(&User { id: 1, email: "ada@example.com".into() }).await?;
+    /// let e = users.put_record(&User { id: 2, email: "ada@example.com".into() }).await.unwrap_err();
+    /// assert!(matches!(e, StoreError::DuplicateIndexKey { .. }), "{e}");
+    /// assert!(users.main().get_record::<User>(&K { id: 2 }).await?.is_none(), "nothing written");
+    /// # Ok::<(), StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn with_unique_index<X: SparseIndexOf<R>>(self, table: I) -> Self {
+        self.add_index::<X>(table, true)
+    }
+
+    fn add_index<X: SparseIndexOf<R>>(mut self, table: I, unique: bool) -> Self {
         let index = Index {
             store: table,
             key: write::index_key_fn::<X, R>(),
             layout: X::layout(),
+            unique,
         };
         match self.position::<X>() {
             Some(at) => self.indexes[at] = index,
@@ -293,6 +349,7 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
             .map(|i| Target {
                 store: &i.store,
                 key: i.key,
+                unique: i.unique.then_some(i.layout.name),
             })
             .collect()
     }
