@@ -96,6 +96,12 @@ impl Call {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// Whether the operation's deadline has passed (a call cut by its
+    /// `grpc-timeout` fails CANCELLED in tonic, not DEADLINE_EXCEEDED).
+    pub(crate) fn past_deadline(&self) -> bool {
+        self.left().is_some_and(|l| l.is_zero())
+    }
+
     /// The error of an operation whose deadline passed: DEADLINE_EXCEEDED,
     /// not retried.
     pub(crate) fn expired(&self) -> StoreError {

@@ -63,6 +63,7 @@ pub mod blocking;
 mod bulk;
 mod call;
 mod chunks;
+mod conditional;
 mod mutate;
 mod read;
 mod rowset;
@@ -74,6 +75,9 @@ mod versions;
 mod write;
 
 pub use admin::{BigtableAdmin, TableMismatch, TableSpec, TableStatus};
+/// The predicate of [`BigtableStore::check_and_mutate_row`]: bigtable_rs's
+/// `google.bigtable.v2.RowFilter`.
+pub use bigtable_rs::google::bigtable::v2::RowFilter;
 pub use mutate::{FailedMutation, MutateRowsError, Mutation, RowMutation};
 pub use sample::KeySample;
 pub use store::{BigtableStore, MAX_MESSAGE_BYTES};

@@ -273,7 +273,7 @@ pub(crate) async fn mutate_row(target: &Target, row: RowMutation) -> Result<(), 
 /// `e` of a call not sent again: a transient failure after the request
 /// may have reached the server is [`StoreError::OutcomeUnknown`], any
 /// other is permanent.
-fn not_resent(e: StoreError) -> StoreError {
+pub(crate) fn not_resent(e: StoreError) -> StoreError {
     match e {
         StoreError::Backend {
             op,

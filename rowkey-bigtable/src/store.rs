@@ -1,14 +1,18 @@
 //! [`BigtableStore`]: a table of Cloud Bigtable (or its emulator) as an
 //! async [`Store`].
 
-use crate::mutate::{mutate_row, MutateRowsError, RowMutation};
+use crate::conditional::{check_and_mutate, newest, read_modify_write, Conditional};
+use crate::mutate::{mutate_row, MutateRowsError, Mutation, RowMutation};
 use crate::read::{read, Target};
 use crate::sample::{sample_row_keys, KeySample};
+use crate::versions::VersionedRow;
 use crate::versions::VersionedRowStream;
 use crate::write::{delete, mutate_rows, write, WriteOptions, MAX_MUTATIONS};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
+use bigtable_rs::google::bigtable::v2::RowFilter;
 use rowkey_store::{
-    KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError, WriteEpoch,
+    ConditionalWrite, KeyLimit, ModifyRule, ParkedWalks, ReadModifyWrite, ReadRequest, RetryPolicy,
+    Row, RowStream, Store, StoreError, WriteEpoch,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -272,6 +276,70 @@ impl BigtableStore {
         mutate_rows(&self.target, rows, self.writes).await
     }
 
+    /// Bigtable's `CheckAndMutateRow`: applies `true_mutations` to row
+    /// `key` when `predicate` yields any cell of it (no predicate: when
+    /// the row has any cell), `false_mutations` when not, as one step of
+    /// the server; whether the predicate matched. One call, sent once: a
+    /// failure after it may have reached the server is
+    /// [`StoreError::OutcomeUnknown`] (Google's clients do not retry it
+    /// either). The key and the number of mutations are checked before
+    /// anything is sent.
+    ///
+    /// [`Store::check_and_write`] is built on it, for one cell's
+    /// condition in the store's own terms.
+    ///
+    /// ```no_run
+    /// use rowkey_bigtable::{BigtableStore, Mutation};
+    /// use rowkey_bigtable::RowFilter;
+    /// # async fn run(store: BigtableStore) -> Result<(), rowkey::store::StoreError> {
+    /// // Mark the row seen, unless it has any cell at all.
+    /// let matched = store
+    ///     .check_and_mutate_row(b"user#7".to_vec(), None, vec![], vec![Mutation::set_cell("d", "seen", "1")])
+    ///     .await?;
+    /// # let _ = (matched, RowFilter::default());
+    /// # Ok(()) }
+    /// ```
+    pub async fn check_and_mutate_row(
+        &self,
+        key: Vec<u8>,
+        predicate: Option<RowFilter>,
+        true_mutations: Vec<Mutation>,
+        false_mutations: Vec<Mutation>,
+    ) -> Result<bool, StoreError> {
+        KeyLimit::BIGTABLE.check("check and mutate row", &key)?;
+        let n = true_mutations.len().max(false_mutations.len());
+        if n > MAX_MUTATIONS {
+            return Err(StoreError::TooManyCells {
+                key,
+                cells: n,
+                max: MAX_MUTATIONS,
+            });
+        }
+        check_and_mutate(
+            &self.target,
+            key,
+            predicate,
+            &true_mutations,
+            &false_mutations,
+        )
+        .await
+    }
+
+    /// Bigtable's `ReadModifyWriteRow`: applies `rules` (increments of
+    /// 8-byte big-endian counters, appends) to row `key` in order, as one
+    /// step of the server, and returns the cells they changed with their
+    /// new values and timestamps. One call, sent once, as
+    /// [`check_and_mutate_row`](Self::check_and_mutate_row).
+    /// [`Store::read_modify_write`] is built on it.
+    pub async fn read_modify_write_row(
+        &self,
+        key: Vec<u8>,
+        rules: Vec<ModifyRule>,
+    ) -> Result<VersionedRow, StoreError> {
+        KeyLimit::BIGTABLE.check("read-modify-write row", &key)?;
+        read_modify_write(&self.target, key, &rules).await
+    }
+
     /// Samples of the table's keys, in key order: the keys that end its
     /// tablets with the bytes of the rows before each (the last has an
     /// empty key, the end of the table), for cutting a full scan into
@@ -332,5 +400,40 @@ impl Store for BigtableStore {
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         Some(&self.walks)
+    }
+
+    /// One `CheckAndMutateRow`: every condition and both branches, cells
+    /// set at the store's write clock (as its writes are).
+    fn check_and_write(
+        &self,
+        write: ConditionalWrite,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let store = self.clone();
+        async move {
+            KeyLimit::BIGTABLE.check("check and write", &write.key)?;
+            write.validate()?;
+            let stamp = store.target.clock.next().saturating_mul(1000);
+            let c = Conditional::of(&write, stamp)?;
+            let matched = store
+                .check_and_mutate_row(write.key, Some(c.predicate), c.on_match, c.on_no_match)
+                .await?;
+            Ok(matched == c.holds_on_match)
+        }
+    }
+
+    /// One `ReadModifyWriteRow`: any increments and appends of the row.
+    fn read_modify_write(
+        &self,
+        change: ReadModifyWrite,
+    ) -> impl Future<Output = Result<Row, StoreError>> + Send {
+        let store = self.clone();
+        async move {
+            KeyLimit::BIGTABLE.check("read-modify-write", &change.key)?;
+            change.validate()?;
+            let row = store
+                .read_modify_write_row(change.key, change.rules)
+                .await?;
+            Ok(newest(row))
+        }
     }
 }

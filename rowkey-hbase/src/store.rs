@@ -7,7 +7,8 @@ use crate::gateway::write::{delete, write, WriteOptions};
 use crate::gateway::Target;
 use crate::native::write::NativeWriter;
 use rowkey_store::{
-    KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError,
+    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, RetryPolicy, Row,
+    RowEdit, RowStream, Store, StoreError,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -53,6 +54,21 @@ use std::sync::Arc;
 ///   it, and a row outside the range asked for is an error, never a
 ///   result. A missing table or family is [`StoreError::NoSuchTable`] or
 ///   [`StoreError::NoSuchFamily`].
+/// - **Conditional writes and read-modify-writes** go as Thrift 1's
+///   atomic calls, each sent once (Thrift 1 takes no nonce; a failure
+///   after the request may have left is [`StoreError::OutcomeUnknown`]):
+///   `checkAndPut` sets one cell, at the server's time, when one cell is
+///   absent (or empty: HBase reads an empty expected value so) or equal
+///   to a value; `atomicIncrement` adds to one counter and returns it;
+///   `append` appends to distinct cells of one row and returns their new
+///   values. Anything else (less or greater, an else-branch, clears and
+///   deletes, several cells set, several increments) is
+///   [`StoreError::Unsupported`], naming the native HBase transport as
+///   the one that can: it is never emulated with a read and a write.
+///   A cell set by `checkAndPut` carries the server's time, not the
+///   client's stamp: a cell last written by this client with a stamp
+///   ahead of the server's clock (more than 1,000 writes a second, or a
+///   clock ahead) hides it until the server's clock passes the stamp.
 /// - **Pages** may go on with a scanner parked by the page before (up to
 ///   20 s, or [`ParkedWalks::set_max_staleness`]), which shows the table
 ///   as of when it opened: other clients' writes since may be missing.
@@ -282,5 +298,61 @@ impl Store for HBaseStore {
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         Some(&self.walks)
+    }
+
+    fn check_and_write(
+        &self,
+        write: ConditionalWrite,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let target = self.target.clone();
+        let limit = self.key_limit();
+        async move {
+            limit.check("check and write", &write.key)?;
+            write.validate()?;
+            let cells = write
+                .on_true
+                .iter()
+                .chain(&write.on_false)
+                .filter_map(|e| match e {
+                    RowEdit::Set(c) => Some(c.family.as_str()),
+                    RowEdit::Clear { family, .. } => Some(family.as_str()),
+                    _ => None,
+                });
+            check_family_names(
+                &write.key,
+                std::iter::once(write.check.family.as_str()).chain(cells),
+            )?;
+            crate::gateway::atomic::check_and_write(&target, write).await
+        }
+    }
+
+    fn read_modify_write(
+        &self,
+        change: ReadModifyWrite,
+    ) -> impl Future<Output = Result<Row, StoreError>> + Send {
+        let target = self.target.clone();
+        let limit = self.key_limit();
+        async move {
+            limit.check("read-modify-write", &change.key)?;
+            change.validate()?;
+            check_family_names(&change.key, change.rules.iter().map(|r| r.column().0))?;
+            crate::gateway::atomic::read_modify_write(&target, change).await
+        }
+    }
+}
+
+/// Families HBase cannot name in a Thrift column (holding the `:` that
+/// ends one) refused before anything is sent.
+fn check_family_names<'a>(
+    key: &[u8],
+    mut families: impl Iterator<Item = &'a str>,
+) -> Result<(), StoreError> {
+    match families.find(|f| f.contains(':')) {
+        Some(family) => Err(StoreError::InvalidRequest {
+            op: "write conditionally",
+            key: key.to_vec(),
+            why: format!("family {family:?} holds ':', which ends a family in HBase's columns"),
+        }),
+        None => Ok(()),
     }
 }

@@ -1,7 +1,10 @@
 //! [`DynStore`]: any [`Store`] behind one type, for applications that
 //! pick their backend at run time.
 
-use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{
+    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, RowStream, Store,
+    StoreError,
+};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -10,6 +13,8 @@ use std::sync::Arc;
 
 /// A write or delete of a boxed store.
 type BoxedWrite = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send + 'static>>;
+/// A boxed future of `T`.
+type Boxed<T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'static>>;
 
 /// [`Store`] with its futures boxed: object safe, so a [`DynStore`] can
 /// hold any store behind one pointer.
@@ -19,6 +24,8 @@ trait ErasedStore: Send + Sync + 'static {
     fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite;
     fn read_rows(&self, request: ReadRequest) -> RowStream;
     fn parked_walks(&self) -> Option<&ParkedWalks>;
+    fn check_and_write(&self, write: ConditionalWrite) -> Boxed<bool>;
+    fn read_modify_write(&self, change: ReadModifyWrite) -> Boxed<Row>;
     /// The store's type, for `Debug`.
     fn type_name(&self) -> &'static str;
     fn as_any(&self) -> &dyn Any;
@@ -42,6 +49,16 @@ impl<S: Store> ErasedStore for S {
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         Store::parked_walks(self)
+    }
+
+    fn check_and_write(&self, write: ConditionalWrite) -> Boxed<bool> {
+        let store = self.clone();
+        Box::pin(async move { Store::check_and_write(&store, write).await })
+    }
+
+    fn read_modify_write(&self, change: ReadModifyWrite) -> Boxed<Row> {
+        let store = self.clone();
+        Box::pin(async move { Store::read_modify_write(&store, change).await })
     }
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
@@ -143,6 +160,20 @@ impl Store for DynStore {
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         self.store.parked_walks()
+    }
+
+    fn check_and_write(
+        &self,
+        write: ConditionalWrite,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        self.store.check_and_write(write)
+    }
+
+    fn read_modify_write(
+        &self,
+        change: ReadModifyWrite,
+    ) -> impl Future<Output = Result<Row, StoreError>> + Send {
+        self.store.read_modify_write(change)
     }
 }
 

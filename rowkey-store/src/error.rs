@@ -189,6 +189,55 @@ pub enum StoreError {
         /// Why it cannot be read.
         why: String,
     },
+    /// An operation the store (or its transport) cannot do in one atomic
+    /// step, refused before anything was sent rather than emulated: a
+    /// conditional write or a read-modify-write beyond what the backend
+    /// applies atomically.
+    Unsupported {
+        /// What was being done: "check and write", "read-modify-write".
+        op: &'static str,
+        /// The store, or the store and transport: "HBase's Thrift 1 gateway".
+        store: &'static str,
+        /// What it cannot do.
+        what: String,
+        /// Which store or transport can, if any.
+        supported_by: Option<&'static str>,
+    },
+    /// A request that no store can carry out as asked (a conditional
+    /// write with no edit, a read-modify-write with no rule), refused
+    /// before anything was sent.
+    InvalidRequest {
+        /// What was being done.
+        op: &'static str,
+        /// The row's key.
+        key: Vec<u8>,
+        /// Why.
+        why: String,
+    },
+    /// A record whose key in a unique index is another record's: refused
+    /// before its main row was written.
+    DuplicateIndexKey {
+        /// The unique index, as its key's layout names it.
+        index: &'static str,
+        /// The index key.
+        key: Vec<u8>,
+        /// The main row key of the record that has it.
+        existing: Vec<u8>,
+        /// The main row key of the record refused.
+        refused: Vec<u8>,
+    },
+    /// An increment of a cell whose value is not an 8-byte counter: the
+    /// cell is left as it is.
+    NotACounter {
+        /// The row's key.
+        key: Vec<u8>,
+        /// The cell's family.
+        family: String,
+        /// The cell's qualifier.
+        qualifier: Vec<u8>,
+        /// Its value's length in bytes.
+        len: usize,
+    },
 }
 
 impl StoreError {
@@ -284,6 +333,8 @@ impl StoreError {
             StoreError::NotAnIndexRow { .. } => "join an index hit",
             StoreError::InputRecord { .. } => "load records",
             StoreError::NoSuchIndex { .. } => "query an index",
+            StoreError::NotACounter { .. } => "increment",
+            StoreError::DuplicateIndexKey { .. } => "write a record",
             StoreError::EmptyKey { op }
             | StoreError::KeyTooLong { op, .. }
             | StoreError::Backend { op, .. }
@@ -291,7 +342,9 @@ impl StoreError {
             | StoreError::BadRecord { op, .. }
             | StoreError::NoSuchTable { op, .. }
             | StoreError::NoSuchFamily { op, .. }
-            | StoreError::InsideAsyncRuntime { op } => op,
+            | StoreError::InsideAsyncRuntime { op }
+            | StoreError::Unsupported { op, .. }
+            | StoreError::InvalidRequest { op, .. } => op,
         }
     }
 }
@@ -419,6 +472,50 @@ impl fmt::Display for StoreError {
                 f,
                 "cannot open table {table:?} checked: its layout record is not one rowkey \
                  wrote: {why}"
+            ),
+            StoreError::Unsupported {
+                op,
+                store,
+                what,
+                supported_by,
+            } => {
+                write!(
+                    f,
+                    "cannot {op}: {store} cannot {what} in one atomic step, and it is not \
+                     emulated; nothing was sent"
+                )?;
+                match supported_by {
+                    Some(other) => write!(f, " ({other} can)"),
+                    None => Ok(()),
+                }
+            }
+            StoreError::DuplicateIndexKey {
+                index,
+                key,
+                existing,
+                refused,
+            } => write!(
+                f,
+                "cannot write the record at main row {}: unique index {index} already holds key \
+                 {} for the record at main row {}; nothing of it was written",
+                shown(refused),
+                shown(key),
+                shown(existing)
+            ),
+            StoreError::InvalidRequest { op, key, why } => {
+                write!(f, "cannot {op} row {}: {why}", shown(key))
+            }
+            StoreError::NotACounter {
+                key,
+                family,
+                qualifier,
+                len,
+            } => write!(
+                f,
+                "cannot increment cell {family}:{} of row {}: its value has {len} bytes, \
+                 not the 8 of a big-endian counter; it is left as it is",
+                KeyDisplay(qualifier),
+                shown(key)
             ),
         }
     }

@@ -1,8 +1,10 @@
 //! [`StoreExt`]: the typed operations every [`Store`] has, built on its
 //! four raw ones.
 
+use crate::atomic::counter_of;
 use crate::{
-    Cell, QueryOptions, QueryStream, ReadRequest, Record, Row, RowStream, Store, StoreError,
+    Cell, CellCheck, CellCondition, ConditionalWrite, ModifyRule, QueryOptions, QueryStream,
+    ReadModifyWrite, ReadRequest, Record, Row, RowEdit, RowStream, Store, StoreError,
 };
 use rowkey_core::scan::{Cursor, Page, Resume, ScanPlan, ScanRange};
 use rowkey_core::RowKey;
@@ -212,6 +214,174 @@ pub trait StoreExt: Store {
             plan.limit().is_some(),
             resume.cloned(),
         )
+    }
+
+    /// Writes `cells` under a typed key if the row has no cell in the
+    /// column of the first of them, as one step of the server
+    /// ([`Store::check_and_write`] with [`CellCondition::Absent`]);
+    /// `Ok(true)` when it wrote them. Of many writers racing on one key,
+    /// exactly one gets `true`.
+    ///
+    /// On HBase an empty cell counts as absent ([`CellCondition`]); HBase's
+    /// Thrift 1 gateway writes one cell only (more is
+    /// [`StoreError::Unsupported`]).
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use rowkey::store::{Cell, MemStore, StoreExt};
+    /// #[derive(rowkey::RowKey)] struct Name<'a> { #[max_len(64)] name: &'a str }
+    /// let store = MemStore::new();
+    /// let key = Name { name: "sys.cpu" };
+    /// assert!(store.put_if_absent(&key, vec![Cell::new("id", "metrics", 1u64.to_be_bytes())]).await?);
+    /// assert!(!store.put_if_absent(&key, vec![Cell::new("id", "metrics", 2u64.to_be_bytes())]).await?);
+    /// # Ok::<(), rowkey::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    fn put_if_absent<K: RowKey>(
+        &self,
+        key: &K,
+        cells: Vec<Cell>,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let write = key.to_vec().map_err(StoreError::from).and_then(|key| {
+            let first = cells
+                .first()
+                .ok_or_else(|| StoreError::NoCells { key: key.clone() })?;
+            let check = CellCheck::new(&first.family, &first.qualifier, CellCondition::Absent);
+            Ok(ConditionalWrite::new(key, check)
+                .on_true(cells.into_iter().map(RowEdit::Set).collect()))
+        });
+        let store = self.clone();
+        async move { store.check_and_write(write?).await }
+    }
+
+    /// Sets cell `family:qualifier` of a typed key's row to `new` if it
+    /// holds `expected` (`None`: if there is no such cell), as one step
+    /// of the server; `Ok(true)` when it did. An empty `expected` is
+    /// refused ([`StoreError::InvalidRequest`]): HBase cannot tell it
+    /// from absent.
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use rowkey::store::{MemStore, StoreExt};
+    /// #[derive(rowkey::RowKey)] struct Job { id: u32 }
+    /// let store = MemStore::new();
+    /// let job = Job { id: 7 };
+    /// assert!(store.compare_and_set(&job, "d", "state", None, "queued").await?);
+    /// assert!(store.compare_and_set(&job, "d", "state", Some(b"queued"), "running").await?);
+    /// assert!(!store.compare_and_set(&job, "d", "state", Some(b"queued"), "running").await?);
+    /// # Ok::<(), rowkey::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    fn compare_and_set<K: RowKey>(
+        &self,
+        key: &K,
+        family: &str,
+        qualifier: impl AsRef<[u8]>,
+        expected: Option<&[u8]>,
+        new: impl AsRef<[u8]>,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let condition = match expected {
+            None => CellCondition::Absent,
+            Some(v) => CellCondition::Equals(v.to_vec()),
+        };
+        let check = CellCheck::new(family, qualifier.as_ref(), condition);
+        let set = RowEdit::set(family, qualifier.as_ref(), new);
+        let write = key
+            .to_vec()
+            .map(|key| ConditionalWrite::new(key, check).on_true(vec![set]));
+        let store = self.clone();
+        async move { store.check_and_write(write?).await }
+    }
+
+    /// Adds `by` to the 8-byte big-endian counter in cell
+    /// `family:qualifier` of a typed key's row (a missing cell counts as
+    /// 0), as one step of the server, and returns the new count. A cell
+    /// of another length is [`StoreError::NotACounter`] on
+    /// [`MemStore`](crate::MemStore) and a backend error elsewhere; it is
+    /// left as it is. Never retried once it may have reached the server
+    /// ([`StoreError::OutcomeUnknown`]).
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use rowkey::store::{MemStore, StoreExt};
+    /// #[derive(rowkey::RowKey)] struct Counter<'a> { #[max_len(64)] kind: &'a str }
+    /// let store = MemStore::new();
+    /// let ids = Counter { kind: "metrics" };
+    /// assert_eq!(store.increment(&ids, "id", "max", 1).await?, 1);
+    /// assert_eq!(store.increment(&ids, "id", "max", 10).await?, 11);
+    /// # Ok::<(), rowkey::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    fn increment<K: RowKey>(
+        &self,
+        key: &K,
+        family: &str,
+        qualifier: impl AsRef<[u8]>,
+        by: i64,
+    ) -> impl Future<Output = Result<i64, StoreError>> + Send {
+        let (family, qualifier) = (family.to_owned(), qualifier.as_ref().to_vec());
+        let rule = ModifyRule::increment(&family, &qualifier, by);
+        let change = key
+            .to_vec()
+            .map(|key| ReadModifyWrite::new(key, vec![rule]));
+        let store = self.clone();
+        async move {
+            let row = store.read_modify_write(change?).await?;
+            counter_of(&row, &family, &qualifier)
+        }
+    }
+
+    /// Appends `bytes` to cell `family:qualifier` of a typed key's row (a
+    /// missing cell counts as empty), as one step of the server, and
+    /// returns the new value. Never retried once it may have reached the
+    /// server.
+    fn append<K: RowKey>(
+        &self,
+        key: &K,
+        family: &str,
+        qualifier: impl AsRef<[u8]>,
+        bytes: impl AsRef<[u8]>,
+    ) -> impl Future<Output = Result<Vec<u8>, StoreError>> + Send {
+        let (family, qualifier) = (family.to_owned(), qualifier.as_ref().to_vec());
+        let rule = ModifyRule::append(&family, &qualifier, bytes);
+        let change = key
+            .to_vec()
+            .map(|key| ReadModifyWrite::new(key, vec![rule]));
+        let store = self.clone();
+        async move {
+            let row = store.read_modify_write(change?).await?;
+            row.value(&family, &qualifier)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| {
+                    StoreError::backend("append", "the store's answer has no cell appended to")
+                })
+        }
+    }
+
+    /// Writes one record ([`put_record`](Self::put_record)) if its row
+    /// has no cell in the column of the record's first cell, as one step
+    /// of the server; `Ok(true)` when it wrote it. The columns the record
+    /// clears are cleared in the same step. On HBase's Thrift 1 gateway
+    /// only a record of one cell that clears nothing can be written so.
+    fn put_record_if_absent<R: Record>(
+        &self,
+        record: &R,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let write = Row::of_record(record)
+            .map_err(StoreError::from)
+            .and_then(|row| {
+                let first = row.cells.first().ok_or_else(|| StoreError::NoCells {
+                    key: row.key.clone(),
+                })?;
+                let check = CellCheck::new(&first.family, &first.qualifier, CellCondition::Absent);
+                let clears = row.clear.iter().map(|(f, q)| RowEdit::clear(f, q));
+                let edits = clears
+                    .chain(row.cells.into_iter().map(RowEdit::Set))
+                    .collect();
+                Ok(ConditionalWrite::new(row.key, check).on_true(edits))
+            });
+        let store = self.clone();
+        async move { store.check_and_write(write?).await }
     }
 }
 

@@ -27,6 +27,11 @@
 //!   table or in place, in batches with a checkpoint after each (a run
 //!   stopped by a crash resumes), index tables rebuilt, a dry run and a
 //!   verification.
+//! - Writes that depend on what a row holds, applied by the server in
+//!   one step: [`Store::check_and_write`] ([`ConditionalWrite`]) and
+//!   [`Store::read_modify_write`] ([`ReadModifyWrite`]), typed in
+//!   [`StoreExt`] as `put_if_absent`, `compare_and_set`, `increment` and
+//!   `append`.
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
@@ -71,6 +76,7 @@
 #![warn(missing_docs)]
 
 pub mod admin;
+mod atomic;
 pub mod blocking;
 pub mod cell;
 mod clock;
@@ -94,6 +100,9 @@ mod row;
 mod store;
 mod walks;
 
+pub use atomic::{
+    counter_value, CellCheck, CellCondition, ConditionalWrite, ModifyRule, ReadModifyWrite, RowEdit,
+};
 pub use clock::WriteClock;
 pub use columns::Columns;
 pub use dyn_store::DynStore;

@@ -1,7 +1,9 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
+use crate::atomic::{apply_edits, apply_rules};
 use crate::{
-    Cell, KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError, WriteEpoch,
+    Cell, ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, RowStream,
+    Store, StoreError, WriteEpoch,
 };
 use futures_core::Stream;
 use std::collections::{BTreeMap, VecDeque};
@@ -22,6 +24,10 @@ const CHUNK: usize = 256;
 /// rules: one version per cell, no empty keys, no rows without cells, and
 /// keys up to 4 KiB (see [`MemStore::with_key_limit`]). It never fails
 /// otherwise. Clones share the same table.
+///
+/// Conditional writes and read-modify-writes are applied whole under the
+/// table's lock: every condition ([`CellCondition`](crate::CellCondition)),
+/// both branches, any edits and rules of one row.
 #[derive(Debug, Clone)]
 pub struct MemStore {
     rows: Arc<RwLock<Table>>,
@@ -108,9 +114,64 @@ impl MemStore {
         }
         Ok(())
     }
+
+    fn apply_conditional(&self, write: ConditionalWrite) -> Result<bool, StoreError> {
+        self.limit.check("check and write", &write.key)?;
+        write.validate()?;
+        let _writing = self.walks.writing();
+        let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
+        let mut cells = table.remove(&write.key).unwrap_or_default();
+        let check = &write.check;
+        let value = cells
+            .iter()
+            .find(|c| c.family == check.family && c.qualifier == check.qualifier)
+            .map(|c| c.value.as_slice());
+        let held = check.condition.holds(value);
+        apply_edits(
+            &mut cells,
+            if held {
+                &write.on_true
+            } else {
+                &write.on_false
+            },
+        );
+        // No row without cells: a row whose edits removed every cell is gone.
+        if !cells.is_empty() {
+            table.insert(write.key, cells);
+        }
+        Ok(held)
+    }
+
+    fn apply_modify(&self, change: ReadModifyWrite) -> Result<Row, StoreError> {
+        self.limit.check("read-modify-write", &change.key)?;
+        change.validate()?;
+        let _writing = self.walks.writing();
+        let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
+        let cells = table.entry(change.key.clone()).or_default();
+        let changed = apply_rules(&change.key, cells, &change.rules);
+        if cells.is_empty() {
+            // Refused on a row that was not there: leave no empty row.
+            table.remove(&change.key);
+        }
+        Ok(Row::new(change.key, changed?))
+    }
 }
 
 impl Store for MemStore {
+    fn check_and_write(
+        &self,
+        write: ConditionalWrite,
+    ) -> impl std::future::Future<Output = Result<bool, StoreError>> + Send {
+        std::future::ready(self.apply_conditional(write))
+    }
+
+    fn read_modify_write(
+        &self,
+        change: ReadModifyWrite,
+    ) -> impl std::future::Future<Output = Result<Row, StoreError>> + Send {
+        std::future::ready(self.apply_modify(change))
+    }
+
     fn key_limit(&self) -> KeyLimit {
         self.limit
     }

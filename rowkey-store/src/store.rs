@@ -1,7 +1,9 @@
 //! [`Store`]: what a backend provides, and nothing more; the typed
 //! operations built on it are [`StoreExt`](crate::StoreExt)'s.
 
-use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, StoreError};
+use crate::{
+    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, StoreError,
+};
 use futures_core::Stream;
 use std::future::Future;
 use std::pin::Pin;
@@ -12,7 +14,8 @@ pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send +
 
 /// A sorted table of rows, read by key ranges as HBase and Bigtable are:
 /// the four operations a backend implements (and, optionally, where
-/// pages park their walks).
+/// pages park their walks, and the writes that depend on what a row
+/// holds).
 ///
 /// Everything else (`put`, `get`, `delete`, `scan`, `query`, `read_plan`,
 /// `page`, index tables) is built on these four by
@@ -81,5 +84,54 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// prefix per tenant, a filter) would go on with each other's walks.
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         None
+    }
+
+    /// Applies `write`'s edits for whether its check holds, as one step
+    /// of the server that no other write of the row comes between, and
+    /// says whether the check held.
+    ///
+    /// A store applies only what its backend applies atomically, and
+    /// refuses the rest with [`StoreError::Unsupported`] before sending
+    /// anything (never a read then a write). Not idempotent: once the
+    /// request may have reached the server, a failure is
+    /// [`StoreError::OutcomeUnknown`], never a retry. The key is checked
+    /// as writes check it, and the write by
+    /// [`ConditionalWrite::validate`].
+    ///
+    /// The default refuses every conditional write: a store of your own
+    /// (a wrapper) keeps compiling, and forwards to its inner store to
+    /// offer them.
+    fn check_and_write(
+        &self,
+        write: ConditionalWrite,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        let _ = write;
+        std::future::ready(Err(StoreError::Unsupported {
+            op: "check and write",
+            store: std::any::type_name::<Self>(),
+            what: "apply a conditional write".into(),
+            supported_by: None,
+        }))
+    }
+
+    /// Applies `change`'s counters and appends to its row as one step of
+    /// the server, and returns the new value of each cell changed (a row
+    /// of just those cells). As for
+    /// [`check_and_write`](Self::check_and_write): what the backend
+    /// cannot do atomically is [`StoreError::Unsupported`], a failure
+    /// after the request may have reached the server is
+    /// [`StoreError::OutcomeUnknown`] (retried only where the server
+    /// takes a nonce), and the default refuses.
+    fn read_modify_write(
+        &self,
+        change: ReadModifyWrite,
+    ) -> impl Future<Output = Result<Row, StoreError>> + Send {
+        let _ = change;
+        std::future::ready(Err(StoreError::Unsupported {
+            op: "read-modify-write",
+            store: std::any::type_name::<Self>(),
+            what: "apply a read-modify-write".into(),
+            supported_by: None,
+        }))
     }
 }

@@ -17,6 +17,7 @@ mod admin;
 mod bigtable_api;
 mod bigtable_only;
 mod cloud;
+mod conditional;
 mod conformance;
 mod faults;
 mod faults_index_and_fuzzy;

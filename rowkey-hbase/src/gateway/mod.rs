@@ -10,6 +10,7 @@
 //! families, and tell cheaply whether an idle connection is still open.
 //! Thrift 2 would add a module beside `thrift1`, not a copy of this one.
 
+pub(crate) mod atomic;
 pub(crate) mod parked;
 pub(crate) mod pool;
 pub(crate) mod read;
@@ -17,7 +18,7 @@ pub(crate) mod retry;
 pub(crate) mod write;
 
 use pool::Pool;
-use rowkey_store::{BoxError, Columns, RetryPolicy, Row, StoreError};
+use rowkey_store::{BoxError, Cell, Columns, RetryPolicy, Row, StoreError};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -168,6 +169,35 @@ pub(crate) trait Connection: Send + 'static {
     ) -> Result<(), GatewayError>;
     /// The table's column families.
     fn families(&mut self, table: &str) -> Result<Vec<String>, GatewayError>;
+    /// Sets `put` in row `key` if cell `family:qualifier` holds `expected`
+    /// (empty: is absent or empty, as HBase reads an empty expected
+    /// value), as one step of the server, at the server's time; whether
+    /// it did.
+    fn check_and_put(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        checked: (&str, &[u8]),
+        expected: &[u8],
+        put: &Cell,
+    ) -> Result<bool, GatewayError>;
+    /// Adds `by` to the 8-byte counter `family:qualifier` of row `key`;
+    /// the new count.
+    fn increment(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        column: (&str, &[u8]),
+        by: i64,
+    ) -> Result<i64, GatewayError>;
+    /// Appends each cell's value to its column of row `key` (columns
+    /// distinct), as one step; the new values, in the order of `cells`.
+    fn append(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        cells: &[Cell],
+    ) -> Result<Vec<Vec<u8>>, GatewayError>;
     /// Whether the connection still looks open, without a round trip (an
     /// idle connection the server closed reads as closed).
     fn is_open(&self) -> bool;

@@ -3,13 +3,14 @@
 
 use super::errors::{from_thrift_within, is_timeout};
 use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
+use crate::puts::mutation_of;
 use crate::puts::{column, mutations_of};
 use crate::rows::rows_from_thrift;
 use crate::scan::tscan;
 use hbase_thrift::hbase::{
-    BatchMutation, ColumnDescriptor, HbaseSyncClient, Mutation, THbaseSyncClient,
+    BatchMutation, ColumnDescriptor, HbaseSyncClient, Mutation, TAppend, THbaseSyncClient,
 };
-use rowkey_store::Row;
+use rowkey_store::{Cell, Row};
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::net::TcpStream;
@@ -252,6 +253,85 @@ impl Connection for Thrift1Connection {
                 String::from_utf8_lossy(name).into_owned()
             })
             .collect())
+    }
+
+    fn check_and_put(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        (family, qualifier): (&str, &[u8]),
+        expected: &[u8],
+        put: &Cell,
+    ) -> Result<bool, GatewayError> {
+        // `checkAndPut`: hbase-thrift always sends the expected value, so
+        // HBase checks "equal", and takes an empty value as "absent or
+        // empty"; the put is made at the server's time.
+        self.client
+            .check_and_put(
+                table.as_bytes().to_vec(),
+                key.to_vec(),
+                column(family, qualifier),
+                expected.to_vec(),
+                mutation_of(put),
+                no_attributes(),
+            )
+            .map_err(self.errors())
+    }
+
+    fn increment(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        (family, qualifier): (&str, &[u8]),
+        by: i64,
+    ) -> Result<i64, GatewayError> {
+        // `atomicIncrement`, which returns the new count (`increment`
+        // returns nothing).
+        self.client
+            .atomic_increment(
+                table.as_bytes().to_vec(),
+                key.to_vec(),
+                column(family, qualifier),
+                by,
+            )
+            .map_err(self.errors())
+    }
+
+    fn append(
+        &mut self,
+        table: &str,
+        key: &[u8],
+        cells: &[Cell],
+    ) -> Result<Vec<Vec<u8>>, GatewayError> {
+        let append = TAppend::new(
+            table.as_bytes().to_vec(),
+            key.to_vec(),
+            cells
+                .iter()
+                .map(|c| column(&c.family, &c.qualifier))
+                .collect::<Vec<_>>(),
+            cells.iter().map(|c| c.value.clone()).collect::<Vec<_>>(),
+        );
+        let answer = self.client.append(append).map_err(self.errors())?;
+        // The new cells come back as HBase sorts a row's cells (family,
+        // then qualifier), without their columns.
+        let mut order: Vec<usize> = (0..cells.len()).collect();
+        order.sort_by(|&a, &b| {
+            let key = |c: &Cell| (c.family.as_bytes().to_vec(), c.qualifier.clone());
+            key(&cells[a]).cmp(&key(&cells[b]))
+        });
+        if answer.len() != cells.len() {
+            return Err(GatewayError::Inconsistent(format!(
+                "HBase's Thrift server answered an append of {} cells with {}",
+                cells.len(),
+                answer.len()
+            )));
+        }
+        let mut values = vec![Vec::new(); cells.len()];
+        for (at, cell) in order.into_iter().zip(answer) {
+            values[at] = cell.value.unwrap_or_default();
+        }
+        Ok(values)
     }
 
     fn set_idle_timeout(&mut self, timeout: Duration) -> Result<(), GatewayError> {

@@ -8,7 +8,9 @@ mod table;
 pub use index::CheckedIndexedStore;
 pub use table::CheckedTable;
 
-use crate::{Cell, Row, Store, StoreError, StoreExt};
+use crate::{
+    Cell, CellCheck, CellCondition, ConditionalWrite, Row, RowEdit, Store, StoreError, StoreExt,
+};
 use rowkey_core::layout::{diff, Fingerprint};
 use rowkey_core::Layout;
 
@@ -52,10 +54,17 @@ pub struct RecordedLayout {
 /// the same layout, renamed fields, an appended variant). Anything else
 /// is [`StoreError::LayoutMismatch`], with the diff.
 ///
-/// The Store trait has no conditional write, so two writers opening an
-/// unrecorded table with different layouts at once can both record:
-/// each reads the record back after writing it, and the one that finds
-/// the other's is refused.
+/// **The first writer.** A table's first layout is recorded with a
+/// conditional write ([`Store::check_and_write`]: the layout's JSON cell
+/// set only where the row has none), so of two writers opening an
+/// unrecorded table with different layouts at once, exactly one records
+/// its layout and the other is refused with the diff. The registry's
+/// store must offer conditional writes of one cell (every store here
+/// does); one that refuses them makes the first write fail with its
+/// [`StoreError::Unsupported`], never a race. The fingerprint cell is
+/// written after the JSON (HBase's Thrift 1 gateway sets one cell per
+/// conditional write); a record read between the two reads as its
+/// JSON's fingerprint.
 ///
 /// ```
 /// use rowkey::store::{LayoutRegistry, MemStore};
@@ -107,7 +116,11 @@ impl<M: Store> LayoutRegistry<M> {
             String::from_utf8(v.to_vec()).map_err(|_| bad("a cell that is not UTF-8".into()))
         };
         let layout = Layout::from_json(&text(LAYOUT_JSON)?).map_err(|e| bad(e.to_string()))?;
-        let fingerprint: Fingerprint = text(LAYOUT_FINGERPRINT)?.parse().map_err(bad)?;
+        // A first record between its two writes has no fingerprint yet.
+        let fingerprint: Fingerprint = match row.value(LAYOUT_FAMILY, LAYOUT_FINGERPRINT) {
+            None => layout.fingerprint(),
+            Some(_) => text(LAYOUT_FINGERPRINT)?.parse().map_err(bad)?,
+        };
         if fingerprint != layout.fingerprint() {
             return Err(bad(format!(
                 "its fingerprint {fingerprint} is not its layout's ({})",
@@ -158,13 +171,31 @@ impl<M: Store> LayoutRegistry<M> {
     }
 
     /// [`check`](Self::check), and where nothing is recorded, records
-    /// `layout` and checks again (another writer may have recorded its
-    /// own at the same time).
+    /// `layout` if no other writer has recorded one meanwhile (one
+    /// conditional write), then checks again: of concurrent first
+    /// writers, exactly one records its layout, and the others pass only
+    /// if theirs reads as it does.
     pub async fn check_or_record(&self, table: &str, layout: &Layout) -> Result<(), StoreError> {
         if !self.check(table, layout).await? {
-            self.record(table, layout).await?;
+            if self.record_first(table, layout).await? {
+                // The fingerprint beside it (the JSON alone already reads).
+                let fingerprint = layout.fingerprint().to_string();
+                let cell = Cell::new(LAYOUT_FAMILY, LAYOUT_FINGERPRINT, fingerprint);
+                self.store
+                    .write_rows(vec![Row::new(table.as_bytes().to_vec(), vec![cell])])
+                    .await?;
+            }
             self.check(table, layout).await?;
         }
         Ok(())
+    }
+
+    /// Sets `table`'s layout JSON if the registry holds none; whether it
+    /// did.
+    async fn record_first(&self, table: &str, layout: &Layout) -> Result<bool, StoreError> {
+        let check = CellCheck::new(LAYOUT_FAMILY, LAYOUT_JSON, CellCondition::Absent);
+        let json = RowEdit::set(LAYOUT_FAMILY, LAYOUT_JSON, layout.to_json());
+        let write = ConditionalWrite::new(table.as_bytes().to_vec(), check).on_true(vec![json]);
+        self.store.check_and_write(write).await
     }
 }

@@ -24,6 +24,17 @@ pub(crate) async fn run<R: Record, S: Store, I: Store>(
     options: PutRecordsOptions,
     mut progress: impl FnMut(PutRecordsProgress),
 ) -> Result<PutRecordsProgress, StoreError> {
+    if let Some(name) = targets.iter().find_map(|t| t.unique) {
+        return Err(StoreError::Unsupported {
+            op: "load records",
+            store: "IndexedTable",
+            what: format!(
+                "load records in bulk into unique index {name} (its rows are claimed one by \
+                 one: use put_record)"
+            ),
+            supported_by: None,
+        });
+    }
     let main_limit = main.key_limit();
     let mut load = Load::new(main, targets, options);
     let mut position = 0u64;

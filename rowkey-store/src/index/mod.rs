@@ -11,8 +11,10 @@ use rowkey_core::{RowKey, SparseIndexOf};
 mod bulk;
 mod join;
 mod load;
+mod lock;
 mod record;
 mod table;
+mod unique;
 mod write;
 
 pub use bulk::{PutRecordsOptions, PutRecordsProgress};
@@ -145,6 +147,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
         [write::Target {
             store: &self.index,
             key: write::index_key_fn::<X, R>(),
+            unique: None,
         }]
     }
 

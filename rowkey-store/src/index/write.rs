@@ -32,6 +32,9 @@ pub(crate) fn index_key_fn<X: SparseIndexOf<R>, R>() -> IndexKeyFn<R> {
 pub(crate) struct Target<'a, R, I> {
     pub store: &'a I,
     pub key: IndexKeyFn<R>,
+    /// The index's name when it is unique: its rows are claimed and
+    /// released with conditional writes (`unique`).
+    pub unique: Option<&'static str>,
 }
 
 impl<R, I> Clone for Target<'_, R, I> {
@@ -131,9 +134,40 @@ pub(crate) async fn put_record<R: Record, S: Store, I: Store>(
     record: &R,
 ) -> Result<(), StoreError> {
     let row = Row::of_record(record)?;
-    let keys = index_keys(targets, record, "write rows")?;
+    let mut keys = index_keys(targets, record, "write rows")?;
+    claim_unique(main, targets, &mut keys, &row.key).await?;
     let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
     put_rows(main, &stores, row, keys).await
+}
+
+/// Claims the rows of unique indexes among `keys` (before the main row is
+/// written: a refused record writes nothing), taking them out of `keys`.
+async fn claim_unique<R: Record, S: Store, I: Store>(
+    main: &S,
+    targets: &[Target<'_, R, I>],
+    keys: &mut [Option<Vec<u8>>],
+    main_key: &[u8],
+) -> Result<(), StoreError> {
+    for (t, key) in targets.iter().zip(keys.iter_mut()) {
+        if let (Some(name), Some(k)) = (t.unique, key.as_ref()) {
+            super::unique::claim(main, t.store, t.key, name, k.clone(), main_key).await?;
+            *key = None;
+        }
+    }
+    Ok(())
+}
+
+/// Deletes index row `key` of `t`: for a unique index, only while it
+/// points at `main_key`.
+pub(crate) fn delete_index_row<'a, R, I: Store>(
+    t: &Target<'a, R, I>,
+    key: Vec<u8>,
+    main_key: &'a [u8],
+) -> Write<'a> {
+    match t.unique {
+        Some(_) => Box::pin(super::unique::release(t.store, key, main_key)),
+        None => Box::pin(t.store.delete_rows(vec![key])),
+    }
 }
 
 /// `update_record`: reads the stored record, then
@@ -162,7 +196,8 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
         .check_rows(std::slice::from_ref(&new_row))?;
     let main_key = new_row.key.clone();
     let new_keys = index_keys(targets, record, OP)?;
-    let Some(row) = main.read_record_row::<R>(&main_key).await? else {
+    let stored = main.read_record_row::<R>(&main_key).await?;
+    let Some(row) = stored.and_then(super::lock::without_lock) else {
         let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
         return put_rows(main, &stores, new_row, new_keys).await;
     };
@@ -179,21 +214,40 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
     let (mut moved, mut kept, mut gone) = (Vec::new(), Vec::new(), Vec::new());
     for ((t, new), old) in targets.iter().zip(new_keys).zip(old_keys) {
         match (new, old) {
-            (Some(new), Some(old)) if new == old => kept.push((t.store, new)),
+            (Some(new), Some(old)) if new == old => kept.push((t, new)),
             (new, old) => {
-                moved.extend(new.map(|k| (t.store, k)));
-                gone.extend(old.map(|k| (t.store, k)));
+                moved.extend(new.map(|k| (t, k)));
+                gone.extend(old.map(|k| (t, k)));
             }
         }
     }
-    write_index_rows(moved, &main_key).await?;
+    for (t, key) in &gone {
+        if t.unique.is_some() {
+            super::unique::check_release(t.store, key).await?;
+        }
+    }
+    // Unique rows are claimed (a record that has the key refuses this
+    // one before the main row is written); the others written.
+    let mut plain = Vec::new();
+    for (t, key) in moved {
+        match t.unique {
+            Some(name) => super::unique::claim(main, t.store, t.key, name, key, &main_key).await?,
+            None => plain.push((t.store, key)),
+        }
+    }
+    write_index_rows(plain, &main_key).await?;
     main.write_rows(vec![new_row]).await?;
     let mut writes: Vec<Write<'_>> = Vec::with_capacity(kept.len() + gone.len());
-    for (store, key) in kept {
-        writes.push(Box::pin(store.write_rows(vec![index_row(key, &main_key)])));
+    for (t, key) in kept {
+        writes.push(match t.unique {
+            Some(name) => Box::pin(super::unique::claim(
+                main, t.store, t.key, name, key, &main_key,
+            )),
+            None => Box::pin(t.store.write_rows(vec![index_row(key, &main_key)])),
+        });
     }
-    for (store, key) in gone {
-        writes.push(Box::pin(store.delete_rows(vec![key])));
+    for (t, key) in gone {
+        writes.push(delete_index_row(t, key, &main_key));
     }
     all(writes).await
 }
@@ -208,11 +262,16 @@ pub(crate) async fn delete_record<R: Record, S: Store, I: Store>(
 ) -> Result<(), StoreError> {
     let main_key = record.key().to_vec()?;
     let keys = index_keys(targets, record, "delete rows")?;
-    main.delete_rows(vec![main_key]).await?;
+    for (t, key) in targets.iter().zip(&keys) {
+        if let (Some(_), Some(key)) = (t.unique, key) {
+            super::unique::check_release(t.store, key).await?;
+        }
+    }
+    main.delete_rows(vec![main_key.clone()]).await?;
     let deletes: Vec<Write<'_>> = targets
         .iter()
         .zip(keys)
-        .filter_map(|(t, k)| Some(Box::pin(t.store.delete_rows(vec![k?])) as Write<'_>))
+        .filter_map(|(t, k)| Some(delete_index_row(t, k?, &main_key)))
         .collect();
     all(deletes).await
 }

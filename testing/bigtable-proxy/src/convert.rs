@@ -8,8 +8,8 @@ use crate::proto::google::bigtable::v2 as pb;
 use crate::proto::google::rpc;
 use pb::mutation::Mutation as PbOp;
 use pb::row_range::{EndKey, StartKey};
-use rowkey_bigtable::{Mutation, RowMutation, VersionedRow};
-use rowkey_store::{KeyRange, ReadRequest, StoreError};
+use rowkey_bigtable::{Mutation, RowFilter, RowMutation, VersionedRow};
+use rowkey_store::{KeyRange, ModifyRule, ReadRequest, StoreError};
 use tonic::{Code, Status};
 
 /// The first key after `key`: `key` and `0x00`.
@@ -152,6 +152,46 @@ fn mutation(m: &pb::Mutation) -> Result<Mutation, Status> {
         }
         None => return Err(Status::invalid_argument("a mutation without an operation")),
     })
+}
+
+/// The mutations of one branch of a `CheckAndMutateRow`.
+pub fn mutations(mutations: &[pb::Mutation]) -> Result<Vec<Mutation>, Status> {
+    mutations.iter().map(mutation).collect()
+}
+
+/// A predicate as the store takes it: bigtable_rs's `RowFilter`, the
+/// same message on the wire (its bytes decoded again, every filter kept).
+pub fn row_filter(filter: &pb::RowFilter) -> Result<RowFilter, Status> {
+    let bytes = prost::Message::encode_to_vec(filter);
+    <RowFilter as prost::Message>::decode(bytes.as_slice()).map_err(|e| {
+        Status::internal(format!(
+            "the predicate does not decode as bigtable_rs's RowFilter: {e}"
+        ))
+    })
+}
+
+/// The rules of a `ReadModifyWriteRow`; a rule with neither an append
+/// nor an increment is refused.
+pub fn modify_rules(rules: &[pb::ReadModifyWriteRule]) -> Result<Vec<ModifyRule>, Status> {
+    use pb::read_modify_write_rule::Rule;
+    rules
+        .iter()
+        .map(|r| match &r.rule {
+            Some(Rule::AppendValue(bytes)) => Ok(ModifyRule::append(
+                &r.family_name,
+                &r.column_qualifier,
+                bytes,
+            )),
+            Some(Rule::IncrementAmount(by)) => Ok(ModifyRule::increment(
+                &r.family_name,
+                &r.column_qualifier,
+                *by,
+            )),
+            None => Err(Status::invalid_argument(
+                "a ReadModifyWriteRule with no rule",
+            )),
+        })
+        .collect()
 }
 
 /// One row's mutations as the store's.

@@ -1,13 +1,16 @@
 //! `google.bigtable.testproxy.CloudBigtableV2TestProxy` over
 //! [`BigtableStore`](rowkey_bigtable::BigtableStore): each data request
 //! goes through the store's own API (`read_versions`, `mutate_row`,
-//! `mutate_rows`, `sample_row_keys`); what the store returns, rows or an
+//! `mutate_rows`, `sample_row_keys`, `check_and_mutate_row`,
+//! `read_modify_write_row`); what the store returns, rows or an
 //! error, is the result, with the error as its status. A failure of the
 //! proxy itself (an unknown or closed client, a request the store cannot
 //! express) is the call's own gRPC error instead.
 
 use crate::clients::Clients;
-use crate::convert::{read_request, row, row_mutation, rpc_status, status};
+use crate::convert::{
+    modify_rules, mutations, read_request, row, row_filter, row_mutation, rpc_status, status,
+};
 use crate::proto::google::bigtable::testproxy::cloud_bigtable_v2_test_proxy_server::CloudBigtableV2TestProxy;
 use crate::proto::google::bigtable::testproxy::*;
 use crate::proto::google::bigtable::v2 as pb;
@@ -22,13 +25,6 @@ pub struct Proxy {
 }
 
 type Answer<T> = Result<Response<T>, Status>;
-
-/// What the store does not offer.
-fn not_offered(what: &str) -> Status {
-    Status::unimplemented(format!(
-        "BigtableStore offers no {what}: rowkey's stores read and write whole rows"
-    ))
-}
 
 #[tonic::async_trait]
 impl CloudBigtableV2TestProxy for Proxy {
@@ -156,9 +152,35 @@ impl CloudBigtableV2TestProxy for Proxy {
 
     async fn check_and_mutate_row(
         &self,
-        _request: Request<CheckAndMutateRowRequest>,
+        request: Request<CheckAndMutateRowRequest>,
     ) -> Answer<CheckAndMutateRowResult> {
-        Err(not_offered("CheckAndMutateRow (conditional mutations)"))
+        let request = request.into_inner();
+        let check = request.request.unwrap_or_default();
+        let store = self.clients.store(&request.client_id, &check.table_name)?;
+        let store = match check.app_profile_id.as_str() {
+            "" => store,
+            profile => store.with_app_profile(profile),
+        };
+        let predicate = check
+            .predicate_filter
+            .as_ref()
+            .map(row_filter)
+            .transpose()?;
+        let on_true = mutations(&check.true_mutations)?;
+        let on_false = mutations(&check.false_mutations)?;
+        let answer = store
+            .check_and_mutate_row(check.row_key, predicate, on_true, on_false)
+            .await;
+        Ok(Response::new(match answer {
+            Ok(predicate_matched) => CheckAndMutateRowResult {
+                status: None,
+                result: Some(pb::CheckAndMutateRowResponse { predicate_matched }),
+            },
+            Err(e) => CheckAndMutateRowResult {
+                status: Some(rpc_status(&e)),
+                result: None,
+            },
+        }))
     }
 
     async fn sample_row_keys(
@@ -188,10 +210,27 @@ impl CloudBigtableV2TestProxy for Proxy {
 
     async fn read_modify_write_row(
         &self,
-        _request: Request<ReadModifyWriteRowRequest>,
+        request: Request<ReadModifyWriteRowRequest>,
     ) -> Answer<RowResult> {
-        Err(not_offered(
-            "ReadModifyWriteRow (server-side appends and increments)",
+        let request = request.into_inner();
+        let change = request.request.unwrap_or_default();
+        let store = self.clients.store(&request.client_id, &change.table_name)?;
+        let store = match change.app_profile_id.as_str() {
+            "" => store,
+            profile => store.with_app_profile(profile),
+        };
+        let rules = modify_rules(&change.rules)?;
+        Ok(Response::new(
+            match store.read_modify_write_row(change.row_key, rules).await {
+                Ok(found) => RowResult {
+                    status: None,
+                    row: Some(row(found)),
+                },
+                Err(e) => RowResult {
+                    status: Some(rpc_status(&e)),
+                    row: None,
+                },
+            },
         ))
     }
 

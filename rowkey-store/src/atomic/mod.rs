@@ -1,0 +1,14 @@
+//! Writes that depend on what a row holds: a conditional write of one row
+//! ([`ConditionalWrite`]) and counters and appends
+//! ([`ReadModifyWrite`]), each applied by the server as one step; and how
+//! a row's cells change under them (`apply`, MemStore's and the tests'
+//! reference).
+
+mod apply;
+mod conditional;
+mod modify;
+
+pub(crate) use apply::{apply_edits, apply_rules};
+pub use conditional::{CellCheck, CellCondition, ConditionalWrite, RowEdit};
+pub(crate) use modify::counter_of;
+pub use modify::{counter_value, ModifyRule, ReadModifyWrite};
