@@ -184,6 +184,12 @@ fn action(index: usize, mutation: proto::MutationProto) -> proto::Action {
 pub(crate) fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
     let mut out = Vec::new();
     let ts = m.timestamp;
+    // Deletes beside puts go just before them: a delete marker hides
+    // every version at or before its time, the puts' own included.
+    let delete_ts = match ts {
+        Some(t) if !m.puts.is_empty() => Some(t.saturating_sub(1)),
+        t => t,
+    };
     if m.delete_row || !m.clears.is_empty() {
         let mut columns: BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> = BTreeMap::new();
         if !m.delete_row {
@@ -209,7 +215,7 @@ pub(crate) fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
                     qualifier_value,
                 })
                 .collect(),
-            timestamp: ts,
+            timestamp: delete_ts,
             durability: None,
             associated_cell_count: None,
             nonce: None,

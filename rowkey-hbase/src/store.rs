@@ -304,7 +304,7 @@ impl Store for HBaseStore {
         &self,
         write: ConditionalWrite,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send {
-        let target = self.target.clone();
+        let backend = self.backend.clone();
         let limit = self.key_limit();
         async move {
             limit.check("check and write", &write.key)?;
@@ -322,7 +322,15 @@ impl Store for HBaseStore {
                 &write.key,
                 std::iter::once(write.check.family.as_str()).chain(cells),
             )?;
-            crate::gateway::atomic::check_and_write(&target, write).await
+            match backend {
+                Backend::Thrift(target) => {
+                    crate::gateway::atomic::check_and_write(&target, write).await
+                }
+                Backend::Native(native) => {
+                    let w = &native.writer;
+                    crate::native::atomic::check_and_write(&w.client, &w.table, write).await
+                }
+            }
         }
     }
 
@@ -330,13 +338,21 @@ impl Store for HBaseStore {
         &self,
         change: ReadModifyWrite,
     ) -> impl Future<Output = Result<Row, StoreError>> + Send {
-        let target = self.target.clone();
+        let backend = self.backend.clone();
         let limit = self.key_limit();
         async move {
             limit.check("read-modify-write", &change.key)?;
             change.validate()?;
             check_family_names(&change.key, change.rules.iter().map(|r| r.column().0))?;
-            crate::gateway::atomic::read_modify_write(&target, change).await
+            match backend {
+                Backend::Thrift(target) => {
+                    crate::gateway::atomic::read_modify_write(&target, change).await
+                }
+                Backend::Native(native) => {
+                    let w = &native.writer;
+                    crate::native::atomic::read_modify_write(&w.client, &w.table, change).await
+                }
+            }
         }
     }
 }

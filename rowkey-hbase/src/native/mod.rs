@@ -3,6 +3,7 @@
 //! errors) maps onto the client's (mutations, scans, filters) here.
 
 pub(crate) mod admin;
+pub(crate) mod atomic;
 pub(crate) mod read;
 pub(crate) mod write;
 

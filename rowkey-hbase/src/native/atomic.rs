@@ -1,0 +1,185 @@
+//! Conditional writes and read-modify-writes on the native transport:
+//! HBase's `checkAndMutate` (one cell checked: absent, equal, less or
+//! greater; a row's sets, clears and delete applied as one `RowMutations`
+//! when it holds) and its `increment` and `append` (with nonces, so a
+//! retry is applied once). What HBase itself cannot do (edits when the
+//! check does not hold; increments and appends in one step) is
+//! [`StoreError::Unsupported`], naming the stores that can.
+
+use super::store_error;
+use hbase_native::{Check, Compare, Modify, RowMutation};
+use rowkey_store::{
+    Cell, CellCondition, ConditionalWrite, ModifyRule, ReadModifyWrite, Row, RowEdit, StoreError,
+};
+
+const STORE: &str = "HBaseStore on the native transport";
+const ELSEWHERE: &str = "BigtableStore and MemStore";
+
+fn unsupported(op: &'static str, what: impl Into<String>) -> StoreError {
+    StoreError::Unsupported {
+        op,
+        store: STORE,
+        what: what.into(),
+        supported_by: Some(ELSEWHERE),
+    }
+}
+
+/// `write` as one `checkAndMutate`, at the region server's time.
+///
+/// Not at the client's stamps, as the store's other writes are: a
+/// conditional write's stamp is taken before it is sent, and two of them
+/// can reach the server in the other order. A clear stamped 10 applied
+/// before a set stamped 9 would hide the set (HBase hides every version
+/// at or before a delete's time) although its check held: a lock taken
+/// and invisible. At the server's time, versions follow the order the
+/// row lock applied them in. (Cells written both ways are ordered as well
+/// as the client's and the server's clocks agree.)
+pub(crate) async fn check_and_write(
+    client: &hbase_native::Client,
+    table: &str,
+    write: ConditionalWrite,
+) -> Result<bool, StoreError> {
+    const OP: &str = "check and write";
+    if !write.on_false.is_empty() {
+        return Err(unsupported(
+            OP,
+            "apply edits when the check does not hold (HBase's checkAndMutate has no else-branch)",
+        ));
+    }
+    let compare = match write.check.condition {
+        CellCondition::Absent => Compare::Absent,
+        CellCondition::Equals(v) => Compare::Equal(v),
+        CellCondition::Less(v) => Compare::Less(v),
+        CellCondition::Greater(v) => Compare::Greater(v),
+        other => return Err(unsupported(OP, format!("check a cell for {other:?}"))),
+    };
+    let check = Check {
+        family: write.check.family.into_bytes(),
+        qualifier: write.check.qualifier,
+        compare,
+    };
+    let mut mutation = RowMutation::put(write.key.clone());
+    for edit in write.on_true {
+        match edit {
+            RowEdit::Set(Cell {
+                family,
+                qualifier,
+                value,
+            }) => mutation.puts.push((family.into_bytes(), qualifier, value)),
+            RowEdit::Clear { family, qualifier } => {
+                mutation.clears.push((family.into_bytes(), qualifier))
+            }
+            RowEdit::DeleteRow => mutation.delete_row = true,
+            other => return Err(unsupported(OP, format!("apply {other:?}"))),
+        }
+    }
+    client
+        .check_and_mutate(table, check, mutation)
+        .await
+        .map_err(|e| match e {
+            hbase_native::Error::OutcomeUnknown { .. } => StoreError::outcome_unknown(OP, e),
+            e => store_error(OP, table, e),
+        })
+}
+
+/// `change` as one `increment` or one `append`.
+pub(crate) async fn read_modify_write(
+    client: &hbase_native::Client,
+    table: &str,
+    change: ReadModifyWrite,
+) -> Result<Row, StoreError> {
+    const OP: &str = "read-modify-write";
+    let increments: Vec<(Vec<u8>, Vec<u8>, i64)> = change
+        .rules
+        .iter()
+        .filter_map(|r| match r {
+            ModifyRule::Increment {
+                family,
+                qualifier,
+                by,
+            } => Some((family.as_bytes().to_vec(), qualifier.clone(), *by)),
+            _ => None,
+        })
+        .collect();
+    let appends: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = change
+        .rules
+        .iter()
+        .filter_map(|r| match r {
+            ModifyRule::Append {
+                family,
+                qualifier,
+                bytes,
+            } => Some((family.as_bytes().to_vec(), qualifier.clone(), bytes.clone())),
+            _ => None,
+        })
+        .collect();
+    // HBase keeps one value per column of an increment or append: rules on
+    // one column are summed, or concatenated in order, first.
+    let increments = merged(increments, |a, b| *a = a.wrapping_add(b));
+    let appends = merged(appends, |a: &mut Vec<u8>, b| a.extend(b));
+    let modify = match (increments.is_empty(), appends.is_empty()) {
+        (false, true) => Modify::Increment(increments),
+        (true, false) => Modify::Append(appends),
+        _ => {
+            return Err(unsupported(
+                OP,
+                "increment and append in one step (HBase's increment and append are two calls)",
+            ))
+        }
+    };
+    let key = change.key.clone();
+    let row = client
+        .read_modify_write(table, change.key, modify)
+        .await
+        .map_err(|e| not_a_counter(&key, &e).unwrap_or_else(|| store_error(OP, table, e)))?;
+    let mut cells = Vec::with_capacity(row.cells.len());
+    for c in row.cells {
+        let family = String::from_utf8(c.family)
+            .map_err(|_| StoreError::backend(OP, "a column family that is not UTF-8"))?;
+        cells.push(Cell {
+            family,
+            qualifier: c.qualifier,
+            value: c.value,
+        });
+    }
+    Ok(Row::new(key, cells))
+}
+
+/// Rules on one column joined by `join`, in the order of their first.
+fn merged<V>(
+    rules: Vec<(Vec<u8>, Vec<u8>, V)>,
+    join: impl Fn(&mut V, V),
+) -> Vec<(Vec<u8>, Vec<u8>, V)> {
+    let mut out: Vec<(Vec<u8>, Vec<u8>, V)> = Vec::new();
+    for (family, qualifier, value) in rules {
+        match out
+            .iter_mut()
+            .find(|(f, q, _)| *f == family && *q == qualifier)
+        {
+            Some((_, _, v)) => join(v, value),
+            None => out.push((family, qualifier, value)),
+        }
+    }
+    out
+}
+
+/// HBase's "Field is not a long, it's N bytes wide" as the store's error.
+fn not_a_counter(key: &[u8], e: &hbase_native::Error) -> Option<StoreError> {
+    let remote = e.remote()?;
+    let wide = remote.message.split("it's ").nth(1)?;
+    let len = wide.split_whitespace().next()?.parse().ok()?;
+    // HBase names no cell: the message is the first counter it found short.
+    let (family, qualifier) = remote
+        .message
+        .split_once("column ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|c| c.split_once(':'))
+        .map(|(f, q)| (f.to_owned(), q.as_bytes().to_vec()))
+        .unwrap_or_default();
+    Some(StoreError::NotACounter {
+        key: key.to_vec(),
+        family,
+        qualifier,
+        len,
+    })
+}
