@@ -6,7 +6,7 @@ use crate::gateway::read::read;
 use crate::gateway::write::{delete, write, WriteOptions};
 use crate::gateway::Target;
 use rowkey_store::{
-    KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError,
+    Columns, KeyLimit, ParkedWalks, ReadRequest, RetryPolicy, Row, RowStream, Store, StoreError,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -210,6 +210,16 @@ impl Store for HBaseStore {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         read(self.target.clone(), request, self.walks.max_staleness())
+    }
+
+    /// One Thrift 1 `getRowsWithColumns` per 1,000 keys (a scan would open
+    /// a scanner per key).
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        let limit = self.key_limit();
+        if let Some(e) = keys.iter().find_map(|k| limit.check("read keys", k).err()) {
+            return Box::pin(futures_util::stream::iter([Err(e)]));
+        }
+        crate::gateway::get::read_keys(self.target.clone(), keys, columns)
     }
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {

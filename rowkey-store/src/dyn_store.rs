@@ -1,7 +1,7 @@
 //! [`DynStore`]: any [`Store`] behind one type, for applications that
 //! pick their backend at run time.
 
-use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Columns, KeyLimit, ParkedWalks, ReadRequest, Row, RowStream, Store, StoreError};
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
@@ -18,6 +18,7 @@ trait ErasedStore: Send + Sync + 'static {
     fn write_rows(&self, rows: Vec<Row>) -> BoxedWrite;
     fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite;
     fn read_rows(&self, request: ReadRequest) -> RowStream;
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream;
     fn parked_walks(&self) -> Option<&ParkedWalks>;
     /// The store's type, for `Debug`.
     fn type_name(&self) -> &'static str;
@@ -46,6 +47,10 @@ impl<S: Store> ErasedStore for S {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         Store::read_rows(self, request)
+    }
+
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        Store::read_keys(self, keys, columns)
     }
 
     fn type_name(&self) -> &'static str {
@@ -139,6 +144,12 @@ impl Store for DynStore {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         self.store.read_rows(request)
+    }
+
+    /// The boxed store's own batched point read (a multi-get where it has
+    /// one).
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        self.store.read_keys(keys, columns)
     }
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {

@@ -78,6 +78,7 @@ mod columns;
 mod dyn_store;
 mod error;
 mod ext;
+mod get_many;
 mod guard;
 mod index;
 mod limits;
@@ -99,6 +100,7 @@ pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
+pub use get_many::GET_MANY_BATCH;
 pub use guard::{
     CheckedIndexedStore, CheckedTable, LayoutRegistry, RecordedLayout, LAYOUT_FAMILY,
     LAYOUT_FINGERPRINT, LAYOUT_JSON,
@@ -120,7 +122,7 @@ pub use rekey::{
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
-pub use store::{RowStream, Store};
+pub use store::{read_keys_by_ranges, RowStream, Store};
 pub use walks::{ParkedWalks, WriteEpoch, WriteGuard};
 
 /// What `#[derive(Record)]` expands to calls; not a public API.

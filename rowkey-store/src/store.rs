@@ -1,7 +1,7 @@
 //! [`Store`]: what a backend provides, and nothing more; the typed
 //! operations built on it are [`StoreExt`](crate::StoreExt)'s.
 
-use crate::{KeyLimit, ParkedWalks, ReadRequest, Row, StoreError};
+use crate::{Columns, KeyLimit, KeyRange, ParkedWalks, ReadRequest, Row, StoreError};
 use futures_core::Stream;
 use std::future::Future;
 use std::pin::Pin;
@@ -66,6 +66,25 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// nothing and sends nothing.
     fn read_rows(&self, request: ReadRequest) -> RowStream;
 
+    /// The rows with these keys that exist, in key order, each once
+    /// (keys may repeat and come in any order), with only `columns` when
+    /// given (a row with none of them is left out): a batched point read,
+    /// as index joins and [`get_many`](crate::StoreExt::get_many) send
+    /// it. Keys are checked as [`read_rows`](Self::read_rows) checks its
+    /// bounds (empty, over the limit) before anything is sent; no keys
+    /// send nothing.
+    ///
+    /// The default is one [`read_rows`](Self::read_rows) of one-row
+    /// ranges (one `ReadRows` with a row set of keys on Bigtable). A
+    /// backend with a multi-get of its own overrides it (HBase's Thrift 1
+    /// `getRowsWithColumns`: one call per batch, where a scan would open a
+    /// scanner per key). Wrappers that change what is read (a filter, a
+    /// prefix) override neither or both; [`DynStore`](crate::DynStore)
+    /// forwards it.
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        read_keys_by_ranges(self, keys, columns)
+    }
+
     /// Where [`page`](crate::StoreExt::page) parks a walk's query between
     /// pages, so that the next page goes on with it rather than asking
     /// every range again (see [`ParkedWalks`]). `None`, the default: every
@@ -82,4 +101,38 @@ pub trait Store: Clone + Send + Sync + 'static {
     fn parked_walks(&self) -> Option<&ParkedWalks> {
         None
     }
+}
+
+/// [`Store::read_keys`] as one [`read_rows`](Store::read_rows) of one-row
+/// ranges: the default, and what a backend without a multi-get sends.
+pub fn read_keys_by_ranges<S: Store + ?Sized>(
+    store: &S,
+    keys: Vec<Vec<u8>>,
+    columns: Option<Columns>,
+) -> RowStream {
+    let limit = store.key_limit();
+    if let Some(e) = keys.iter().find_map(|k| limit.check("read keys", k).err()) {
+        return failed(e);
+    }
+    // No keys: a request with no ranges, which sends nothing.
+    let mut request = ReadRequest::new(keys.iter().map(|k| KeyRange::row(k)));
+    if let Some(columns) = columns {
+        request = request.with_columns(columns);
+    }
+    store.read_rows(request)
+}
+
+/// A stream of one error: a read refused before anything is sent.
+pub(crate) fn failed(error: StoreError) -> RowStream {
+    struct Failed(Option<StoreError>);
+    impl Stream for Failed {
+        type Item = Result<Row, StoreError>;
+        fn poll_next(
+            mut self: Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            std::task::Poll::Ready(self.0.take().map(Err))
+        }
+    }
+    Box::pin(Failed(Some(error)))
 }

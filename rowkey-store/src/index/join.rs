@@ -1,7 +1,8 @@
 //! [`IndexJoin`]: index hits joined back to their main rows in batched
-//! point reads, in index order.
+//! point reads ([`Store::read_keys`]: one multi-get per batch), in index
+//! order.
 
-use crate::{Columns, KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Columns, QueryStream, Row, RowStream, Store, StoreError};
 use crate::{INDEX_FAMILY, INDEX_QUALIFIER};
 use futures_core::Stream;
 use std::collections::{HashMap, VecDeque};
@@ -137,16 +138,14 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
         Ok(())
     }
 
-    /// Reads the batch's main rows.
+    /// Reads the batch's main rows: one batched point read
+    /// ([`Store::read_keys`], a multi-get where the backend has one).
     fn start_fetch(&mut self) {
         let order = std::mem::take(&mut self.batch);
-        let mut request = ReadRequest::new(order.iter().map(|h| KeyRange::row(&h.main_key)));
-        if let Some(columns) = &self.columns {
-            request = request.with_columns(columns.clone());
-        }
+        let keys = order.iter().map(|h| h.main_key.clone()).collect();
         self.stats.reads += 1;
         self.fetch = Some(Fetch {
-            rows: self.main.read_rows(request),
+            rows: self.main.read_keys(keys, self.columns.clone()),
             order,
             found: HashMap::new(),
         });
