@@ -116,8 +116,9 @@ pub use query::{QueryOptions, QueryStream};
 pub use record::Record;
 pub use record_error::RecordError;
 pub use rekey::{
-    Checkpoint, FileCheckpoint, MemCheckpoint, RecordMapping, Rekey, RekeyCheckpoint, RekeyError,
-    RekeyMapping, RekeyVerification, TypedMapping, ValueMapping, DEFAULT_REKEY_BATCH,
+    Checkpoint, FileCheckpoint, IndexedRekey, MemCheckpoint, RecordMapping, Rekey, RekeyCheckpoint,
+    RekeyError, RekeyIndex, RekeyMapping, RekeyTables, RekeyVerification, TypedMapping,
+    ValueMapping, DEFAULT_REKEY_BATCH, DEFAULT_VERIFY_EVERY,
 };
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
