@@ -11,8 +11,9 @@ use std::pin::Pin;
 pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send + 'static>>;
 
 /// A sorted table of rows, read by key ranges as HBase and Bigtable are:
-/// the four operations a backend implements (and, optionally, where
-/// pages park their walks).
+/// the four operations a backend implements (and, optionally, a batched
+/// point read of its own, [`read_keys`](Self::read_keys), and where pages
+/// park their walks).
 ///
 /// Everything else (`put`, `get`, `delete`, `scan`, `query`, `read_plan`,
 /// `page`, index tables) is built on these four by

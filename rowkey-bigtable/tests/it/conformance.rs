@@ -61,3 +61,15 @@ async fn ranges_after_a_free_field() {
     };
     rowkey_fixtures::conformance::free_ranges::check(&tables(&emu.host), config).await;
 }
+
+/// Batched point reads alone: `read_keys` is one `ReadRows` with a row
+/// set of keys here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batched_point_reads() {
+    let emu = Emulator::start();
+    let config = Config {
+        rounds: 6,
+        seed: 41,
+    };
+    rowkey_fixtures::conformance::get_many::check(&tables(&emu.host), config).await;
+}

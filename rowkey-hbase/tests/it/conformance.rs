@@ -111,3 +111,14 @@ async fn ranges_after_a_free_field() {
     };
     rowkey_fixtures::conformance::free_ranges::check(&tables(), config).await;
 }
+
+/// Batched point reads alone: `read_keys` is Thrift 1 `getRowsWithColumns`
+/// here, checked against brute force as on every store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batched_point_reads() {
+    let config = Config {
+        rounds: 4,
+        seed: 41,
+    };
+    rowkey_fixtures::conformance::get_many::check(&tables(), config).await;
+}

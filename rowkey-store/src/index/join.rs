@@ -64,6 +64,9 @@ pub struct IndexJoin<S, I> {
     finished: bool,
     /// The columns the main rows are read with (`None`: every cell).
     columns: Option<Columns>,
+    /// An error of the hits met while reading ahead, for after the rows
+    /// of the batch in flight.
+    hits_error: Option<StoreError>,
 }
 
 impl<S, I> IndexJoin<S, I> {
@@ -94,6 +97,7 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
             stats: IndexStats::default(),
             finished: false,
             columns: None,
+            hits_error: None,
         }
     }
 
@@ -215,8 +219,22 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
                 match this.poll_fetch(cx) {
                     Poll::Ready(Ok(())) => continue,
                     Poll::Ready(Err(e)) => return this.fail(e),
-                    Poll::Pending => return Poll::Pending,
+                    Poll::Pending => {
+                        // Read ahead: the next batch's hits come in while
+                        // this batch's main rows are read. An error waits
+                        // until this batch's rows are out, as it would
+                        // have without reading ahead.
+                        if this.hits_error.is_none() {
+                            if let Err(e) = this.poll_hits(cx) {
+                                this.hits_error = Some(e);
+                            }
+                        }
+                        return Poll::Pending;
+                    }
                 }
+            }
+            if let Some(e) = this.hits_error.take() {
+                return this.fail(e);
             }
             if let Err(e) = this.poll_hits(cx) {
                 return this.fail(e);
