@@ -106,7 +106,7 @@ pub trait Store: Clone + Send + Sync + 'static {
 
 /// [`Store::read_keys`] as one [`read_rows`](Store::read_rows) of one-row
 /// ranges: the default, and what a backend without a multi-get sends.
-pub fn read_keys_by_ranges<S: Store + ?Sized>(
+pub fn read_keys_by_ranges<S: Store>(
     store: &S,
     keys: Vec<Vec<u8>>,
     columns: Option<Columns>,

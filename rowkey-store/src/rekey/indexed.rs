@@ -4,7 +4,7 @@
 //! batches from a checkpoint, the result verified, and only then the new
 //! layouts recorded.
 
-use super::run::{read_batch, IndexSink};
+use super::run::{read_batch, IndexKeyOf, IndexSink};
 use super::{Checkpoint, Rekey, RekeyCheckpoint, RekeyError, RekeyVerification};
 use crate::{IndexedTable, INDEX_QUALIFIER};
 use crate::{LayoutRegistry, Record, Row, Store, StoreError, StoreExt, INDEX_FAMILY};
@@ -73,7 +73,7 @@ impl RekeyTables {
 pub struct RekeyIndex<'a, I> {
     store: &'a I,
     layout: &'static Layout,
-    key: Box<dyn Fn(&Row) -> Result<Option<Vec<u8>>, String> + Send + Sync + 'a>,
+    key: IndexKeyOf<'a>,
 }
 
 impl<'a, I> RekeyIndex<'a, I> {

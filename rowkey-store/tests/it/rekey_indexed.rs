@@ -115,6 +115,8 @@ impl SparseIndexOf<Trip> for Disputed {
 }
 
 type Rows = BTreeMap<Vec<u8>, Vec<Cell>>;
+/// An index table's rows: index key to main key.
+type IndexRows = BTreeMap<Vec<u8>, Vec<u8>>;
 
 fn trips(n: u32) -> Vec<Trip> {
     (0..n)
@@ -163,12 +165,12 @@ fn dump<S: Store>(s: &S) -> Rows {
 }
 
 /// Brute force: the main rows, and each index's rows (key -> main key).
-fn expected(trips: &[Trip]) -> (Rows, [BTreeMap<Vec<u8>, Vec<u8>>; 3]) {
+fn expected(trips: &[Trip]) -> (Rows, [IndexRows; 3]) {
     let main = trips
         .iter()
         .map(|t| (t.key().to_vec().unwrap(), t.cells()))
         .collect();
-    let mut idx: [BTreeMap<Vec<u8>, Vec<u8>>; 3] = Default::default();
+    let mut idx: [IndexRows; 3] = Default::default();
     for t in trips {
         let k = t.key().to_vec().unwrap();
         let by_driver = ByDriver {
@@ -191,7 +193,7 @@ fn expected(trips: &[Trip]) -> (Rows, [BTreeMap<Vec<u8>, Vec<u8>>; 3]) {
     (main, idx)
 }
 
-fn index_dump<S: Store>(s: &S) -> BTreeMap<Vec<u8>, Vec<u8>> {
+fn index_dump<S: Store>(s: &S) -> IndexRows {
     dump(s)
         .into_iter()
         .map(|(k, cells)| {
