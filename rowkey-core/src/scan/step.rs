@@ -592,7 +592,7 @@ where
     /// let key = |driver, started| Trip { city: 3, driver, started }.to_vec().unwrap();
     /// assert!(plan.contains(&key("ann", 3_600_000)) && plan.contains(&key("bob", 7_199_999)));
     /// assert!(!plan.contains(&key("ann", 7_200_000)) && !plan.contains(&key("bob", 5)));
-    /// assert!(plan.explain().to_string().contains("keeping the rows whose started"));
+    /// assert!(plan.explain().to_string().contains("and whose started (the key's bytes from byte 10 on) lie in the range"));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     ///
