@@ -109,6 +109,17 @@ enum Command {
         /// Then compare counts and spot-check rows.
         #[arg(long)]
         verify: bool,
+        /// An index table to rebuild from the new keys: the index key's
+        /// layout and its (new, empty) table; each index field takes the
+        /// new key's field of its name. Repeat for several indexes. Needs
+        /// --to and --registry; always verified.
+        #[arg(long, value_name = "INDEX.json=TABLE", requires_all = ["to", "registry"])]
+        index: Vec<String>,
+        /// The layout registry table (column family `l`): the target
+        /// tables' recorded layouts are checked before anything is
+        /// written, and the new ones recorded once verified.
+        #[arg(long, value_name = "TABLE")]
+        registry: Option<String>,
     },
     /// Print the layout: fields, offsets, widths, codecs, order, salt.
     Explain {
@@ -293,6 +304,8 @@ fn main() -> ExitCode {
             batch,
             dry_run,
             verify,
+            index,
+            registry,
         } => {
             let args = cmd::RekeyArgs {
                 old: &old,
@@ -307,6 +320,8 @@ fn main() -> ExitCode {
                 batch: batch as usize,
                 dry_run,
                 verify,
+                indexes: &index,
+                registry: registry.as_deref(),
             };
             // 0: done; 1: the verification failed; 2: bad input or a stop.
             return match cmd::rekey(args) {

@@ -7,8 +7,8 @@ use crate::gateway::write::{delete, write, WriteOptions};
 use crate::gateway::Target;
 use crate::native::write::NativeWriter;
 use rowkey_store::{
-    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, RetryPolicy, Row,
-    RowEdit, RowStream, Store, StoreError,
+    Columns, ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, RetryPolicy,
+    Row, RowEdit, RowStream, Store, StoreError,
 };
 use std::future::Future;
 use std::sync::Arc;
@@ -292,6 +292,26 @@ impl Store for HBaseStore {
                 native.writer.table.clone(),
                 request,
                 native.page_rows,
+            ),
+        }
+    }
+
+    /// One Thrift 1 `getRowsWithColumns` per 1,000 keys (a scan would open
+    /// a scanner per key).
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        let limit = self.key_limit();
+        if let Some(e) = keys.iter().find_map(|k| limit.check("read keys", k).err()) {
+            return Box::pin(futures_util::stream::iter([Err(e)]));
+        }
+        match &self.backend {
+            Backend::Thrift(target) => {
+                crate::gateway::get::read_keys(target.clone(), keys, columns)
+            }
+            Backend::Native(native) => crate::native::read::read_keys(
+                &native.writer.client,
+                native.writer.table.clone(),
+                keys,
+                columns,
             ),
         }
     }

@@ -2,8 +2,8 @@
 //! pick their backend at run time.
 
 use crate::{
-    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, RowStream, Store,
-    StoreError,
+    Columns, ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, RowStream,
+    Store, StoreError,
 };
 use std::any::Any;
 use std::fmt;
@@ -23,6 +23,7 @@ trait ErasedStore: Send + Sync + 'static {
     fn write_rows(&self, rows: Vec<Row>) -> BoxedWrite;
     fn delete_rows(&self, keys: Vec<Vec<u8>>) -> BoxedWrite;
     fn read_rows(&self, request: ReadRequest) -> RowStream;
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream;
     fn parked_walks(&self) -> Option<&ParkedWalks>;
     fn check_and_write(&self, write: ConditionalWrite) -> Boxed<bool>;
     fn read_modify_write(&self, change: ReadModifyWrite) -> Boxed<Row>;
@@ -63,6 +64,10 @@ impl<S: Store> ErasedStore for S {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         Store::read_rows(self, request)
+    }
+
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        Store::read_keys(self, keys, columns)
     }
 
     fn type_name(&self) -> &'static str {
@@ -156,6 +161,12 @@ impl Store for DynStore {
 
     fn read_rows(&self, request: ReadRequest) -> RowStream {
         self.store.read_rows(request)
+    }
+
+    /// The boxed store's own batched point read (a multi-get where it has
+    /// one).
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        self.store.read_keys(keys, columns)
     }
 
     fn parked_walks(&self) -> Option<&ParkedWalks> {

@@ -146,6 +146,42 @@ pub trait StoreExt: Store {
         async move { store.read_row(&key?).await }
     }
 
+    /// The rows of many typed keys, in the keys' order: `None` where no
+    /// row has the key (a key given twice gets its row twice). Read in
+    /// batches of [`GET_MANY_BATCH`](crate::GET_MANY_BATCH) keys, one
+    /// batched point read each ([`Store::read_keys`]: one
+    /// `getRowsWithColumns` on HBase, one `ReadRows` on Bigtable), never
+    /// a round trip per key. A key that cannot be encoded is an error
+    /// before anything is read.
+    ///
+    /// ```
+    /// use rowkey::store::{Cell, MemStore, StoreExt};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Trip { city: u16, seq: u32 }
+    ///
+    /// # futures::executor::block_on(async {
+    /// let store = MemStore::new();
+    /// for seq in [1, 2, 3] {
+    ///     store.put(&Trip { city: 3, seq }, vec![Cell::new("d", "fare", [seq as u8])]).await?;
+    /// }
+    /// let keys = [Trip { city: 3, seq: 3 }, Trip { city: 3, seq: 9 }, Trip { city: 3, seq: 1 }];
+    /// let rows = store.get_many(&keys).await?;
+    /// let fares: Vec<_> = rows.iter().map(|r| r.as_ref().map(|r| r.value("d", "fare").unwrap()[0])).collect();
+    /// assert_eq!(fares, [Some(3), None, Some(1)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    fn get_many<K: RowKey>(
+        &self,
+        keys: &[K],
+    ) -> impl Future<Output = Result<Vec<Option<Row>>, StoreError>> + Send {
+        let keys: Result<Vec<Vec<u8>>, _> = keys.iter().map(RowKey::to_vec).collect();
+        let store = self.clone();
+        async move { crate::get_many::get_many(store, keys?, None).await }
+    }
+
     /// The rows of one range, in key order.
     fn scan<const N: usize>(&self, range: &ScanRange<N>) -> RowStream {
         self.read_rows(ReadRequest::range(range))

@@ -84,6 +84,7 @@ mod columns;
 mod dyn_store;
 mod error;
 mod ext;
+mod get_many;
 mod guard;
 mod index;
 mod limits;
@@ -108,6 +109,7 @@ pub use columns::Columns;
 pub use dyn_store::DynStore;
 pub use error::{BoxError, StoreError};
 pub use ext::StoreExt;
+pub use get_many::GET_MANY_BATCH;
 pub use guard::{
     CheckedIndexedStore, CheckedTable, LayoutRegistry, RecordedLayout, LAYOUT_FAMILY,
     LAYOUT_FINGERPRINT, LAYOUT_JSON,
@@ -123,13 +125,14 @@ pub use query::{QueryOptions, QueryStream};
 pub use record::Record;
 pub use record_error::RecordError;
 pub use rekey::{
-    Checkpoint, FileCheckpoint, MemCheckpoint, RecordMapping, Rekey, RekeyCheckpoint, RekeyError,
-    RekeyMapping, RekeyVerification, TypedMapping, ValueMapping, DEFAULT_REKEY_BATCH,
+    Checkpoint, FileCheckpoint, IndexedRekey, MemCheckpoint, RecordMapping, Rekey, RekeyCheckpoint,
+    RekeyError, RekeyIndex, RekeyMapping, RekeyTables, RekeyVerification, TypedMapping,
+    ValueMapping, DEFAULT_REKEY_BATCH, DEFAULT_VERIFY_EVERY,
 };
 pub use request::{KeyRange, ReadRequest};
 pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
-pub use store::{RowStream, Store};
+pub use store::{read_keys_by_ranges, RowStream, Store};
 pub use walks::{ParkedWalks, WriteEpoch, WriteGuard};
 
 /// What `#[derive(Record)]` expands to calls; not a public API.

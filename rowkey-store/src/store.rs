@@ -2,7 +2,8 @@
 //! operations built on it are [`StoreExt`](crate::StoreExt)'s.
 
 use crate::{
-    ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, StoreError,
+    Columns, ConditionalWrite, KeyLimit, KeyRange, ParkedWalks, ReadModifyWrite, ReadRequest, Row,
+    StoreError,
 };
 use futures_core::Stream;
 use std::future::Future;
@@ -13,9 +14,9 @@ use std::pin::Pin;
 pub type RowStream = Pin<Box<dyn Stream<Item = Result<Row, StoreError>> + Send + 'static>>;
 
 /// A sorted table of rows, read by key ranges as HBase and Bigtable are:
-/// the four operations a backend implements (and, optionally, where
-/// pages park their walks, and the writes that depend on what a row
-/// holds).
+/// the four operations a backend implements (and, optionally, a batched
+/// point read of its own, [`read_keys`](Self::read_keys), where pages park
+/// their walks, and the writes that depend on what a row holds).
 ///
 /// Everything else (`put`, `get`, `delete`, `scan`, `query`, `read_plan`,
 /// `page`, index tables) is built on these four by
@@ -68,6 +69,25 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// [limit](ReadRequest::limit). A request with no ranges yields
     /// nothing and sends nothing.
     fn read_rows(&self, request: ReadRequest) -> RowStream;
+
+    /// The rows with these keys that exist, in key order, each once
+    /// (keys may repeat and come in any order), with only `columns` when
+    /// given (a row with none of them is left out): a batched point read,
+    /// as index joins and [`get_many`](crate::StoreExt::get_many) send
+    /// it. Keys are checked as [`read_rows`](Self::read_rows) checks its
+    /// bounds (empty, over the limit) before anything is sent; no keys
+    /// send nothing.
+    ///
+    /// The default is one [`read_rows`](Self::read_rows) of one-row
+    /// ranges (one `ReadRows` with a row set of keys on Bigtable). A
+    /// backend with a multi-get of its own overrides it (HBase's Thrift 1
+    /// `getRowsWithColumns`: one call per batch, where a scan would open a
+    /// scanner per key). Wrappers that change what is read (a filter, a
+    /// prefix) override neither or both; [`DynStore`](crate::DynStore)
+    /// forwards it.
+    fn read_keys(&self, keys: Vec<Vec<u8>>, columns: Option<Columns>) -> RowStream {
+        read_keys_by_ranges(self, keys, columns)
+    }
 
     /// Where [`page`](crate::StoreExt::page) parks a walk's query between
     /// pages, so that the next page goes on with it rather than asking
@@ -134,4 +154,38 @@ pub trait Store: Clone + Send + Sync + 'static {
             supported_by: None,
         }))
     }
+}
+
+/// [`Store::read_keys`] as one [`read_rows`](Store::read_rows) of one-row
+/// ranges: the default, and what a backend without a multi-get sends.
+pub fn read_keys_by_ranges<S: Store>(
+    store: &S,
+    keys: Vec<Vec<u8>>,
+    columns: Option<Columns>,
+) -> RowStream {
+    let limit = store.key_limit();
+    if let Some(e) = keys.iter().find_map(|k| limit.check("read keys", k).err()) {
+        return failed(e);
+    }
+    // No keys: a request with no ranges, which sends nothing.
+    let mut request = ReadRequest::new(keys.iter().map(|k| KeyRange::row(k)));
+    if let Some(columns) = columns {
+        request = request.with_columns(columns);
+    }
+    store.read_rows(request)
+}
+
+/// A stream of one error: a read refused before anything is sent.
+pub(crate) fn failed(error: StoreError) -> RowStream {
+    struct Failed(Option<StoreError>);
+    impl Stream for Failed {
+        type Item = Result<Row, StoreError>;
+        fn poll_next(
+            mut self: Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            std::task::Poll::Ready(self.0.take().map(Err))
+        }
+    }
+    Box::pin(Failed(Some(error)))
 }

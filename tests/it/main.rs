@@ -52,6 +52,7 @@ mod scan;
 #[cfg(all(feature = "chrono", feature = "uuid", feature = "rust_decimal"))]
 mod scan_codecs;
 mod scan_free;
+mod scan_free_range;
 mod scan_in;
 mod scan_props;
 mod seed_layouts;

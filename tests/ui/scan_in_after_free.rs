@@ -9,6 +9,6 @@ struct Reading {
 }
 
 fn main() {
-    // An IN-list on a field after a free one: a fuzzy filter cannot hold it.
+    // An IN-list on a field after a free one: one filter per value would be needed.
     let _ = Reading::scan().device.any().metric.is_in([1, 2]).plan();
 }

@@ -49,3 +49,27 @@ async fn boxed_bigtable_store_in_small_read_pages() {
     };
     run_with(small_pages, config).await;
 }
+
+/// Ranges after a free field alone, in more rounds than the whole suite
+/// gives them: the range is in the `RowKeyRegexFilter` the emulator runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ranges_after_a_free_field() {
+    let emu = Emulator::start();
+    let config = Config {
+        rounds: 10,
+        seed: 41,
+    };
+    rowkey_fixtures::conformance::free_ranges::check(&tables(&emu.host), config).await;
+}
+
+/// Batched point reads alone: `read_keys` is one `ReadRows` with a row
+/// set of keys here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batched_point_reads() {
+    let emu = Emulator::start();
+    let config = Config {
+        rounds: 6,
+        seed: 41,
+    };
+    rowkey_fixtures::conformance::get_many::check(&tables(&emu.host), config).await;
+}

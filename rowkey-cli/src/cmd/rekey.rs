@@ -10,7 +10,8 @@ use rowkey_cli::layout_file::load;
 use rowkey_core::layout::{diff, dynamic::Value};
 use rowkey_core::Layout;
 use rowkey_store::{
-    Checkpoint, FileCheckpoint, MemCheckpoint, Rekey, RekeyCheckpoint, ValueMapping,
+    Checkpoint, FileCheckpoint, LayoutRegistry, MemCheckpoint, Rekey, RekeyCheckpoint, RekeyIndex,
+    RekeyTables, Row, ValueMapping,
 };
 use std::io::IsTerminal;
 use std::path::Path;
@@ -30,6 +31,10 @@ pub struct RekeyArgs<'a> {
     pub batch: usize,
     pub dry_run: bool,
     pub verify: bool,
+    /// `INDEX.json=TABLE` each: index tables rebuilt from the new keys.
+    pub indexes: &'a [String],
+    /// The layout registry's table.
+    pub registry: Option<&'a str>,
 }
 
 /// Where a new field's value comes from.
@@ -127,10 +132,67 @@ fn counts(c: &RekeyCheckpoint) -> String {
     )
 }
 
+/// An index to rebuild: its layout, its table, and where each of its
+/// fields is among the new key's.
+struct IndexSpec {
+    layout: &'static Layout,
+    table: String,
+    from: Vec<usize>,
+}
+
+/// `INDEX.json=TABLE`, each index field taken from the new key's field of
+/// its name.
+fn index_spec(arg: &str, new: &'static Layout) -> Result<IndexSpec, String> {
+    let (path, table) = arg
+        .rsplit_once('=')
+        .filter(|(p, t)| !p.is_empty() && !t.is_empty())
+        .ok_or_else(|| format!("--index {arg}: give INDEX.json=TABLE"))?;
+    let layout = load(Path::new(path))?;
+    let from = layout
+        .fields
+        .iter()
+        .map(|f| {
+            new.fields
+                .iter()
+                .position(|n| n.name == f.name)
+                .ok_or_else(|| {
+                    format!(
+                        "--index {arg}: field `{}` of {} is not a field of the new key {}: \
+                     an index of cells needs the API (`Rekey::to_indexed_table`)",
+                        f.name, layout.name, new.name
+                    )
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(IndexSpec {
+        layout,
+        table: table.to_string(),
+        from,
+    })
+}
+
+/// The index key of a new row under `spec`.
+fn index_key(spec: &IndexSpec, new: &'static Layout, row: &Row) -> Result<Option<Vec<u8>>, String> {
+    let values = new
+        .decode_key(&row.key)
+        .map_err(|e| e.to_string())?
+        .values();
+    let fields: Vec<_> = spec.from.iter().map(|&i| values[i].clone()).collect();
+    spec.layout
+        .encode_key(&fields, None)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 /// Runs the re-key. `Ok(true)`: done (and verified, with --verify).
 pub fn rekey(a: RekeyArgs<'_>) -> Result<bool, String> {
     let (old, new) = (load(a.old)?, load(a.new)?);
     let m = mapping(old, new, a.map)?;
+    let specs: Vec<IndexSpec> = a
+        .indexes
+        .iter()
+        .map(|arg| index_spec(arg, new))
+        .collect::<Result<_, _>>()?;
     println!("{}", diff(old, new));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -166,6 +228,58 @@ pub fn rekey(a: RekeyArgs<'_>) -> Result<bool, String> {
         let rekey = Rekey::new(&m).batch(a.batch).dry_run(a.dry_run);
         let bar = bar();
         let progress = |c: &RekeyCheckpoint| bar.set_message(counts(c));
+        if let (Some(target), Some(registry), false) = (&target, a.registry, specs.is_empty()) {
+            let mut stores = Vec::new();
+            for spec in &specs {
+                stores.push(connect(&spec.table).await?);
+            }
+            let indexes: Vec<RekeyIndex<'_, BigtableStore>> = specs
+                .iter()
+                .zip(&stores)
+                .map(|(spec, store)| {
+                    RekeyIndex::new(store, spec.layout, move |row: &Row| {
+                        index_key(spec, new, row)
+                    })
+                })
+                .collect();
+            let mut tables = RekeyTables::new(a.to.unwrap_or_default());
+            for spec in &specs {
+                tables = tables.index_named(spec.layout.name, spec.table.clone());
+            }
+            let registry = LayoutRegistry::new(connect(registry).await?);
+            let done = rekey
+                .to_table_with_indexes(
+                    &source, target, new, &indexes, &registry, &tables, checkpoint, progress,
+                )
+                .await
+                .map_err(|e| e.to_string())?;
+            bar.finish_and_clear();
+            let what = if a.dry_run {
+                "dry run (nothing written)"
+            } else {
+                "re-keyed"
+            };
+            println!(
+                "{what}: {}, {} index rows",
+                counts(&done.counts),
+                done.counts.indexed
+            );
+            if !a.dry_run {
+                let v = &done.verification;
+                println!(
+                    "verify: {} rows expected, {} found, {} index rows expected, {} found, \
+                     {} spot-checked, {} mismatched; layouts recorded in {registry}",
+                    v.expected,
+                    v.found,
+                    v.index_rows_expected,
+                    v.index_rows_found,
+                    v.checked,
+                    v.mismatched.len(),
+                    registry = a.registry.unwrap_or_default()
+                );
+            }
+            return Ok(true);
+        }
         let done = match &target {
             Some(t) => rekey.to_table(&source, t, checkpoint, progress).await,
             None => {

@@ -16,6 +16,8 @@ mod iot;
 mod layout_files;
 #[cfg(feature = "bigtable")]
 mod rekey;
+#[cfg(feature = "bigtable")]
+mod rekey_indexes;
 mod seed_agree;
 mod text_forms;
 

@@ -435,22 +435,95 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     {
         self.checked()?;
-        self.exact("a range cannot follow a free field")?;
+        if self.free_from.is_some() {
+            return self.filtered_bounds(lo, hi, descending, prefix_free);
+        }
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }
+        Ok(match self.key_bounds(lo, hi, descending, prefix_free)? {
+            Some((start, stop)) => self.plan(start, stop),
+            None => ScanPlan::empty(),
+        })
+    }
+
+    /// After a field left free: the plan of the fields before it, with the
+    /// pattern of the fields fixed so far and the range as the bytes after
+    /// the pattern (a residual filter, in [`FuzzyKey::with_tail_range`]).
+    fn filtered_bounds<L, H>(
+        &self,
+        lo: Bound<L>,
+        hi: Bound<H>,
+        descending: bool,
+        prefix_free: bool,
+    ) -> Result<ScanPlan<N>, EncodeError>
+    where
+        L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+        H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    {
+        let Some((start, stop)) = self.key_bounds(lo, hi, descending, prefix_free)? else {
+            return Ok(ScanPlan::empty());
+        };
+        let written = self.buf.as_bytes();
+        let at = written.len();
+        // A bound that climbed into the bytes written (an exclusive bound
+        // above every value of the field) leaves no key after the
+        // pattern's bytes, as a lower bound; none above them, as an upper.
+        fn tail<'k>(k: &'k [u8], written: &[u8]) -> Option<&'k [u8]> {
+            (k.get(..written.len()) == Some(written)).then(|| &k[written.len()..])
+        }
+        let Some(lo) = tail(start.as_bytes(), written) else {
+            return Ok(ScanPlan::empty());
+        };
+        let hi = stop.as_ref().and_then(|s| tail(s.as_bytes(), written));
+        if hi.is_some_and(|hi| hi <= lo) {
+            // Bounds in the wrong order: nothing, and nothing to read.
+            return Ok(ScanPlan::empty());
+        }
+        let Some(plan) = self.narrowed()? else {
+            return Ok(ScanPlan::empty());
+        };
+        let fuzzy = plan
+            .fuzzy()
+            .copied()
+            .and_then(|f| f.with_tail_range(lo, hi));
+        match fuzzy {
+            Some(fuzzy) => Ok(plan.with_fuzzy(fuzzy)),
+            None => Err(EncodeError::new(
+                self.key,
+                "",
+                at,
+                EncodeErrorKind::BufferTooSmall {
+                    needed: start.len().max(stop.map_or(0, |s| s.len())),
+                    available: N,
+                },
+            )),
+        }
+    }
+
+    /// The whole-key bounds of a range on the next field (salt prefix
+    /// included, as zeros or the bucket), or `None` when no key is in it.
+    fn key_bounds<L, H>(
+        &self,
+        lo: Bound<L>,
+        hi: Bound<H>,
+        descending: bool,
+        prefix_free: bool,
+    ) -> Result<Option<(KeyBuf<N>, Option<KeyBuf<N>>)>, EncodeError>
+    where
+        L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+        H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    {
         // A `#[text]` bound beyond what the field can hold still has a
         // meaning: above every value (too many digits) or below every value
         // (negative). Anything else that cannot be encoded is an error.
         let lo = match self.encode_bound(lo) {
             Err(e) if e.kind() == EncodeErrorKind::NegativeText => Bound::Unbounded,
-            Err(e) if matches!(e.kind(), EncodeErrorKind::TooManyDigits { .. }) => {
-                return Ok(ScanPlan::empty())
-            }
+            Err(e) if matches!(e.kind(), EncodeErrorKind::TooManyDigits { .. }) => return Ok(None),
             other => other?,
         };
         let hi = match self.encode_bound(hi) {
-            Err(e) if e.kind() == EncodeErrorKind::NegativeText => return Ok(ScanPlan::empty()),
+            Err(e) if e.kind() == EncodeErrorKind::NegativeText => return Ok(None),
             Err(e) if matches!(e.kind(), EncodeErrorKind::TooManyDigits { .. }) => Bound::Unbounded,
             other => other?,
         };
@@ -470,7 +543,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             Bound::Included(k) => k,
             Bound::Excluded(k) => match within(after(k)) {
                 Some(k) => k,
-                None => return Ok(ScanPlan::empty()),
+                None => return Ok(None),
             },
             Bound::Unbounded => self.buf,
         };
@@ -481,7 +554,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             Bound::Included(k) => within(after(k)),
             Bound::Unbounded => self.successor_of_written(),
         };
-        Ok(self.plan(start, stop))
+        Ok(Some((start, stop)))
     }
 
     /// Keys whose `#[desc_ts]` field (written with `codec`) lies in

@@ -277,6 +277,13 @@ pub(crate) fn fingerprint<const N: usize>(plan: &ScanPlan<N>) -> u64 {
         Some(f) => {
             put(f.bytes());
             put(f.mask());
+            // Only with a tail range, so other plans' cursors stay valid.
+            if let Some((lo, hi)) = f.tail_range() {
+                put(b"tail range");
+                put(lo);
+                put(hi.unwrap_or(b"to the end"));
+                put(&[u8::from(hi.is_some())]);
+            }
         }
         None => put(b"no fuzzy key"),
     }

@@ -49,6 +49,9 @@ pub struct PlanExplain {
     whole_buckets: bool,
     /// The pattern's length and its free bytes.
     filter: Option<(usize, usize)>,
+    /// A range on the bytes after the pattern: the field it is on, if
+    /// named.
+    tail: Option<Option<&'static str>>,
     limit: Option<usize>,
     reversed: bool,
     /// Where rows merge from, for a plan ordered after its IN-lists.
@@ -86,6 +89,9 @@ impl PlanExplain {
                 .count();
             (f.len(), free)
         });
+        let tail = plan
+            .fuzzy()
+            .and_then(|f| f.tail_range().map(|_| f.tail_field()));
         PlanExplain {
             ranges,
             buckets_read,
@@ -93,6 +99,7 @@ impl PlanExplain {
             salt_buckets,
             whole_buckets,
             filter,
+            tail,
             limit: plan.limit(),
             reversed: plan.is_reversed(),
             merge_from: plan.order_from,
@@ -120,6 +127,12 @@ impl PlanExplain {
     /// key matches a pattern (a field left free with `any()`).
     pub fn is_filtered(&self) -> bool {
         self.filter.is_some()
+    }
+
+    /// Whether rows are also kept by a range on a field after a free one
+    /// (a residual filter: `driver.any().started.range(..)`).
+    pub fn filters_a_range(&self) -> bool {
+        self.tail.is_some()
     }
 
     /// The most rows the query returns.
@@ -167,7 +180,18 @@ impl fmt::Display for PlanExplain {
                 }
             ),
         };
-        if let Some((len, free)) = self.filter {
+        if let (Some((len, _)), Some(field)) = (self.filter, self.tail) {
+            let what_field = match field {
+                Some(name) => format!("{name} (the key's bytes from byte {len} on)"),
+                None => format!("key's bytes from byte {len} on"),
+            };
+            write!(
+                f,
+                "\nreads {what}, keeping the rows whose key matches a pattern of {len} bytes \
+                 and whose {what_field} lie in the range: on the server on Bigtable \
+                 (RowKeyRegexFilter), in the client on HBase over Thrift 1 and on MemStore"
+            )?;
+        } else if let Some((len, free)) = self.filter {
             write!(
                 f,
                 "\nreads {what}, keeping the rows whose key matches a pattern ({free} of its \

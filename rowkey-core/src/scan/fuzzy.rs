@@ -5,6 +5,8 @@
 //! `RowKeyRegexFilter`. [`FuzzyFilter`] is the same pattern owned, as a
 //! read request carries it.
 
+use super::fuzzy_tail::{interval_regex, tail_matches, TailRange};
+use crate::buf::KeyBuf;
 use crate::KeyDisplay;
 use core::fmt;
 
@@ -92,6 +94,9 @@ pub struct FuzzyKey<const N: usize> {
     /// HBase's mask: [`FIXED`] or [`FREE`] per byte.
     mask: [u8; N],
     len: usize,
+    /// A range the bytes after the pattern must lie in (a range on a
+    /// field after a free one).
+    tail: Option<TailRange<N>>,
 }
 
 impl<const N: usize> Default for FuzzyKey<N> {
@@ -107,6 +112,7 @@ impl<const N: usize> FuzzyKey<N> {
             bytes: [0; N],
             mask: [FIXED; N],
             len: 0,
+            tail: None,
         }
     }
 
@@ -168,23 +174,85 @@ impl<const N: usize> FuzzyKey<N> {
         &self.mask[..self.len]
     }
 
-    /// Whether `key` starts with the pattern.
+    /// Whether `key` starts with the pattern (and, with a
+    /// [tail range](Self::with_tail_range), its bytes after the pattern
+    /// lie in that range).
     pub fn matches(&self, key: &[u8]) -> bool {
         matches(self.bytes(), self.mask(), key)
+            && self
+                .tail
+                .is_none_or(|t| tail_matches(t.lo(), t.hi(), &key[self.len..]))
+    }
+
+    /// The same pattern, keeping only the keys whose bytes after it lie in
+    /// `[lo, hi)` (`hi` `None`: no upper bound), compared as bytes: a range
+    /// on the field after the pattern, its bounds encoded as the field
+    /// stores them. This is how a range after a field left free is
+    /// answered: the scan reads the free field's whole extent and keeps
+    /// these rows. `None` when a bound does not fit in `N` bytes.
+    ///
+    /// ```
+    /// use rowkey::scan::FuzzyKey;
+    ///
+    /// // Any 1-byte driver, then a 2-byte time in [0x0010, 0x0020).
+    /// let mut fuzzy = FuzzyKey::<8>::new();
+    /// fuzzy.push_free(1)?;
+    /// let fuzzy = fuzzy.with_tail_range(b"\x00\x10", Some(b"\x00\x20")).unwrap();
+    /// assert!(fuzzy.matches(b"\x07\x00\x10") && fuzzy.matches(b"\x09\x00\x1F\x05"));
+    /// assert!(!fuzzy.matches(b"\x07\x00\x20") && !fuzzy.matches(b"\x07\x00"));
+    /// assert_eq!(fuzzy.tail_range(), Some((&b"\x00\x10"[..], Some(&b"\x00\x20"[..]))));
+    /// # Ok::<(), rowkey::scan::FuzzyKeyFull>(())
+    /// ```
+    pub fn with_tail_range(mut self, lo: &[u8], hi: Option<&[u8]>) -> Option<Self> {
+        let hi = match hi {
+            Some(h) => Some(KeyBuf::from_slice(h)?),
+            None => None,
+        };
+        self.tail = Some(TailRange {
+            lo: KeyBuf::from_slice(lo)?,
+            hi,
+            field: "",
+        });
+        Some(self)
+    }
+
+    /// The range the bytes after the pattern must lie in, if any: `(lo,
+    /// hi)`, `lo` inclusive, `hi` exclusive (`None`: unbounded).
+    pub fn tail_range(&self) -> Option<(&[u8], Option<&[u8]>)> {
+        self.tail.as_ref().map(|t| (t.lo(), t.hi()))
+    }
+
+    /// The field the tail range is on, when the typed builder set it.
+    pub(crate) fn tail_field(&self) -> Option<&'static str> {
+        self.tail.map(|t| t.field).filter(|f| !f.is_empty())
+    }
+
+    /// Names the field the tail range is on (for `explain`).
+    pub(crate) fn name_tail(&mut self, field: &'static str) {
+        if let Some(t) = &mut self.tail {
+            t.field = field;
+        }
     }
 
     /// The `(row, mask)` pair for HBase's `FuzzyRowFilter` (2.x mask
     /// convention: `0` fixed, `1` free; row bytes `0` where free). HBase also
     /// accepts rows shorter than the pattern that agree with it: see
-    /// [`FuzzyKey`].
+    /// [`FuzzyKey`]. A [tail range](Self::with_tail_range) is not in the
+    /// pair: keep the rows that [`matches`](Self::matches) accepts.
     pub fn hbase_fuzzy_pair(&self) -> (Vec<u8>, Vec<u8>) {
         (self.bytes().to_vec(), self.mask().to_vec())
     }
 
     /// The RE2 pattern for Bigtable's `RowKeyRegexFilter`:
-    /// `(?s)^`, `\xHH` per fixed byte, `\C` (any byte) per free one, `\C*`.
+    /// `(?s)^`, `\xHH` per fixed byte, `\C` (any byte) per free one, `\C*`
+    /// (or, with a [tail range](Self::with_tail_range), an expression of
+    /// exactly the byte strings in that range).
     pub fn bigtable_regex(&self) -> String {
-        regex(self.bytes(), self.mask())
+        regex(
+            self.bytes(),
+            self.mask(),
+            self.tail.as_ref().map(|t| (t.lo(), t.hi())),
+        )
     }
 
     /// The same pattern, owned (as a store's read request carries it:
@@ -193,6 +261,9 @@ impl<const N: usize> FuzzyKey<N> {
         FuzzyFilter {
             bytes: self.bytes().to_vec(),
             mask: self.mask().to_vec(),
+            tail: self
+                .tail
+                .map(|t| (t.lo().to_vec(), t.hi().map(<[u8]>::to_vec))),
         }
     }
 }
@@ -201,7 +272,8 @@ impl<const N: usize> FuzzyKey<N> {
 /// key byte shows as `\x3F`): `????OK`.
 impl<const N: usize> fmt::Display for FuzzyKey<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        display(self.bytes(), self.mask(), f)
+        display(self.bytes(), self.mask(), f)?;
+        display_tail(self.tail_range(), f)
     }
 }
 
@@ -217,6 +289,8 @@ impl<const N: usize> fmt::Debug for FuzzyKey<N> {
 pub struct FuzzyFilter {
     bytes: Vec<u8>,
     mask: Vec<u8>,
+    /// `[lo, hi)` of the bytes after the pattern.
+    tail: Option<(Vec<u8>, Option<Vec<u8>>)>,
 }
 
 impl FuzzyFilter {
@@ -240,9 +314,20 @@ impl FuzzyFilter {
         &self.mask
     }
 
-    /// Whether `key` starts with the pattern.
+    /// Whether `key` starts with the pattern (and its bytes after it lie
+    /// in the [tail range](Self::tail_range), if any).
     pub fn matches(&self, key: &[u8]) -> bool {
         matches(&self.bytes, &self.mask, key)
+            && self
+                .tail_range()
+                .is_none_or(|(lo, hi)| tail_matches(lo, hi, &key[self.bytes.len()..]))
+    }
+
+    /// See [`FuzzyKey::tail_range`].
+    pub fn tail_range(&self) -> Option<(&[u8], Option<&[u8]>)> {
+        self.tail
+            .as_ref()
+            .map(|(lo, hi)| (lo.as_slice(), hi.as_deref()))
     }
 
     /// See [`FuzzyKey::hbase_fuzzy_pair`].
@@ -252,7 +337,7 @@ impl FuzzyFilter {
 
     /// See [`FuzzyKey::bigtable_regex`].
     pub fn bigtable_regex(&self) -> String {
-        regex(&self.bytes, &self.mask)
+        regex(&self.bytes, &self.mask, self.tail_range())
     }
 }
 
@@ -270,7 +355,8 @@ impl<const N: usize> From<FuzzyKey<N>> for FuzzyFilter {
 
 impl fmt::Display for FuzzyFilter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        display(&self.bytes, &self.mask, f)
+        display(&self.bytes, &self.mask, f)?;
+        display_tail(self.tail_range(), f)
     }
 }
 
@@ -321,7 +407,7 @@ fn matches(bytes: &[u8], mask: &[u8], key: &[u8]) -> bool {
             .all(|((&b, &m), &k)| m == FREE || b == k)
 }
 
-fn regex(bytes: &[u8], mask: &[u8]) -> String {
+fn regex(bytes: &[u8], mask: &[u8], tail: Option<(&[u8], Option<&[u8]>)>) -> String {
     use fmt::Write;
     let mut re = String::with_capacity(8 + 4 * bytes.len());
     re.push_str("(?s)^");
@@ -332,8 +418,20 @@ fn regex(bytes: &[u8], mask: &[u8]) -> String {
             let _ = write!(re, "\\x{b:02X}");
         }
     }
-    re.push_str("\\C*");
+    match tail {
+        Some((lo, hi)) => re.push_str(&interval_regex(lo, hi)),
+        None => re.push_str("\\C*"),
+    }
     re
+}
+
+/// ` then [lo, hi)` after the pattern, keys as `toStringBinary` shows them.
+fn display_tail(tail: Option<(&[u8], Option<&[u8]>)>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match tail {
+        Some((lo, Some(hi))) => write!(f, " then [{}, {})", KeyDisplay(lo), KeyDisplay(hi)),
+        Some((lo, None)) => write!(f, " then [{}, end)", KeyDisplay(lo)),
+        None => Ok(()),
+    }
 }
 
 fn display(bytes: &[u8], mask: &[u8], f: &mut fmt::Formatter<'_>) -> fmt::Result {

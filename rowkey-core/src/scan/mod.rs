@@ -48,6 +48,7 @@ mod explain;
 pub(crate) mod field_codec;
 pub(crate) mod fit;
 mod fuzzy;
+mod fuzzy_tail;
 pub(crate) mod in_list;
 mod in_order;
 pub(crate) mod merge;

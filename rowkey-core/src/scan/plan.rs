@@ -321,6 +321,14 @@ impl<const N: usize> ScanPlan<N> {
         self.fuzzy.as_ref()
     }
 
+    /// Names the field a fuzzy key's tail range is on (for `explain`).
+    pub(crate) fn name_filtered_field(mut self, field: &'static str) -> Self {
+        if let Some(f) = &mut self.fuzzy {
+            f.name_tail(field);
+        }
+        self
+    }
+
     /// The plan for the rows after `key` in merged (logical) order: every
     /// bucket's range starts after `key` without its bucket (ends before
     /// it, for a reversed plan). Keyset pagination resumes here without
@@ -443,6 +451,15 @@ impl<const N: usize> ScanPlan<N> {
                 if let Some(filter) = &filter {
                     line.pop(); // the closing `}`
                     line.push_str(filter);
+                }
+                if let Some((lo, hi)) = self.fuzzy.as_ref().and_then(FuzzyKey::tail_range) {
+                    // No filter of HBase's compares bytes at an offset.
+                    let at = self.fuzzy.map_or(0, |f| f.len());
+                    line.push_str(&format!(
+                        " # then keep the rows whose bytes from byte {at} are in [{}, {})",
+                        KeyDisplay(lo),
+                        hi.map_or("end".to_string(), |h| KeyDisplay(h).to_string())
+                    ));
                 }
                 line + "\n"
             })

@@ -38,7 +38,7 @@
 
 use super::field_codec::{ScanCodec, ScanFieldInfo};
 use super::{
-    Available, FreeAllowed, LeavesFree, MergesInOrder, OnlyEqAndAnyFollowAFreeField, Ordered,
+    Available, FiltersFollowAFreeField, FreeAllowed, LeavesFree, MergesInOrder, Ordered,
     ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes,
 };
 use crate::{EncodeError, EncodeErrorKind};
@@ -184,7 +184,7 @@ pub unsafe trait ScanField<const N: usize, const M: usize>: Sized {
     type Learn;
     /// The state after the field, in mode `To`: the next field's, or the
     /// whole key. `eq` goes on in the step's mode, `any` in
-    /// [`OnlyEqAndAnyFollowAFreeField`](super::OnlyEqAndAnyFollowAFreeField),
+    /// [`FiltersFollowAFreeField`](super::FiltersFollowAFreeField),
     /// `is_in` in the mode an IN-list leaves ([`InListAfter`]).
     type Next<To>;
     /// `(free, prefix, range)`: [`Yes`](super::Yes), or why the field
@@ -452,7 +452,8 @@ where
     /// of the whole table when none do (see [`ScanPlan::explain`]).
     ///
     /// Leaves the field free: any value matches. The query goes on with
-    /// the next field (`eq` or `any` only); the filter is a fuzzy key
+    /// the next field (`eq`, `any`, or a range that filters the rows read:
+    /// see [`range`](Step::range)); the filter is a fuzzy key
     /// (HBase `FuzzyRowFilter`, Bigtable `RowKeyRegexFilter`; see
     /// [`FuzzyKey`](super::FuzzyKey)), applied by the stores.
     ///
@@ -480,11 +481,11 @@ where
     /// assert_eq!(fuzzy.bigtable_regex(), r"(?s)^\C\C\C\C\C\x02\C*");
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn any(&self) -> TypedScan<S::Next<OnlyEqAndAnyFollowAFreeField>, N, M>
+    pub fn any(&self) -> TypedScan<S::Next<FiltersFollowAFreeField>, N, M>
     where
         FreeRuleOf<S, N, M>: LeavesFree,
         Mode: FreeAllowed,
-        S::Next<OnlyEqAndAnyFollowAFreeField>: ScanState<N, M>,
+        S::Next<FiltersFollowAFreeField>: ScanState<N, M>,
     {
         let mut q = self.q.clone();
         let f = self.field();
@@ -568,6 +569,33 @@ where
     /// (left padding, reversed text, separator-joined text, right padding
     /// with a fill other than `0x00`, `Option`s, hashed fields).
     ///
+    /// After a field left free (`any()`), a range (and `between`, `since`,
+    /// `until`) is a filter: the plan reads the free field's whole extent
+    /// (under the fields fixed before it) and keeps the rows whose field
+    /// lies in the range, on the server where the store can (Bigtable's
+    /// `RowKeyRegexFilter`), else as the rows arrive (HBase over Thrift 1,
+    /// whose filter language has no comparison at an offset).
+    /// [`ScanPlan::explain`] says what it reads and what it keeps.
+    ///
+    /// ```
+    /// # use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Trip<'a> {
+    ///     city: u16,
+    ///     #[pad(width = 8)]
+    ///     driver: &'a str,
+    ///     #[desc_ts]
+    ///     started: i64,
+    /// }
+    /// // Every trip of city 3 in one hour, any driver.
+    /// let plan = Trip::scan().city.eq(3).driver.any().started.between(3_600_000, 7_200_000)?;
+    /// let key = |driver, started| Trip { city: 3, driver, started }.to_vec().unwrap();
+    /// assert!(plan.contains(&key("ann", 3_600_000)) && plan.contains(&key("bob", 7_199_999)));
+    /// assert!(!plan.contains(&key("ann", 7_200_000)) && !plan.contains(&key("bob", 5)));
+    /// assert!(plan.explain().to_string().contains("and whose started (the key's bytes from byte 10 on) lie in the range"));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    ///
     /// ```
     /// # use rowkey::RowKey;
     /// # #[derive(RowKey)]
@@ -585,12 +613,22 @@ where
     pub fn range<'v, R>(&self, range: R) -> Result<ScanPlan<N>, EncodeError>
     where
         RangeRuleOf<S, N, M>: Available,
-        Mode: Ordered,
         R: RangeBounds<ValueOf<'v, S, N, M>>,
     {
         let (lo, hi) = (range.start_bound(), range.end_bound());
+        self.bounded(lo, hi)
+    }
+
+    /// The plan of the field between `lo` and `hi`; after a field left
+    /// free, a filter on the bytes after the pattern, named after the field.
+    fn bounded(
+        &self,
+        lo: Bound<&ValueOf<'_, S, N, M>>,
+        hi: Bound<&ValueOf<'_, S, N, M>>,
+    ) -> Result<ScanPlan<N>, EncodeError> {
         let f = self.field();
-        self.q.plan(|b| S::Codec::range(b, &f, lo, hi))
+        let plan = self.q.plan(|b| S::Codec::range(b, &f, lo, hi))?;
+        Ok(plan.name_filtered_field(f.name()))
     }
 
     /// Every key with `lo <= field < hi`: `lo` inclusive, `hi` exclusive,
@@ -617,11 +655,8 @@ where
     ) -> Result<ScanPlan<N>, EncodeError>
     where
         RangeRuleOf<S, N, M>: Available,
-        Mode: Ordered,
     {
-        let f = self.field();
-        self.q
-            .plan(|b| S::Codec::range(b, &f, Bound::Included(&lo), Bound::Excluded(&hi)))
+        self.bounded(Bound::Included(&lo), Bound::Excluded(&hi))
     }
 
     /// Every key with `field >= lo` (inclusive), in the field's value
@@ -629,11 +664,8 @@ where
     pub fn since<'v>(&self, lo: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
         RangeRuleOf<S, N, M>: Available,
-        Mode: Ordered,
     {
-        let f = self.field();
-        self.q
-            .plan(|b| S::Codec::range(b, &f, Bound::Included(&lo), Bound::Unbounded))
+        self.bounded(Bound::Included(&lo), Bound::Unbounded)
     }
 
     /// Every key with `field < hi` (exclusive), in the field's value order
@@ -641,11 +673,8 @@ where
     pub fn until<'v>(&self, hi: ValueOf<'v, S, N, M>) -> Result<ScanPlan<N>, EncodeError>
     where
         RangeRuleOf<S, N, M>: Available,
-        Mode: Ordered,
     {
-        let f = self.field();
-        self.q
-            .plan(|b| S::Codec::range(b, &f, Bound::Unbounded, Bound::Excluded(&hi)))
+        self.bounded(Bound::Unbounded, Bound::Excluded(&hi))
     }
 
     /// The `n` newest rows under the fields fixed so far, on a

@@ -63,11 +63,12 @@ reasons! {
     /// be merged by them: no `latest(n)` over the list. `#[pad(width = N)]`
     /// gives text and bytes one width.
     VariableWidthInListsHaveNoMergeOrder,
-    /// After a field left free (`any`), a fuzzy filter answers the query:
-    /// it fixes bytes or leaves them free, so only `eq` and `any` follow
-    /// (no prefix, range, IN-list or latest), and there is no whole key
-    /// to get.
-    OnlyEqAndAnyFollowAFreeField,
+    /// After a field left free (`any`), the later fields filter the rows
+    /// the scan reads (a fuzzy filter, and a range on the bytes after it):
+    /// `eq`, `any` and ranges (`range`, `between`, `since`, `until`)
+    /// follow; no prefix, IN-list or latest, and there is no whole key to
+    /// get.
+    FiltersFollowAFreeField,
     /// After an IN-list (`is_in`), no field is left free (each combination
     /// would need a fuzzy filter of its own) and there is no one whole key
     /// to get. (`latest(n)` does apply: it merges the combinations newest
@@ -79,12 +80,12 @@ reasons! {
     TextFormsTakeARangeNotAPrefix,
 }
 
-/// The scan modes in which a prefix, a range or an IN-list may follow:
-/// not after a field left free.
+/// The scan modes in which a prefix, an IN-list or `latest` may follow:
+/// not after a field left free (a range may: it filters the rows read).
 #[diagnostic::on_unimplemented(
     message = "this step cannot follow a field left free: {Self}",
     label = "not available after `any()`",
-    note = "a fuzzy filter fixes key bytes or leaves them free: only `eq` and `any` can follow a free field"
+    note = "after a free field the later fields filter the rows read: `eq`, `any` and a range (`range`, `between`, `since`, `until`) can follow it, not a prefix, an IN-list or `latest`"
 )]
 pub trait Ordered {}
 
@@ -124,7 +125,7 @@ impl MergesInOrder for Yes {}
 impl MergesInOrder for NoFreeFieldAfterAnInList {}
 // `latest` is refused after a free field by `Ordered` already: one error.
 #[diagnostic::do_not_recommend]
-impl MergesInOrder for OnlyEqAndAnyFollowAFreeField {}
+impl MergesInOrder for FiltersFollowAFreeField {}
 
 /// The scan modes in which a field may be left free: not after an
 /// IN-list.
@@ -138,7 +139,7 @@ pub trait FreeAllowed {}
 #[diagnostic::do_not_recommend]
 impl FreeAllowed for Yes {}
 #[diagnostic::do_not_recommend]
-impl FreeAllowed for OnlyEqAndAnyFollowAFreeField {}
+impl FreeAllowed for FiltersFollowAFreeField {}
 
 /// Never implemented: the bound on `Key::scan()` of a key that has no scan
 /// builder, so a call fails to compile with the reason in the message.
@@ -201,7 +202,7 @@ reasons! {
 }
 
 /// A mode of a scan: [`Yes`] until a field is left free
-/// ([`OnlyEqAndAnyFollowAFreeField`]) or an IN-list is given
+/// ([`FiltersFollowAFreeField`]) or an IN-list is given
 /// ([`NoFreeFieldAfterAnInList`], or [`VariableWidthInListsHaveNoMergeOrder`]
 /// when the listed field's width varies). Generated code only.
 #[doc(hidden)]
@@ -219,7 +220,7 @@ impl ScanMode for Yes {
     type AfterInList = NoFreeFieldAfterAnInList;
 }
 
-impl ScanMode for OnlyEqAndAnyFollowAFreeField {
+impl ScanMode for FiltersFollowAFreeField {
     type Rule = AFieldLeftFreeMatchesManyKeys;
     // `is_in` is refused after a free field (`Ordered`).
     type AfterInList = Self;

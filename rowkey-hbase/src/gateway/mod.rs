@@ -1,16 +1,17 @@
 //! What any HBase gateway shares, whatever its wire: a pool of blocking
 //! connections on threads of their own ([`pool`]), the scanner loop that
-//! resumes after the last row it delivered ([`read`]), batched writes and
-//! deletes ([`write`]), retries ([`retry`]) and the errors a connection
+//! resumes after the last row it delivered ([`read`]), batched point reads
+//! ([`get`]), batched writes and deletes ([`write`]), retries ([`retry`]) and the errors a connection
 //! reports ([`GatewayError`]).
 //!
 //! A gateway's wire (HBase's Thrift 1 server today, `crate::thrift1`)
 //! implements [`Connector`] and [`Connection`]: open a connection, open,
-//! advance and close a scanner, write and delete rows, list a table's
+//! advance and close a scanner, get rows by key, write and delete rows, list a table's
 //! families, and tell cheaply whether an idle connection is still open.
 //! Thrift 2 would add a module beside `thrift1`, not a copy of this one.
 
 pub(crate) mod atomic;
+pub(crate) mod get;
 pub(crate) mod parked;
 pub(crate) mod pool;
 pub(crate) mod read;
@@ -155,6 +156,14 @@ pub(crate) trait Connection: Send + 'static {
     fn next_rows(&mut self, scanner: ScannerId, n: u32) -> Result<Vec<Row>, GatewayError>;
     /// Closes a scanner (the server frees it).
     fn close_scanner(&mut self, scanner: ScannerId) -> Result<(), GatewayError>;
+    /// The rows of `keys` (sorted, distinct) that exist, in their order,
+    /// with only `columns` when given: one multi-get.
+    fn get_rows(
+        &mut self,
+        table: &str,
+        keys: &[Vec<u8>],
+        columns: Option<&Columns>,
+    ) -> Result<Vec<Row>, GatewayError>;
     /// Writes rows (keys distinct), each all or nothing, every cell (and
     /// every clear) stamped `stamp` (milliseconds).
     fn put_rows(&mut self, table: &str, rows: &[Row], stamp: i64) -> Result<(), GatewayError>;

@@ -11,7 +11,7 @@
 use super::store_error;
 use futures_util::StreamExt;
 use hbase_native::{Filter, Scan};
-use rowkey_store::{Cell, ReadRequest, Row, RowStream, StoreError};
+use rowkey_store::{Cell, Columns, ReadRequest, Row, RowStream, StoreError};
 use std::sync::Arc;
 
 /// The rows of `request` from `table`, `page_rows` a round trip.
@@ -133,4 +133,55 @@ fn row_of(
         }
     }
     Ok(Row::new(row.row, cells))
+}
+
+/// Keys per `Multi` of gets.
+const GET_BATCH: usize = 1000;
+
+/// The rows of `keys` that exist, in key order, each once: a `Multi` of
+/// gets per region server for each batch of 1,000 keys.
+pub(crate) fn read_keys(
+    client: &hbase_native::Client,
+    table: Arc<str>,
+    mut keys: Vec<Vec<u8>>,
+    columns: Option<Columns>,
+) -> RowStream {
+    if columns.as_ref().is_some_and(|c| c.is_empty()) {
+        return Box::pin(futures_util::stream::empty());
+    }
+    keys.sort();
+    keys.dedup();
+    let wanted: Vec<(Vec<u8>, Option<Vec<u8>>)> = columns
+        .iter()
+        .flat_map(|c| {
+            c.iter()
+                .map(|(f, q)| (f.as_bytes().to_vec(), Some(q.to_vec())))
+        })
+        .collect();
+    let client = client.clone();
+    let batches: Vec<Vec<Vec<u8>>> = keys.chunks(GET_BATCH).map(<[Vec<u8>]>::to_vec).collect();
+    let rows = futures_util::stream::iter(batches)
+        .then(move |batch| {
+            let client = client.clone();
+            let table = table.clone();
+            let wanted = wanted.clone();
+            async move {
+                let found = client
+                    .get(&table, batch, wanted)
+                    .await
+                    .map_err(|e| store_error("read keys", &table, e))?;
+                let request = ReadRequest::new([]);
+                found
+                    .into_iter()
+                    .flatten()
+                    .map(|row| row_of(row, &request, &table))
+                    .collect::<Result<Vec<Row>, StoreError>>()
+            }
+        })
+        .map(|batch| match batch {
+            Ok(rows) => futures_util::stream::iter(rows.into_iter().map(Ok).collect::<Vec<_>>()),
+            Err(e) => futures_util::stream::iter(vec![Err(e)]),
+        })
+        .flatten();
+    Box::pin(rows)
 }

@@ -10,7 +10,7 @@ use crate::scan::tscan;
 use hbase_thrift::hbase::{
     BatchMutation, ColumnDescriptor, HbaseSyncClient, Mutation, TAppend, THbaseSyncClient,
 };
-use rowkey_store::{Cell, Row};
+use rowkey_store::{Cell, Columns, Row};
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::net::TcpStream;
@@ -193,6 +193,27 @@ impl Connection for Thrift1Connection {
 
     fn close_scanner(&mut self, scanner: ScannerId) -> Result<(), GatewayError> {
         self.client.scanner_close(scanner).map_err(self.errors())
+    }
+
+    fn get_rows(
+        &mut self,
+        table: &str,
+        keys: &[Vec<u8>],
+        columns: Option<&Columns>,
+    ) -> Result<Vec<Row>, GatewayError> {
+        let table = table.as_bytes().to_vec();
+        // `getRows`/`getRowsWithColumns`: one `Table.get(List<Get>)` on the
+        // server, rows without a cell left out of the answer.
+        let results = match columns {
+            Some(columns) => {
+                let columns = columns.iter().map(|(f, q)| column(f, q)).collect();
+                self.client
+                    .get_rows_with_columns(table, keys.to_vec(), columns, no_attributes())
+            }
+            None => self.client.get_rows(table, keys.to_vec(), no_attributes()),
+        }
+        .map_err(self.errors())?;
+        rows_from_thrift(results).map_err(GatewayError::Store)
     }
 
     fn put_rows(&mut self, table: &str, rows: &[Row], stamp: i64) -> Result<(), GatewayError> {

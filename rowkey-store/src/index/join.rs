@@ -1,7 +1,8 @@
 //! [`IndexJoin`]: index hits joined back to their main rows in batched
-//! point reads, in index order.
+//! point reads ([`Store::read_keys`]: one multi-get per batch), in index
+//! order.
 
-use crate::{Columns, KeyRange, QueryStream, ReadRequest, Row, RowStream, Store, StoreError};
+use crate::{Columns, QueryStream, Row, RowStream, Store, StoreError};
 use crate::{INDEX_FAMILY, INDEX_QUALIFIER};
 use futures_core::Stream;
 use std::collections::{HashMap, VecDeque};
@@ -63,6 +64,9 @@ pub struct IndexJoin<S, I> {
     finished: bool,
     /// The columns the main rows are read with (`None`: every cell).
     columns: Option<Columns>,
+    /// An error of the hits met while reading ahead, for after the rows
+    /// of the batch in flight.
+    hits_error: Option<StoreError>,
 }
 
 impl<S, I> IndexJoin<S, I> {
@@ -93,6 +97,7 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
             stats: IndexStats::default(),
             finished: false,
             columns: None,
+            hits_error: None,
         }
     }
 
@@ -137,16 +142,14 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
         Ok(())
     }
 
-    /// Reads the batch's main rows.
+    /// Reads the batch's main rows: one batched point read
+    /// ([`Store::read_keys`], a multi-get where the backend has one).
     fn start_fetch(&mut self) {
         let order = std::mem::take(&mut self.batch);
-        let mut request = ReadRequest::new(order.iter().map(|h| KeyRange::row(&h.main_key)));
-        if let Some(columns) = &self.columns {
-            request = request.with_columns(columns.clone());
-        }
+        let keys = order.iter().map(|h| h.main_key.clone()).collect();
         self.stats.reads += 1;
         self.fetch = Some(Fetch {
-            rows: self.main.read_rows(request),
+            rows: self.main.read_keys(keys, self.columns.clone()),
             order,
             found: HashMap::new(),
         });
@@ -216,8 +219,22 @@ impl<S: Store, I: Store> IndexJoin<S, I> {
                 match this.poll_fetch(cx) {
                     Poll::Ready(Ok(())) => continue,
                     Poll::Ready(Err(e)) => return this.fail(e),
-                    Poll::Pending => return Poll::Pending,
+                    Poll::Pending => {
+                        // Read ahead: the next batch's hits come in while
+                        // this batch's main rows are read. An error waits
+                        // until this batch's rows are out, as it would
+                        // have without reading ahead.
+                        if this.hits_error.is_none() {
+                            if let Err(e) = this.poll_hits(cx) {
+                                this.hits_error = Some(e);
+                            }
+                        }
+                        return Poll::Pending;
+                    }
                 }
+            }
+            if let Some(e) = this.hits_error.take() {
+                return this.fail(e);
             }
             if let Err(e) = this.poll_hits(cx) {
                 return this.fail(e);

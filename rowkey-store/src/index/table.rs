@@ -334,6 +334,14 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
         self.indexes.iter().map(|i| i.layout.name)
     }
 
+    /// Each index's table, how it keys records, and its key's layout, in
+    /// the order they were added (for re-keys).
+    pub(crate) fn index_parts(
+        &self,
+    ) -> impl Iterator<Item = (&I, write::IndexKeyFn<R>, &'static Layout)> + '_ {
+        self.indexes.iter().map(|i| (&i.store, i.key, i.layout))
+    }
+
     /// Where the index keyed by `X` is. Indexes are told apart by their
     /// key's layout, compared by value (its name and every field), not by
     /// address: a layout is a constant, which need not have one address in

@@ -2,11 +2,13 @@
 //! ([`Rekey`]).
 
 mod checkpoint;
+mod indexed;
 mod mapping;
 mod run;
 mod verify;
 
 pub use checkpoint::{Checkpoint, FileCheckpoint, MemCheckpoint, RekeyCheckpoint};
+pub use indexed::{IndexedRekey, RekeyIndex, RekeyTables};
 pub use mapping::{RecordMapping, RekeyMapping, TypedMapping, ValueMapping};
 pub use verify::RekeyVerification;
 
@@ -87,13 +89,20 @@ pub struct Rekey<'m> {
     mapping: &'m dyn RekeyMapping,
     batch: usize,
     dry_run: bool,
+    /// Every how many rows one is checked by `to_indexed_table`.
+    verify_every: u64,
 }
+
+/// Rows checked one in this many by [`Rekey::to_indexed_table`], by
+/// default.
+pub const DEFAULT_VERIFY_EVERY: u64 = 100;
 
 impl fmt::Debug for Rekey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rekey")
             .field("batch", &self.batch)
             .field("dry_run", &self.dry_run)
+            .field("verify_every", &self.verify_every)
             .finish_non_exhaustive()
     }
 }
@@ -105,7 +114,16 @@ impl<'m> Rekey<'m> {
             mapping,
             batch: DEFAULT_REKEY_BATCH,
             dry_run: false,
+            verify_every: DEFAULT_VERIFY_EVERY,
         }
+    }
+
+    /// [`to_indexed_table`](Self::to_indexed_table) maps again and
+    /// compares one row in `n` (0 is taken as 1: every row), and checks
+    /// one index row in `n`; counts are always whole.
+    pub fn verify_every(mut self, n: u64) -> Self {
+        self.verify_every = n.max(1);
+        self
     }
 
     /// Rows read, mapped and written per batch (0 is taken as 1): the
@@ -142,7 +160,7 @@ impl<'m> Rekey<'m> {
         mut progress: impl FnMut(&RekeyCheckpoint) + Send,
     ) -> Result<RekeyCheckpoint, RekeyError> {
         let run = self.run(false);
-        run.go(source, target, None::<&T>, checkpoint, &mut progress)
+        run.go::<S, T, T>(source, target, &[], checkpoint, &mut progress)
             .await
     }
 
@@ -157,7 +175,8 @@ impl<'m> Rekey<'m> {
         mut progress: impl FnMut(&RekeyCheckpoint) + Send,
     ) -> Result<RekeyCheckpoint, RekeyError> {
         let run = self.run(false);
-        run.go(source, target, Some(index), checkpoint, &mut progress)
+        let sinks = [self.mapping_index(index)];
+        run.go(source, target, &sinks, checkpoint, &mut progress)
             .await
     }
 
@@ -172,7 +191,22 @@ impl<'m> Rekey<'m> {
         mut progress: impl FnMut(&RekeyCheckpoint) + Send,
     ) -> Result<RekeyCheckpoint, RekeyError> {
         let run = self.run(true);
-        run.go(table, table, index, checkpoint, &mut progress).await
+        let sinks: Vec<_> = index.map(|i| self.mapping_index(i)).into_iter().collect();
+        run.go(table, table, &sinks, checkpoint, &mut progress)
+            .await
+    }
+
+    /// The one index table of `to_table_with_index` and `in_place`, keyed
+    /// by the mapping's [`index_key`](RekeyMapping::index_key).
+    fn mapping_index<'a, I>(&self, store: &'a I) -> run::IndexSink<'a, I>
+    where
+        'm: 'a,
+    {
+        let mapping = self.mapping;
+        run::IndexSink {
+            store,
+            key: Box::new(move |row: &crate::Row| mapping.index_key(&row.key)),
+        }
     }
 }
 
@@ -215,6 +249,15 @@ pub enum RekeyError {
     },
     /// The checkpoint could not be read or saved.
     Checkpoint(String),
+    /// [`Rekey::to_indexed_table`]: an index of the table has no name in
+    /// [`RekeyTables`] (found before anything is written).
+    UnnamedIndex {
+        /// The index key type's name.
+        index: &'static str,
+    },
+    /// [`Rekey::to_indexed_table`] finished but its checks failed: what
+    /// they found. No layout was recorded.
+    NotVerified(Box<RekeyVerification>),
 }
 
 impl fmt::Display for RekeyError {
@@ -257,6 +300,27 @@ impl fmt::Display for RekeyError {
                 KeyDisplay(key)
             ),
             RekeyError::Checkpoint(why) => write!(f, "re-key checkpoint: {why}"),
+            RekeyError::UnnamedIndex { index } => write!(
+                f,
+                "re-key not started: the index keyed by `{index}` has no table name; \
+                 name it with `RekeyTables::index::<{index}>(\"..\")`"
+            ),
+            RekeyError::NotVerified(v) => write!(
+                f,
+                "re-key done but not verified, no layout recorded: {} of {} rows in the \
+                 main table, {} of {} index rows, {} old rows left, {} of {} checked rows \
+                 differ{}",
+                v.found,
+                v.expected,
+                v.index_rows_found,
+                v.index_rows_expected,
+                v.old_left,
+                v.mismatched.len(),
+                v.checked,
+                v.mismatched
+                    .first()
+                    .map_or(String::new(), |k| format!(" (first: {})", KeyDisplay(k)))
+            ),
         }
     }
 }

@@ -17,6 +17,18 @@ use crate::index::index_row;
 use crate::{Cell, KeyRange, ReadRequest, Row, Store};
 use std::collections::{BTreeMap, HashMap};
 
+/// The key of a new row's row in one index table (`None`: no row, as a
+/// sparse index leaves some records out); an `Err` stops the re-key.
+pub(super) type IndexKeyOf<'a> =
+    Box<dyn Fn(&Row) -> Result<Option<Vec<u8>>, String> + Send + Sync + 'a>;
+
+/// One index table a re-key rebuilds: its store, and each new row's key
+/// in it (from the new key alone, or from the record with its cells).
+pub(super) struct IndexSink<'a, I> {
+    pub store: &'a I,
+    pub key: IndexKeyOf<'a>,
+}
+
 /// What one run does.
 pub(super) struct Run<'a> {
     pub mapping: &'a dyn RekeyMapping,
@@ -31,12 +43,12 @@ struct Move {
     new: Row,
 }
 
-/// A batch mapped: the rows to write, the index rows, the old keys to
-/// delete (in place).
+/// A batch mapped: the rows to write, each index table's rows, the old
+/// keys to delete (in place).
 #[derive(Default)]
 struct Mapped {
     moves: Vec<Move>,
-    index_rows: Vec<Row>,
+    index_rows: Vec<Vec<Row>>,
     old_keys: Vec<Vec<u8>>,
     /// The first move whose new key an earlier move of the batch has,
     /// and that move's old key.
@@ -92,7 +104,7 @@ impl Run<'_> {
         &self,
         source: &S,
         target: &T,
-        index: Option<&I>,
+        indexes: &[IndexSink<'_, I>],
         checkpoint: &dyn Checkpoint,
         progress: &mut (dyn FnMut(&RekeyCheckpoint) + Send),
     ) -> Result<RekeyCheckpoint, RekeyError> {
@@ -115,7 +127,7 @@ impl Run<'_> {
             };
             let last = last.key.clone();
             let mut next = state.clone();
-            let mut mapped = self.map_batch(&rows, index.is_some(), &mut next)?;
+            let mut mapped = self.map_batch(&rows, indexes, &mut next)?;
             // Every collision found, as (move, earlier old key if known);
             // the first in key order stops the re-key.
             let mut found: Vec<(usize, Option<Vec<u8>>)> = Vec::new();
@@ -159,8 +171,10 @@ impl Run<'_> {
                 if !new_rows.is_empty() {
                     target.write_rows(new_rows).await?;
                 }
-                if let (Some(index), false) = (index, mapped.index_rows.is_empty()) {
-                    index.write_rows(mapped.index_rows).await?;
+                for (index, rows) in indexes.iter().zip(mapped.index_rows) {
+                    if !rows.is_empty() {
+                        index.store.write_rows(rows).await?;
+                    }
                 }
                 if self.in_place && !mapped.old_keys.is_empty() {
                     source.delete_rows(mapped.old_keys).await?;
@@ -269,13 +283,16 @@ impl Run<'_> {
     }
 
     /// The batch mapped, counting into `state`.
-    fn map_batch(
+    fn map_batch<I>(
         &self,
         rows: &[Row],
-        indexed: bool,
+        indexes: &[IndexSink<'_, I>],
         state: &mut RekeyCheckpoint,
     ) -> Result<Mapped, RekeyError> {
-        let mut out = Mapped::default();
+        let mut out = Mapped {
+            index_rows: indexes.iter().map(|_| Vec::new()).collect(),
+            ..Mapped::default()
+        };
         // The batch's new keys, and the old key each came from.
         let mut seen: HashMap<Vec<u8>, &[u8]> = HashMap::new();
         for row in rows {
@@ -309,9 +326,9 @@ impl Run<'_> {
                 out.collision
                     .get_or_insert_with(|| (out.moves.len(), earlier.to_vec()));
             }
-            if indexed {
-                if let Some(k) = self.mapping.index_key(&new.key).map_err(map_error)? {
-                    out.index_rows.push(index_row(k, &new.key));
+            for (index, rows) in indexes.iter().zip(&mut out.index_rows) {
+                if let Some(k) = (index.key)(&new).map_err(map_error)? {
+                    rows.push(index_row(k, &new.key));
                 }
             }
             if self.in_place {
@@ -323,7 +340,7 @@ impl Run<'_> {
             });
         }
         state.written += out.moves.len() as u64;
-        state.indexed += out.index_rows.len() as u64;
+        state.indexed += out.index_rows.iter().map(|r| r.len() as u64).sum::<u64>();
         Ok(out)
     }
 }

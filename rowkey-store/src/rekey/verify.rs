@@ -27,15 +27,23 @@ pub struct RekeyVerification {
     /// Rows mapped again and compared with the target's.
     pub checked: u64,
     /// Keys of spot-checked rows the target lacks or holds otherwise (at
-    /// most 16).
+    /// most 16); index keys whose row is missing or points elsewhere.
     pub mismatched: Vec<Vec<u8>>,
+    /// Index rows the new records have, over every index table
+    /// ([`Rekey::to_indexed_table`]; 0 otherwise).
+    pub index_rows_expected: u64,
+    /// Rows the index tables hold.
+    pub index_rows_found: u64,
 }
 
 impl RekeyVerification {
-    /// Every expected row is there, nothing else, no old row is left and
-    /// every spot check matched.
+    /// Every expected row is there (and index row), nothing else, no old
+    /// row is left and every spot check matched.
     pub fn is_ok(&self) -> bool {
-        self.expected == self.found && self.old_left == 0 && self.mismatched.is_empty()
+        self.expected == self.found
+            && self.index_rows_expected == self.index_rows_found
+            && self.old_left == 0
+            && self.mismatched.is_empty()
     }
 }
 

@@ -6,4 +6,5 @@ mod conformance;
 mod dyn_store;
 mod guard;
 mod rekey;
+mod rekey_indexed;
 mod walks;

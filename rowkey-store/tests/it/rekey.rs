@@ -43,10 +43,10 @@ mod v2 {
 
 /// Mutations (writes, deletes, checkpoint saves) left before the crash.
 #[derive(Clone)]
-struct Budget(Arc<AtomicI64>);
+pub(crate) struct Budget(Arc<AtomicI64>);
 
 impl Budget {
-    fn new(n: i64) -> Self {
+    pub(crate) fn new(n: i64) -> Self {
         Budget(Arc::new(AtomicI64::new(n)))
     }
     /// Whether this mutation is the one that crashes.
@@ -58,9 +58,9 @@ impl Budget {
 /// A store that, at its budget's crash, writes (or deletes) the first half
 /// of the batch and fails.
 #[derive(Clone)]
-struct Crashing<S> {
-    inner: S,
-    budget: Budget,
+pub(crate) struct Crashing<S> {
+    pub(crate) inner: S,
+    pub(crate) budget: Budget,
 }
 
 impl<S: Store> Store for Crashing<S> {
@@ -91,9 +91,9 @@ impl<S: Store> Store for Crashing<S> {
 }
 
 /// A checkpoint whose save fails at the budget's crash.
-struct CrashingCheckpoint {
-    inner: MemCheckpoint,
-    budget: Budget,
+pub(crate) struct CrashingCheckpoint {
+    pub(crate) inner: MemCheckpoint,
+    pub(crate) budget: Budget,
 }
 
 impl Checkpoint for CrashingCheckpoint {
