@@ -43,6 +43,13 @@ pub struct Check {
     pub qualifier: Vec<u8>,
     /// What its value must be.
     pub compare: Compare,
+    /// Check the cell as of this time (milliseconds): only versions
+    /// before it count. Give a mutation with a timestamp the same time,
+    /// and the check and the write are one step *at that time*: a
+    /// version written later by a call that reached the server first
+    /// (a release of a lock stamped after this take) does not make the
+    /// check hold for a write it would then hide. `None`: every version.
+    pub as_of: Option<u64>,
 }
 
 /// The condition as HBase takes it. HBase compares the *given* value to
@@ -56,6 +63,10 @@ fn condition(row: &[u8], check: &Check) -> proto::Condition {
         Compare::Greater(v) => (proto::CompareType::Less, v.clone()),
     };
     proto::Condition {
+        time_range: check.as_of.map(|to| proto::TimeRange {
+            from: Some(0),
+            to: Some(to),
+        }),
         row: row.to_vec(),
         family: Some(check.family.clone()),
         qualifier: Some(check.qualifier.clone()),

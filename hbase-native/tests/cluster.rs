@@ -351,6 +351,7 @@ async fn conditional_mutations_and_counters_are_one_step_each() {
         family: b"d".to_vec(),
         qualifier: b"c".to_vec(),
         compare,
+        as_of: None,
     };
     let read = |row: &'static [u8]| {
         let client = client.clone();

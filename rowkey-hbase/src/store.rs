@@ -348,7 +348,8 @@ impl Store for HBaseStore {
                 }
                 Backend::Native(native) => {
                     let w = &native.writer;
-                    crate::native::atomic::check_and_write(&w.client, &w.table, write).await
+                    crate::native::atomic::check_and_write(&w.client, &w.table, &w.clock, write)
+                        .await
                 }
             }
         }

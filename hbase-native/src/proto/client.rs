@@ -71,6 +71,8 @@ pub struct Condition {
     pub compare_type: Option<i32>,
     #[prost(message, optional, tag = "5")]
     pub comparator: Option<Comparator>,
+    #[prost(message, optional, tag = "6")]
+    pub time_range: Option<TimeRange>,
 }
 
 /// `MutationProto`: one row's put, delete, increment or append.

@@ -24,19 +24,19 @@ fn unsupported(op: &'static str, what: impl Into<String>) -> StoreError {
     }
 }
 
-/// `write` as one `checkAndMutate`, at the region server's time.
+/// `write` as one `checkAndMutate`, its edits at one stamp of `clock`
+/// as the store's other writes are (so that they are ordered with them:
+/// a record's row deleted at a stamp, then its lock taken again).
 ///
-/// Not at the client's stamps, as the store's other writes are: a
-/// conditional write's stamp is taken before it is sent, and two of them
-/// can reach the server in the other order. A clear stamped 10 applied
-/// before a set stamped 9 would hide the set (HBase hides every version
-/// at or before a delete's time) although its check held: a lock taken
-/// and invisible. At the server's time, versions follow the order the
-/// row lock applied them in. (Cells written both ways are ordered as well
-/// as the client's and the server's clocks agree.)
+/// A stamp is taken before the write is sent, and two conditional writes
+/// of one client can reach the server in the other order: a take of a
+/// lock stamped 9 applied after a release stamped 10 holds its check and
+/// writes a version the release's hides. Whoever relies on a conditional
+/// write's effect being seen reads it back (the record locks do).
 pub(crate) async fn check_and_write(
     client: &hbase_native::Client,
     table: &str,
+    clock: &rowkey_store::WriteClock,
     write: ConditionalWrite,
 ) -> Result<bool, StoreError> {
     const OP: &str = "check and write";
@@ -53,12 +53,14 @@ pub(crate) async fn check_and_write(
         CellCondition::Greater(v) => Compare::Greater(v),
         other => return Err(unsupported(OP, format!("check a cell for {other:?}"))),
     };
+    let stamp = clock.next().max(1) as u64;
     let check = Check {
         family: write.check.family.into_bytes(),
         qualifier: write.check.qualifier,
         compare,
+        as_of: None,
     };
-    let mut mutation = RowMutation::put(write.key.clone());
+    let mut mutation = RowMutation::put(write.key.clone()).at(stamp);
     for edit in write.on_true {
         match edit {
             RowEdit::Set(Cell {

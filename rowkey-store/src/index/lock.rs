@@ -96,7 +96,7 @@ pub(crate) async fn acquire<S: Store>(
             LOCK_QUALIFIER,
             &value,
         )]);
-        if main.check_and_write(take).await? {
+        if main.check_and_write(take).await? && reads_as(main, key, family, &value).await? {
             return Ok(held(key, family, value));
         }
         let row = main.read_row(key).await?;
@@ -110,13 +110,28 @@ pub(crate) async fn acquire<S: Store>(
                     LOCK_QUALIFIER,
                     &value,
                 )]);
-                if main.check_and_write(steal).await? {
+                if main.check_and_write(steal).await? && reads_as(main, key, family, &value).await?
+                {
                     return Ok(held(key, family, value));
                 }
             }
         }
         yield_now().await;
     }
+}
+
+/// Whether the lock cell reads as `value` now: a take whose check held
+/// can still be hidden, where versions are ordered by the writer's stamps
+/// (HBase) and a release stamped later reached the server first; a take
+/// nobody can see holds nothing, and is tried again.
+async fn reads_as<S: Store>(
+    main: &S,
+    key: &[u8],
+    family: &str,
+    value: &[u8],
+) -> Result<bool, StoreError> {
+    let row = main.read_row(key).await?;
+    Ok(row.as_ref().and_then(|r| r.value(family, LOCK_QUALIFIER)) == Some(value))
 }
 
 fn held(key: &[u8], family: &str, value: Vec<u8>) -> Held {
@@ -137,19 +152,6 @@ pub(crate) async fn release<S: Store>(main: &S, held: Held) -> Result<(), StoreE
             CellCondition::Equals(held.value.clone()),
         )
     };
-    // On HBase, set it empty: a delete hides every version at or before
-    // its time, and conditional writes there carry the server's time in
-    // milliseconds, so a lock taken again in the millisecond of a release
-    // by delete would be taken and hidden. HBase reads an empty cell as
-    // absent, so empty is free.
-    if main.key_limit().store == "HBase" {
-        let empty = ConditionalWrite::new(held.key.clone(), ours()).on_true(vec![RowEdit::set(
-            &held.family,
-            LOCK_QUALIFIER,
-            [],
-        )]);
-        return main.check_and_write(empty).await.map(|_| ());
-    }
     let clear = ConditionalWrite::new(held.key.clone(), ours())
         .on_true(vec![RowEdit::clear(&held.family, LOCK_QUALIFIER)]);
     match main.check_and_write(clear).await {
