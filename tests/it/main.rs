@@ -35,6 +35,7 @@ mod index_record;
 mod index_table;
 mod java_crosscheck;
 mod layout_diff;
+mod layout_diff_counts;
 mod layout_diff_props;
 #[cfg(feature = "json")]
 mod layout_fingerprint;
