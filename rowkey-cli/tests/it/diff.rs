@@ -222,3 +222,38 @@ fn bad_input_exits_2_with_a_reason() {
     let (_, err) = diff(&[s(&good)], 2);
     assert!(err.contains("NEW.json"), "{err}");
 }
+
+/// Issue 41: where stderr is not a terminal (here a pipe), indicatif
+/// draws nothing: a plain progress line is printed now and then instead
+/// (`ROWKEY_PROGRESS_SECS=0`: at every update, so the test needs no
+/// clock).
+#[test]
+fn progress_is_a_plain_line_when_stderr_is_not_a_terminal() {
+    let l = layout("UserOp");
+    let old_layout = rowkey::Layout::from_json(&std::fs::read_to_string(&l).unwrap()).unwrap();
+    let keys: Vec<Vec<u8>> = (0..20u64)
+        .map(|i| {
+            let values = [
+                Value::UInt(u128::from(i)),
+                Value::Int(1_700_000_000_000),
+                Value::Text(format!("op{i}")),
+            ];
+            old_layout.encode_key(&values, None).unwrap()
+        })
+        .collect();
+    let file = keys_file("progress.keys", &keys, true);
+    let out = rowkey(&["diff", s(&l), s(&l), "--keys", s(&file), "--hex"])
+        .env("ROWKEY_PROGRESS_SECS", "0")
+        .assert()
+        .code(0);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("reading keys: ")).collect();
+    assert_eq!(lines.len(), 20, "{err}");
+    assert!(lines[19].ends_with(" MiB of 0.0 MiB"), "{err}");
+    // By default, at most one line every 5 s: none for a short run.
+    let out = rowkey(&["diff", s(&l), s(&l), "--keys", s(&file), "--hex"])
+        .assert()
+        .code(0);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(!err.contains("reading keys"), "{err}");
+}
