@@ -262,6 +262,11 @@ owned_value! {
     #[cfg(feature = "rust_decimal")] [] DecimalText => Decimal;
 }
 
+#[cfg(feature = "rust_decimal")]
+crate::scan::field_codec::in_item_owned! {
+    impl<> for DecimalText => Decimal;
+}
+
 #[cfg(all(test, feature = "rust_decimal"))]
 mod tests {
     use super::*;
