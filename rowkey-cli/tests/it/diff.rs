@@ -247,7 +247,10 @@ fn progress_is_a_plain_line_when_stderr_is_not_a_terminal() {
         .assert()
         .code(0);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("reading keys: ")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("reading keys: "))
+        .collect();
     assert_eq!(lines.len(), 20, "{err}");
     assert!(lines[19].ends_with(" MiB of 0.0 MiB"), "{err}");
     // By default, at most one line every 5 s: none for a short run.
