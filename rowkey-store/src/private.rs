@@ -9,7 +9,7 @@
 //! codec, or a key field of another type, is one error at that field.
 
 use crate::cell::{CellCodec, CellError, CellValue};
-use crate::RecordError;
+
 use core::marker::PhantomData;
 pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
 
@@ -168,13 +168,11 @@ where
 }
 
 /// The key of `row`, taken apart.
-pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, BoxError> {
-    K::decode_parts(&row.key).map_err(|source| {
-        Box::new(RecordError::Key {
-            record,
-            key: row.key.clone(),
-            source,
-        }) as BoxError
+pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, RecordError> {
+    K::decode_parts(&row.key).map_err(|source| RecordError::Key {
+        record,
+        key: row.key.clone(),
+        source,
     })
 }
 
@@ -188,20 +186,18 @@ pub fn read_field<K: KeyFields, T>(
     record: &'static str,
     family: &str,
     qualifier: &[u8],
-) -> Result<T, BoxError> {
+) -> Result<T, RecordError> {
     let bytes = if is_key {
         None
     } else {
         row.value(family, qualifier)
     };
-    (fns.read)(parts, bytes).map_err(|reason| {
-        Box::new(RecordError::Cell {
-            record,
-            family: family.to_owned(),
-            qualifier: qualifier.to_vec(),
-            key: row.key.clone(),
-            reason,
-        }) as BoxError
+    (fns.read)(parts, bytes).map_err(|reason| RecordError::Cell {
+        record,
+        family: family.to_owned(),
+        qualifier: qualifier.to_vec(),
+        key: row.key.clone(),
+        reason,
     })
 }
 
@@ -316,7 +312,7 @@ pub const fn check_has_family<K: KeyFields>(record: &str, field: &str) {
     panic!("{}", msg);
 }
 
-pub use crate::{BoxError, Cell, Columns, Record, Row};
+pub use crate::{BoxError, Cell, Columns, Record, RecordError, Row};
 pub use std::vec::Vec;
 
 /// The key of the stub `Record` a failed derive emits when its key type
