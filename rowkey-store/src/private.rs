@@ -8,7 +8,8 @@
 //! role is resolved once, in a `const` of `FieldFns`, so a field with no
 //! codec, or a key field of another type, is one error at that field.
 
-use crate::cell::{CellCodec, CellError, CellValue};
+use crate::cell::CellCodec;
+pub use crate::cell::{CellError, CellValue};
 
 use core::marker::PhantomData;
 pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};

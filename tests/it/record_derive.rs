@@ -99,3 +99,68 @@ fn from_row_errors_go_through_question_mark_into_box_dyn_error() {
     let e = e.downcast::<RecordError>().unwrap();
     assert!(matches!(*e, RecordError::Other(_)) && e.record().is_none());
 }
+
+/// Issue 41: one enum as a key field and as a cell, both derived
+/// (`KeyPart` for the key's byte, `CellValue` for the cell: the
+/// variant's name); a newtype too. A cell that names no variant is a
+/// `RecordError` naming the cell, never a panic.
+#[test]
+fn an_enum_is_a_key_field_and_a_cell_by_derive() {
+    use rowkey::store::cell::CellValue;
+    use rowkey::store::RecordError;
+    #[derive(rowkey::KeyPart, rowkey::CellValue, Debug, Clone, Copy, PartialEq)]
+    enum Status {
+        Requested,
+        Completed,
+        Disputed,
+    }
+    #[derive(rowkey::KeyPart, rowkey::CellValue, Debug, Clone, Copy, PartialEq)]
+    struct Cents(u64);
+    #[derive(RowKey, Debug, PartialEq)]
+    struct TripKey {
+        status: Status,
+        id: u64,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    #[record(key = TripKey, family = "t")]
+    struct Trip {
+        status: Status,
+        id: u64,
+        previous: Status,
+        fare: Cents,
+        appeal: Option<Status>,
+    }
+    assert_eq!(Status::Disputed.to_cell(), b"Disputed");
+    assert_eq!(Status::from_cell(b"Completed").unwrap(), Status::Completed);
+    assert_eq!(Cents(1250).to_cell(), 1250u64.to_cell());
+    let trip = Trip {
+        status: Status::Disputed,
+        id: 9,
+        previous: Status::Completed,
+        fare: Cents(1250),
+        appeal: Some(Status::Requested),
+    };
+    let key = trip.key();
+    assert_eq!(
+        key.to_vec().unwrap()[0],
+        2,
+        "the key holds the variant's index"
+    );
+    let row = Row::new(key.to_vec().unwrap(), trip.cells());
+    assert!(row.cells.contains(&Cell::new("t", "previous", "Completed")));
+    assert_eq!(Trip::from_row(&row).unwrap(), trip);
+    let bad = Row::new(
+        key.to_vec().unwrap(),
+        vec![
+            Cell::new("t", "previous", "Lost"),
+            Cell::new("t", "fare", 1u64.to_be_bytes()),
+        ],
+    );
+    let e = Trip::from_row(&bad).unwrap_err();
+    assert!(
+        matches!(&e, RecordError::Cell { family, .. } if family == "t"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("cell t:previous"), "{e}");
+    assert!(e.to_string().contains("no variant of Status"), "{e}");
+}
