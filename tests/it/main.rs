@@ -44,6 +44,7 @@ mod layout_snapshots;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]
 mod optional_parts;
+mod page_cost;
 mod record_derive;
 mod record_props;
 mod record_trial;
