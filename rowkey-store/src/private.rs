@@ -169,6 +169,7 @@ where
 }
 
 /// The key of `row`, taken apart.
+#[allow(clippy::result_large_err)] // `Record::from_row`'s error, on its cold path
 pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, RecordError> {
     K::decode_parts(&row.key).map_err(|source| RecordError::Key {
         record,
@@ -179,6 +180,7 @@ pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Par
 
 /// One field of the record `row` holds: from the key's parts (a key
 /// field), or from the cell `family:qualifier`.
+#[allow(clippy::result_large_err)] // `Record::from_row`'s error, on its cold path
 pub fn read_field<K: KeyFields, T>(
     fns: &FieldFns<K, T>,
     is_key: bool,

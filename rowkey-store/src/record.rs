@@ -113,6 +113,9 @@ pub trait Record: Sized {
     /// [`cells`](Self::cells). An error here ends an index query with
     /// [`StoreError::BadRecord`](crate::StoreError::BadRecord) naming the
     /// row.
+    // A concrete error that names the record, the cell and the row: large,
+    // and on a cold path (it ends the read), so not boxed.
+    #[allow(clippy::result_large_err)]
     fn from_row(row: &Row) -> Result<Self, RecordError>;
 
     /// The columns [`from_row`](Self::from_row) reads, which record reads

@@ -173,7 +173,7 @@ impl DecimalText {
             {
                 return Ok(v);
             }
-            if scale == 0 || n % 10 != 0 {
+            if scale == 0 || !n.is_multiple_of(10) {
                 return Err(r.error_at(at, DecodeErrorKind::Overflow));
             }
             n /= 10;
