@@ -94,7 +94,7 @@ impl HotspotCauses {
 }
 
 /// The values grouped by field in key order, except that a field whose
-/// value explains another field's value comes before it: the value holds
+/// one value explains another field's value comes before it: the value holds
 /// less of the region than the other (it is narrower) but at least the
 /// other's excess over its share elsewhere (all that excess could be its
 /// keys). A city's 84% of a region, 4% elsewhere, after one driver's 80%
@@ -107,11 +107,12 @@ fn narrower_first(values: Vec<(CauseValue, f64, f64)>) -> Vec<CauseValue> {
             fields.push(v.field);
         }
     }
+    // One value of field `b` (the field names no other) explains a value
+    // of `a`; two busy channels of one workspace explain it only together.
     let explains = |b: &'static str, a: &'static str| {
-        values
-            .iter()
-            .filter(|v| v.0.field == b)
-            .any(|(_, share_b, _)| {
+        let of_b: Vec<_> = values.iter().filter(|v| v.0.field == b).collect();
+        of_b.len() == 1
+            && of_b.iter().any(|(_, share_b, _)| {
                 values
                     .iter()
                     .filter(|v| v.0.field == a)
