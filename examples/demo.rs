@@ -13,7 +13,7 @@
 
 use rowkey::store::blocking::{BlockOn, BlockingIndexedStore};
 use rowkey::store::{
-    BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row, Store,
+    Cell, IndexedStore, MemStore, PutRecordsOptions, Record, RecordError, Row, Store,
 };
 use rowkey::{KeyDisplay, RowKey};
 use std::time::Instant;
@@ -161,7 +161,7 @@ impl Record for Entry {
         let amount = format!("{}.{:02}", self.cents / 100, self.cents % 100);
         vec![Cell::new("d", "amount", amount)]
     }
-    fn from_row(row: &Row) -> Result<Self, BoxError> {
+    fn from_row(row: &Row) -> Result<Self, RecordError> {
         let key: Ledger = row.key_as()?;
         let amount = std::str::from_utf8(row.value("d", "amount").ok_or("no d:amount")?)?;
         let (units, cents) = amount.split_once('.').ok_or("no cents")?;

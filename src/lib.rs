@@ -106,7 +106,7 @@ pub use rowkey_core::{
     KeyPart, KeyPrefix, KeyReader, KeyWriter, Layout, Order, RowKey, SparseIndexOf, TimeCrate,
     UnrenderableKey, ValueKind, HBASE_MAX_KEY_LEN,
 };
-pub use rowkey_derive::{KeyPart, Record, RowKey};
+pub use rowkey_derive::{CellValue, KeyPart, Record, RowKey};
 
 /// Layouts read by their description alone: the interpreter that reads
 /// and writes keys from a [`Layout`] ([`dynamic`](layout::dynamic)), the format rules of
@@ -117,7 +117,7 @@ pub use rowkey_derive::{KeyPart, Record, RowKey};
 pub mod layout {
     pub use rowkey_core::layout::{
         diff, dynamic, fnv1a_64, rules, Change, Effect, Fingerprint, KeyOutcome, LayoutDiff,
-        MovedShare, SampleReport, ShareBasis, Verdict, FORMAT_VERSION,
+        MovedShare, SampleCount, SampleReport, ShareBasis, Verdict, FORMAT_VERSION,
     };
     #[cfg(feature = "json")]
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};

@@ -3,10 +3,11 @@
 //! `cbt read` prints (row keys as raw bytes). Every input is bounded: a
 //! line, a file and a key count each have a stated maximum.
 
+use crate::progress::{Progress, Units};
 use indicatif::{ProgressBar, ProgressStyle};
 use rowkey_core::key_text::{parse_binary, parse_hex};
 use rowkey_core::HBASE_MAX_KEY_LEN;
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The most keys one command reads.
@@ -96,34 +97,34 @@ fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), String> {
     Ok((Box::new(file), len))
 }
 
-fn progress(len: Option<u64>) -> Result<ProgressBar, String> {
-    if !std::io::stderr().is_terminal() {
-        return Ok(ProgressBar::hidden());
-    }
-    let bar = match len {
-        Some(n) => ProgressBar::new(n),
-        None => ProgressBar::no_length(),
-    };
-    bar.set_style(
-        ProgressStyle::with_template("reading keys {wide_bar} {bytes}/{total_bytes} {msg}")
-            .map_err(|e| e.to_string())?,
-    );
-    Ok(bar)
+fn progress(len: Option<u64>) -> Progress {
+    Progress::new("reading keys", Units::Bytes, len, || {
+        let bar = match len {
+            Some(n) => ProgressBar::new(n),
+            None => ProgressBar::no_length(),
+        };
+        if let Ok(style) =
+            ProgressStyle::with_template("reading keys {wide_bar} {bytes}/{total_bytes} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    })
 }
 
 /// Reads the keys in the file at `path` (`-`: standard input) in `form`;
 /// blank lines are skipped. A progress bar runs on stderr when it is a
-/// terminal. Over [`MAX_KEYS`] keys, [`MAX_INPUT_BYTES`] bytes or a line
+/// terminal, a plain line now and then when it is not. Over [`MAX_KEYS`] keys, [`MAX_INPUT_BYTES`] bytes or a line
 /// over [`MAX_LINE`] is an error, before memory grows with it.
 pub fn read_keys(path: &Path, form: KeyForm) -> Result<Vec<Vec<u8>>, String> {
     let (reader, len) = open(path)?;
-    let bar = progress(len)?;
+    let bar = progress(len);
     let name = path.display();
     let mut input = BufReader::new(reader.take(MAX_INPUT_BYTES + 1));
     if form == KeyForm::Cbt {
         let keys = read_cbt(&mut input, MAX_KEYS, |n| bar.inc(n))
             .map_err(|e| e.message(&name.to_string()))?;
-        bar.finish_and_clear();
+        bar.finish();
         return Ok(keys);
     }
     let mut keys = Vec::new();
@@ -170,7 +171,7 @@ pub fn read_keys(path: &Path, form: KeyForm) -> Result<Vec<Vec<u8>>, String> {
             bar.set_message(format!("{} keys", keys.len()));
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     Ok(keys)
 }
 

@@ -11,3 +11,4 @@
 pub mod hotspot;
 pub mod key_input;
 pub mod layout_file;
+pub mod progress;

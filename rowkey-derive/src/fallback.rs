@@ -212,7 +212,7 @@ pub fn record(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 fn cells(&self) -> __rr::Vec<__rr::Cell> {
                     ::core::unimplemented!()
                 }
-                fn from_row(_: &__rr::Row) -> ::core::result::Result<Self, __rr::BoxError> {
+                fn from_row(_: &__rr::Row) -> ::core::result::Result<Self, __rr::RecordError> {
                     ::core::unimplemented!()
                 }
             }

@@ -82,6 +82,22 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
     }
 }
 
+/// Derives `rowkey::store::cell::CellValue` for a unit-only enum (its
+/// cell holds the variant's name as UTF-8) or a newtype struct (its
+/// inner value's cell), so one type is a key field (with
+/// `#[derive(KeyPart)]`) and a record's cell.
+#[proc_macro_derive(CellValue, attributes(rowkey))]
+pub fn derive_cell_value(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let cx = ctxt::Ctxt::default();
+    let model = check::key_part::key_part_model(&cx, &input);
+    match (cx.check(), model) {
+        (Ok(()), Some(model)) => expand::cell_value::cell_value(&model).into(),
+        (Err(errors), _) => errors.into(),
+        (Ok(()), None) => TokenStream::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Every trait impl the derive emits is marked `#[automatically_derived]`

@@ -99,7 +99,7 @@ pub trait StoreExt: Store {
                 .map_err(|source| StoreError::BadRecord {
                     op: "read a record",
                     key: row.key,
-                    source,
+                    source: source.into(),
                 })
         }
     }

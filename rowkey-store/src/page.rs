@@ -75,6 +75,9 @@ pub(crate) async fn page<S: Store, const N: usize>(
         Source::Walk(w) => (&mut w.query, Some(std::mem::take(&mut w.next)), w.returned),
         Source::Fresh(q) => (q, None, 0),
     };
+    // What the query had read before this page: a parked walk's reads
+    // for earlier pages are theirs.
+    let before = query.cost();
     let mut rows = Vec::with_capacity(want.min(1024));
     let mut next = None;
     loop {
@@ -93,7 +96,8 @@ pub(crate) async fn page<S: Store, const N: usize>(
     }
     let more = next.is_some();
     let returned = returned + rows.len() as u64;
-    let page = resumed.page(rows, more)?;
+    let mut page = resumed.page(rows, more)?;
+    page.cost = query.cost() - before;
     if let (Some(walks), Some(epoch), Some(cursor), Some(Ok(next))) =
         (walks, epoch, &page.next, next)
     {
@@ -102,8 +106,11 @@ pub(crate) async fn page<S: Store, const N: usize>(
             Source::Fresh(q) => q,
         };
         // Parked without the store; and with rows, not reads open, where
-        // open reads would hold the connection.
-        if walks.settles() && query.settle().await.is_err() {
+        // open reads would hold the connection. What settling reads is
+        // this page's cost.
+        let settled = !walks.settles() || query.settle().await.is_ok();
+        page.cost = query.cost() - before;
+        if !settled {
             return Ok(page);
         }
         query.detach();

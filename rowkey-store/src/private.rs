@@ -8,8 +8,9 @@
 //! role is resolved once, in a `const` of `FieldFns`, so a field with no
 //! codec, or a key field of another type, is one error at that field.
 
-use crate::cell::{CellCodec, CellError, CellValue};
-use crate::RecordError;
+use crate::cell::CellCodec;
+pub use crate::cell::{CellError, CellValue};
+
 use core::marker::PhantomData;
 pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
 
@@ -168,18 +169,18 @@ where
 }
 
 /// The key of `row`, taken apart.
-pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, BoxError> {
-    K::decode_parts(&row.key).map_err(|source| {
-        Box::new(RecordError::Key {
-            record,
-            key: row.key.clone(),
-            source,
-        }) as BoxError
+#[allow(clippy::result_large_err)] // `Record::from_row`'s error, on its cold path
+pub fn key_parts<K: KeyFields>(record: &'static str, row: &Row) -> Result<K::Parts, RecordError> {
+    K::decode_parts(&row.key).map_err(|source| RecordError::Key {
+        record,
+        key: row.key.clone(),
+        source,
     })
 }
 
 /// One field of the record `row` holds: from the key's parts (a key
 /// field), or from the cell `family:qualifier`.
+#[allow(clippy::result_large_err)] // `Record::from_row`'s error, on its cold path
 pub fn read_field<K: KeyFields, T>(
     fns: &FieldFns<K, T>,
     is_key: bool,
@@ -188,20 +189,18 @@ pub fn read_field<K: KeyFields, T>(
     record: &'static str,
     family: &str,
     qualifier: &[u8],
-) -> Result<T, BoxError> {
+) -> Result<T, RecordError> {
     let bytes = if is_key {
         None
     } else {
         row.value(family, qualifier)
     };
-    (fns.read)(parts, bytes).map_err(|reason| {
-        Box::new(RecordError::Cell {
-            record,
-            family: family.to_owned(),
-            qualifier: qualifier.to_vec(),
-            key: row.key.clone(),
-            reason,
-        }) as BoxError
+    (fns.read)(parts, bytes).map_err(|reason| RecordError::Cell {
+        record,
+        family: family.to_owned(),
+        qualifier: qualifier.to_vec(),
+        key: row.key.clone(),
+        reason,
     })
 }
 
@@ -316,7 +315,7 @@ pub const fn check_has_family<K: KeyFields>(record: &str, field: &str) {
     panic!("{}", msg);
 }
 
-pub use crate::{BoxError, Cell, Columns, Record, Row};
+pub use crate::{BoxError, Cell, Columns, Record, RecordError, Row};
 pub use std::vec::Vec;
 
 /// The key of the stub `Record` a failed derive emits when its key type

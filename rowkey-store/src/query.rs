@@ -4,7 +4,7 @@
 
 use crate::{ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
-use rowkey_core::scan::{MergeHeads, MergeOrder, ScanPlan};
+use rowkey_core::scan::{MergeHeads, MergeOrder, ReadCost, ScanPlan};
 use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
@@ -211,6 +211,8 @@ pub struct QueryStream<S> {
     /// does not close its reads, and no read ends a range for covering
     /// the limit.
     walk: bool,
+    /// Rows the store sent and reads started, so far.
+    cost: ReadCost,
 }
 
 impl<S: Store> QueryStream<S> {
@@ -277,7 +279,38 @@ impl<S: Store> QueryStream<S> {
             maybe_low: (0..n).collect(),
             first_ask,
             walk: false,
+            cost: ReadCost::default(),
         }
+    }
+
+    /// What this query has read so far: rows the store sent and reads
+    /// started (each range's request, and each read after it when the
+    /// range needs more rows). Log it when the stream ends, or read it
+    /// between rows.
+    ///
+    /// ```
+    /// use futures::StreamExt;
+    /// use rowkey::scan::ScanPlan;
+    /// use rowkey::store::{MemStore, Row, Store, StoreExt};
+    /// # futures::executor::block_on(async {
+    /// let store = MemStore::new();
+    /// let rows: Vec<Row> = (0..10u8).map(|i| Row::new(vec![b'a', i], vec![rowkey::store::Cell::new("d", "v", "x")])).collect();
+    /// store.write_rows(rows).await?;
+    /// let plan = ScanPlan::<4>::from_bounds(b"a", Some(b"b")).unwrap();
+    /// let mut query = store.query(&plan);
+    /// let mut returned = 0;
+    /// while let Some(row) = query.next().await {
+    ///     row?;
+    ///     returned += 1;
+    /// }
+    /// assert_eq!(returned, 10);
+    /// assert_eq!(query.cost().rows_read, 10);
+    /// assert!(query.cost().reads_started >= 1);
+    /// # Ok::<(), rowkey::store::StoreError>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn cost(&self) -> ReadCost {
+        self.cost
     }
 
     /// A page's query (its plan limited to the page and its look-ahead
@@ -366,6 +399,7 @@ impl<S: Store> QueryStream<S> {
         }
         range.window_spent = false;
         range.asked_total += asked;
+        self.cost.reads_started += 1;
         range.fetch = Some(Fetch {
             rows: store.read_rows(request),
             asked,
@@ -562,6 +596,7 @@ impl<S: Store> QueryStream<S> {
                         Poll::Pending => None,
                         Poll::Ready(Some(Ok(row))) => {
                             fetch.got += 1;
+                            self.cost.rows_read += 1;
                             // The last key's buffer is reused: no
                             // allocation per row.
                             match &mut range.last {

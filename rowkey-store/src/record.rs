@@ -1,7 +1,7 @@
 //! [`Record`]: a value stored as one row of a main table, which index
 //! keys can be built from.
 
-use crate::{BoxError, Cell, Columns, Row};
+use crate::{Cell, Columns, RecordError, Row};
 use rowkey_core::RowKey;
 
 /// A value stored as one main-table row: its key, its cells, and the way
@@ -61,7 +61,7 @@ use rowkey_core::RowKey;
 /// another way than field by field):
 ///
 /// ```
-/// use rowkey::store::{BoxError, Cell, Record, Row};
+/// use rowkey::store::{BoxError, Cell, RecordError, Record, Row};
 /// use rowkey::{IndexOf, RowKey};
 ///
 /// #[derive(RowKey)]
@@ -84,7 +84,7 @@ use rowkey_core::RowKey;
 ///     fn cells(&self) -> Vec<Cell> {
 ///         vec![Cell::new("d", "buyer", self.buyer.to_string())]
 ///     }
-///     fn from_row(row: &Row) -> Result<Self, BoxError> {
+///     fn from_row(row: &Row) -> Result<Self, RecordError> {
 ///         let key: SellerTrade = row.key_as()?;
 ///         let buyer = row.value("d", "buyer").ok_or("no d:buyer cell")?;
 ///         let buyer = std::str::from_utf8(buyer)?.parse()?;
@@ -113,7 +113,10 @@ pub trait Record: Sized {
     /// [`cells`](Self::cells). An error here ends an index query with
     /// [`StoreError::BadRecord`](crate::StoreError::BadRecord) naming the
     /// row.
-    fn from_row(row: &Row) -> Result<Self, BoxError>;
+    // A concrete error that names the record, the cell and the row: large,
+    // and on a cold path (it ends the read), so not boxed.
+    #[allow(clippy::result_large_err)]
+    fn from_row(row: &Row) -> Result<Self, RecordError>;
 
     /// The columns [`from_row`](Self::from_row) reads, which record reads
     /// ask for ([`ReadRequest::with_columns`](crate::ReadRequest::with_columns));

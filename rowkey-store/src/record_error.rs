@@ -2,6 +2,7 @@
 //! record, the cell and the row.
 
 use crate::cell::CellError;
+use crate::BoxError;
 use core::fmt;
 use rowkey_core::{DecodeError, KeyDisplay};
 
@@ -48,23 +49,84 @@ pub enum RecordError {
         /// Why.
         reason: CellError,
     },
+    /// A hand-written [`Record::from_row`](crate::Record::from_row)'s own
+    /// reason (anything `?` turns into a `RecordError`: text, a decode or
+    /// parse error, a `BoxError`).
+    Other(BoxError),
 }
 
 impl RecordError {
-    /// The record type's name.
-    pub fn record(&self) -> &'static str {
+    /// A hand-written `from_row`'s reason, of any error type.
+    pub fn other(reason: impl Into<BoxError>) -> Self {
+        RecordError::from(reason.into())
+    }
+
+    /// The record type's name (not known for [`Other`](Self::Other)).
+    pub fn record(&self) -> Option<&'static str> {
         match self {
-            RecordError::Key { record, .. } | RecordError::Cell { record, .. } => record,
+            RecordError::Key { record, .. } | RecordError::Cell { record, .. } => Some(record),
+            RecordError::Other(_) => None,
         }
     }
 
-    /// The row key.
-    pub fn key(&self) -> &[u8] {
+    /// The row key (not known for [`Other`](Self::Other)).
+    pub fn key(&self) -> Option<&[u8]> {
         match self {
-            RecordError::Key { key, .. } | RecordError::Cell { key, .. } => key,
+            RecordError::Key { key, .. } | RecordError::Cell { key, .. } => Some(key),
+            RecordError::Other(_) => None,
         }
     }
 }
+
+/// A `BoxError` holding a `RecordError` is that error again.
+impl From<BoxError> for RecordError {
+    fn from(e: BoxError) -> Self {
+        match e.downcast::<RecordError>() {
+            Ok(e) => *e,
+            Err(e) => RecordError::Other(e),
+        }
+    }
+}
+
+impl From<&str> for RecordError {
+    fn from(reason: &str) -> Self {
+        RecordError::Other(reason.into())
+    }
+}
+
+impl From<String> for RecordError {
+    fn from(reason: String) -> Self {
+        RecordError::Other(reason.into())
+    }
+}
+
+/// `?` in a hand-written `from_row` on the errors it meets most: a key
+/// that does not decode, text that is not UTF-8 or not a number, a cell
+/// of the wrong width, a store's error. Any other error:
+/// [`RecordError::other`].
+macro_rules! from_errors {
+    ($($t:ty),* $(,)?) => {$(
+        impl From<$t> for RecordError {
+            fn from(e: $t) -> Self {
+                RecordError::Other(Box::new(e))
+            }
+        }
+    )*};
+}
+
+from_errors!(
+    DecodeError,
+    rowkey_core::EncodeError,
+    CellError,
+    crate::StoreError,
+    core::str::Utf8Error,
+    std::string::FromUtf8Error,
+    core::num::ParseIntError,
+    core::num::ParseFloatError,
+    core::str::ParseBoolError,
+    core::num::TryFromIntError,
+    core::array::TryFromSliceError,
+);
 
 /// At most this many bytes of a key go into a message.
 const SHOWN: usize = 64;
@@ -102,6 +164,7 @@ impl fmt::Display for RecordError {
                 shown(key),
                 KeyDisplay(qualifier)
             ),
+            RecordError::Other(reason) => reason.fmt(f),
         }
     }
 }
@@ -112,6 +175,8 @@ impl std::error::Error for RecordError {
             RecordError::Key { source, .. } => Some(source),
             // The reason is in the message; a refusal's cause is its source.
             RecordError::Cell { reason, .. } => reason.source(),
+            // Its message is the reason's.
+            RecordError::Other(reason) => reason.source(),
         }
     }
 }

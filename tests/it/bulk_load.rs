@@ -23,8 +23,8 @@ use futures::executor::block_on;
 use futures::{StreamExt, TryStreamExt};
 use proptest::prelude::*;
 use rowkey::store::{
-    BoxError, Cell, IndexedStore, KeyLimit, MemStore, PutRecordsOptions, PutRecordsProgress,
-    Record, Row, Store, StoreError,
+    Cell, IndexedStore, KeyLimit, MemStore, PutRecordsOptions, PutRecordsProgress, Record,
+    RecordError, Row, Store, StoreError,
 };
 use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::conformance::bulk::{check_write_order, every_row};
@@ -72,7 +72,7 @@ impl Record for Item {
             Cell::new("d", "shelf", self.shelf.clone()),
         ]
     }
-    fn from_row(row: &Row) -> Result<Self, BoxError> {
+    fn from_row(row: &Row) -> Result<Self, RecordError> {
         let key: ItemKey = row.key_as()?;
         let label = row.value("d", "label").ok_or("no d:label cell")?.to_vec();
         Ok(Item {

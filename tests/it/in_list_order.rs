@@ -332,7 +332,7 @@ fn one_value_none_and_duplicates() {
     let one = scan().is_in([1]).plan().unwrap();
     assert_eq!(run(one.clone().ordered_after_in_lists().unwrap()), run(one));
     // No values: nothing, ordered or not.
-    let none = scan().is_in([]).plan().unwrap();
+    let none = scan().is_in([0u16; 0]).plan().unwrap();
     assert!(run(none.ordered_after_in_lists().unwrap()).is_empty());
     // A value twice reads its range once; ties (same time) by metric.
     let twice = scan().is_in([2, 0, 2]).at_ms.latest(4).unwrap();

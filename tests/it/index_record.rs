@@ -11,7 +11,7 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::store::{
-    BoxError, Cell, IndexedStore, MemStore, Record, Row, Store, StoreError, StoreExt,
+    Cell, IndexedStore, MemStore, Record, RecordError, Row, Store, StoreError, StoreExt,
 };
 use rowkey::{IndexOf, RowKey};
 use rowkey_fixtures::stores::FaultyStore;
@@ -57,7 +57,7 @@ impl Record for Doc {
     fn cells(&self) -> Vec<Cell> {
         vec![Cell::new("d", "tag", self.tag.clone())]
     }
-    fn from_row(row: &Row) -> Result<Self, BoxError> {
+    fn from_row(row: &Row) -> Result<Self, RecordError> {
         let key: DocKey = row.key_as()?;
         let tag = row.value("d", "tag").ok_or("no d:tag cell")?.to_vec();
         Ok(Doc {

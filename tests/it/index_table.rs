@@ -11,8 +11,8 @@ use futures::executor::block_on;
 use futures::TryStreamExt;
 use proptest::prelude::*;
 use rowkey::store::{
-    BoxError, Cell, IndexedTable, KeyRange, MemStore, PutRecordsOptions, ReadRequest, Record, Row,
-    Store, StoreError,
+    Cell, IndexedTable, KeyRange, MemStore, PutRecordsOptions, ReadRequest, Record, RecordError,
+    Row, Store, StoreError,
 };
 use rowkey::{RowKey, SparseIndexOf};
 use rowkey_fixtures::stores::{FaultyStore, RowBudget, RowBudgetHandle};
@@ -57,7 +57,7 @@ impl Record for Msg {
             Cell::new("d", "t", thread),
         ]
     }
-    fn from_row(row: &Row) -> Result<Self, BoxError> {
+    fn from_row(row: &Row) -> Result<Self, RecordError> {
         let key: MsgKey = row.key_as()?;
         let sender = row.value("d", "s").ok_or("no d:s cell")?.to_vec();
         let thread = match row.value("d", "t").ok_or("no d:t cell")? {
@@ -515,7 +515,7 @@ fn an_update_to_a_row_without_cells_writes_nothing() {
         fn cells(&self) -> Vec<Cell> {
             self.label.iter().map(|l| Cell::new("d", "l", l)).collect()
         }
-        fn from_row(row: &Row) -> Result<Self, BoxError> {
+        fn from_row(row: &Row) -> Result<Self, RecordError> {
             let id = row.key_as::<TagKey>()?.id;
             Ok(Tag {
                 id,

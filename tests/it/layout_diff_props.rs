@@ -14,7 +14,7 @@ use rowkey_fixtures::layout_strategies::{layout_spec, mutation, LayoutSpec, Muta
 /// What one old key does under the new layout (worked out here, apart
 /// from rowkey's own `KeyOutcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Seen {
+pub(crate) enum Seen {
     Same,
     Different,
     Fails,
@@ -41,7 +41,7 @@ fn same(old: &Layout, new: &Layout, a: &[Value], b: &[Value]) -> bool {
     })
 }
 
-fn seen(old: &Layout, new: &Layout, key: &[u8]) -> Seen {
+pub(crate) fn seen(old: &Layout, new: &Layout, key: &[u8]) -> Seen {
     let before = old.decode_key(key).expect("an old key").values();
     match new.decode_key(key) {
         Ok(d) if same(old, new, &before, &d.values()) => Seen::Same,

@@ -35,6 +35,7 @@ mod index_record;
 mod index_table;
 mod java_crosscheck;
 mod layout_diff;
+mod layout_diff_counts;
 mod layout_diff_props;
 #[cfg(feature = "json")]
 mod layout_fingerprint;
@@ -43,6 +44,7 @@ mod layout_snapshots;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]
 mod optional_parts;
+mod page_cost;
 mod record_derive;
 mod record_props;
 mod record_trial;

@@ -261,8 +261,7 @@ proptest! {
         }
         let row = Row::new(rec.key().to_vec().unwrap(), cells);
         if let Err(e) = All::from_row(&row) {
-            let e = e.downcast::<RecordError>().expect("a RecordError");
-            let RecordError::Cell { record, family, qualifier, key, .. } = *e else {
+            let RecordError::Cell { record, family, qualifier, key, .. } = e else {
                 panic!("{e}")
             };
             prop_assert_eq!(record, "All");

@@ -240,3 +240,59 @@ fn an_empty_list_matches_nothing_and_a_list_over_the_cap_is_an_error() {
         .unwrap_err();
     assert_eq!(long.field(), "tag");
 }
+
+/// Issue 41: `is_in` takes whatever borrows as the field's type: the
+/// items of `Vec<String>::iter()` (`&String`) for a text field, `&u16`
+/// for an integer, `Box<str>`, `Cow<str>`; each plan is the one of the
+/// plain values.
+#[test]
+fn is_in_takes_items_that_borrow_as_the_field() {
+    #[derive(RowKey)]
+    struct Trip {
+        #[salt(buckets = 12)]
+        city: u16,
+        #[pad(width = 24)]
+        driver: String,
+        #[desc_ts]
+        started: i64,
+    }
+    let drivers: Vec<String> = vec!["fleet-airport-shuttle".into(), "ana".into()];
+    let cities: Vec<u16> = vec![3, 9];
+    let plain = Trip::scan()
+        .city
+        .is_in([3, 9])
+        .driver
+        .is_in(["fleet-airport-shuttle", "ana"])
+        .plan()
+        .unwrap();
+    let borrowed = Trip::scan()
+        .city
+        .is_in(cities.iter())
+        .driver
+        .is_in(drivers.iter())
+        .plan()
+        .unwrap();
+    assert_eq!(borrowed, plain);
+    let owned = Trip::scan()
+        .city
+        .is_in(cities.clone())
+        .driver
+        .is_in(
+            drivers
+                .iter()
+                .map(|d| std::borrow::Cow::Borrowed(d.as_str())),
+        )
+        .plan()
+        .unwrap();
+    assert_eq!(owned, plain);
+    let boxed: Vec<Box<str>> = drivers.iter().map(|d| d.as_str().into()).collect();
+    let from_boxes = Trip::scan()
+        .city
+        .is_in(&cities)
+        .driver
+        .is_in(&boxed)
+        .plan()
+        .unwrap();
+    assert_eq!(from_boxes, plain);
+    assert_eq!(plain.len(), 4);
+}

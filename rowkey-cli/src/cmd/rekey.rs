@@ -7,13 +7,13 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use rowkey_bigtable::BigtableStore;
 use rowkey_cli::layout_file::load;
+use rowkey_cli::progress::{Progress, Units};
 use rowkey_core::layout::{diff, dynamic::Value};
 use rowkey_core::Layout;
 use rowkey_store::{
     Checkpoint, FileCheckpoint, LayoutRegistry, MemCheckpoint, Rekey, RekeyCheckpoint, RekeyIndex,
     RekeyTables, Row, ValueMapping,
 };
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// What `rowkey rekey` was given.
@@ -114,15 +114,14 @@ fn mapping(
     }))
 }
 
-fn bar() -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("re-keying {spinner} {msg}") {
-        bar.set_style(style);
-    }
-    bar
+fn bar() -> Progress {
+    Progress::new("re-keying", Units::None, None, || {
+        let bar = ProgressBar::new_spinner();
+        if let Ok(style) = ProgressStyle::with_template("re-keying {spinner} {msg}") {
+            bar.set_style(style);
+        }
+        bar
+    })
 }
 
 fn counts(c: &RekeyCheckpoint) -> String {
@@ -289,7 +288,7 @@ pub fn rekey(a: RekeyArgs<'_>) -> Result<bool, String> {
             }
         }
         .map_err(|e| e.to_string())?;
-        bar.finish_and_clear();
+        bar.finish();
         let what = if a.dry_run {
             "dry run (nothing written)"
         } else {

@@ -42,7 +42,7 @@ impl Heat {
         } else {
             (0.0, 1.0)
         };
-        let step = span / bins as f64;
+        let step = whole_step(start, span / bins as f64);
         let mut counts = vec![vec![0; bins]; regions];
         for &(region, t) in points {
             let bin = (((t - start) / step) as usize).min(bins - 1);
@@ -56,6 +56,24 @@ impl Heat {
             step,
         }
     }
+}
+
+/// A bin of epoch milliseconds widened to what its label names exactly:
+/// up to the next whole hour past a day, minute past an hour, second past
+/// a minute (times from 00:00 to 06:59:59.9 in 1 bin are 7h, not "6h
+/// 59min"); other axes as they are.
+fn whole_step(start: f64, step: f64) -> f64 {
+    if !is_epoch_ms(start) {
+        return step;
+    }
+    let unit = match step {
+        s if s >= 86_400_000.0 => 3_600_000.0,
+        s if s >= 3_600_000.0 => 60_000.0,
+        s if s >= 60_000.0 => 1_000.0,
+        _ => 1.0,
+    };
+    // A step a hair over a whole unit (float error) stays that unit.
+    ((step / unit - 1e-9).ceil() * unit).max(unit)
 }
 
 /// Whether axis values are epoch milliseconds (1973 to 5138).
@@ -259,5 +277,22 @@ mod tests {
         assert_eq!(bin_width(ms, 2.0 * 86_400_000.0, "at"), "2d");
         assert_eq!(bin_width(ms, 250.0, "at"), "250ms");
         assert_eq!(bin_width(20_000.0, 1.5, "day"), "1.5 day");
+    }
+
+    /// Issue 41: a day of trips in 24 bins read "59min" and "6h 59min";
+    /// bins are widened to the duration their label names.
+    #[test]
+    fn bins_are_whole_durations() {
+        let t0 = 1.7e12;
+        let points = |last: f64| vec![(0, t0), (0, t0 + last)];
+        let last_trip = 7.0 * 7.0 * 3_600_000.0 - 1_000.0; // 48:59:59
+        let heat = Heat::new(1, &points(last_trip), 7);
+        assert_eq!(bin_width(heat.start, heat.step, "started"), "7h");
+        let day = Heat::new(1, &points(24.0 * 3_600_000.0 - 1.0), 24);
+        assert_eq!(bin_width(day.start, day.step, "started"), "1h");
+        assert_eq!(day.counts[0].iter().sum::<usize>(), 2);
+        // Not epoch milliseconds: the step as it is.
+        let plain = Heat::new(1, &[(0, 0.0), (0, 10.0)], 4);
+        assert_eq!(plain.step, 2.5);
     }
 }

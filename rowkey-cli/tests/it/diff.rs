@@ -83,7 +83,10 @@ fn a_dropped_desc_is_silent_and_exits_1() {
     );
     assert!(out.contains("72629 reads as 18446744073709478986"), "{out}");
     assert!(
-        out.contains("sample of 50 keys: 0 read as before, 0 move bucket, 50 read as other values"),
+        out.contains(
+            "sample of 50 keys, each read whole: 0 read as before, 0 read as before in another \
+             bucket, 50 read as other values"
+        ),
         "{out}"
     );
     assert!(out.contains("1 silent change(s)"), "{out}");
@@ -110,6 +113,49 @@ fn more_buckets_give_the_share_of_sample_keys_that_move() {
     // Without keys: the share for a uniform hash.
     let (out, _) = diff(&[s(&old), s(&new)], 1);
     assert!(out.contains("75.0% (48 of 64 for a uniform hash)"), "{out}");
+}
+
+/// Issue 41: more buckets *and* `#[desc_ts]` dropped. Each change is
+/// counted on every key: the salt's share is the one of the bucket change
+/// alone (not 0 because every key also reads another time), and every key
+/// reads another time.
+#[test]
+fn two_changes_at_once_are_each_counted_on_every_key() {
+    use rowkey_fixtures::layouts::ReadingKey;
+    let buckets = |j: &mut Json| j["prefix"]["Salt"]["buckets"] = 32.into();
+    let both = edited("ReadingKey", "diff-two-changes.json", |j| {
+        buckets(j);
+        j["fields"][2]["codec"] = "Binary".into();
+        j["fields"][2]["order"] = "Ascending".into();
+    });
+    let salt_only = edited("ReadingKey", "diff-buckets-only.json", buckets);
+    let keys: Vec<Vec<u8>> = ReadingKey::rows(3000)
+        .iter()
+        .map(|r| r.to_vec().unwrap())
+        .collect();
+    let file = keys_file("diff-two-changes.keys", &keys, true);
+    let old = layout("ReadingKey");
+    let (alone, _) = diff(&[s(&old), s(&salt_only), "--keys", s(&file), "--hex"], 1);
+    let (out, _) = diff(&[s(&old), s(&both), "--keys", s(&file), "--hex"], 1);
+    let share = |text: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.contains("SILENT <salt>: 16 buckets, now 32"))
+            .unwrap_or_else(|| panic!("no salt change in {text}"));
+        let end = line.find(" of 3000 sample keys)").expect("a counted share");
+        line[..end].rsplit('(').next().unwrap().to_string()
+    };
+    let moved: u64 = share(&alone).parse().unwrap();
+    assert!(moved > 0 && moved < 3000, "{alone}");
+    assert_eq!(share(&out), moved.to_string(), "{out}");
+    assert!(out.contains("SILENT at: codec DescTimestamp"), "{out}");
+    assert!(out.contains("; 3000 of 3000 sample keys (100.0%)"), "{out}");
+    assert!(
+        out.contains(
+            "0 read as before, 0 read as before in another bucket, 3000 read as other values"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -175,4 +221,42 @@ fn bad_input_exits_2_with_a_reason() {
     // Arguments clap refuses.
     let (_, err) = diff(&[s(&good)], 2);
     assert!(err.contains("NEW.json"), "{err}");
+}
+
+/// Issue 41: where stderr is not a terminal (here a pipe), indicatif
+/// draws nothing: a plain progress line is printed now and then instead
+/// (`ROWKEY_PROGRESS_SECS=0`: at every update, so the test needs no
+/// clock).
+#[test]
+fn progress_is_a_plain_line_when_stderr_is_not_a_terminal() {
+    let l = layout("UserOp");
+    let old_layout = rowkey::Layout::from_json(&std::fs::read_to_string(&l).unwrap()).unwrap();
+    let keys: Vec<Vec<u8>> = (0..20u64)
+        .map(|i| {
+            let values = [
+                Value::UInt(u128::from(i)),
+                Value::Int(1_700_000_000_000),
+                Value::Text(format!("op{i}")),
+            ];
+            old_layout.encode_key(&values, None).unwrap()
+        })
+        .collect();
+    let file = keys_file("progress.keys", &keys, true);
+    let out = rowkey(&["diff", s(&l), s(&l), "--keys", s(&file), "--hex"])
+        .env("ROWKEY_PROGRESS_SECS", "0")
+        .assert()
+        .code(0);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("reading keys: "))
+        .collect();
+    assert_eq!(lines.len(), 20, "{err}");
+    assert!(lines[19].ends_with(" MiB of 0.0 MiB"), "{err}");
+    // By default, at most one line every 5 s: none for a short run.
+    let out = rowkey(&["diff", s(&l), s(&l), "--keys", s(&file), "--hex"])
+        .assert()
+        .code(0);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(!err.contains("reading keys"), "{err}");
 }

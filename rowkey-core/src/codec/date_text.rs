@@ -109,7 +109,7 @@ impl DateFormat {
             && (finest >= 3 || c.hour == 0)
             && (finest >= 4 || c.minute == 0)
             && (finest >= 5 || c.second == 0)
-            && c.nanosecond % nanos_kept == 0
+            && c.nanosecond.is_multiple_of(nanos_kept)
     }
 
     /// Writes `v` in this format.

@@ -173,7 +173,7 @@ impl DecimalText {
             {
                 return Ok(v);
             }
-            if scale == 0 || n % 10 != 0 {
+            if scale == 0 || !n.is_multiple_of(10) {
                 return Err(r.error_at(at, DecodeErrorKind::Overflow));
             }
             n /= 10;
@@ -260,6 +260,11 @@ impl ScanCodec for DecimalText {
 
 owned_value! {
     #[cfg(feature = "rust_decimal")] [] DecimalText => Decimal;
+}
+
+#[cfg(feature = "rust_decimal")]
+crate::scan::field_codec::in_item_owned! {
+    impl<> for DecimalText => Decimal;
 }
 
 #[cfg(all(test, feature = "rust_decimal"))]

@@ -81,7 +81,7 @@ impl Centimal {
         // then make the scale even so base-100 digits line up with the
         // decimal point. `scale` may go negative (100 = 1 × 10^2).
         let mut scale = d.scale() as i32;
-        while m % 10 == 0 {
+        while m.is_multiple_of(10) {
             m /= 10;
             scale -= 1;
         }
@@ -184,7 +184,7 @@ impl DecodePart<'_> for Decimal {
                 .checked_pow(shift as u32)
                 .and_then(|p| n.checked_mul(p));
             (m.unwrap_or(u128::MAX), 0)
-        } else if n % 10 == 0 {
+        } else if n.is_multiple_of(10) {
             (n / 10, (-2 * shift - 1) as u32)
         } else {
             (n, (-2 * shift) as u32)

@@ -158,6 +158,11 @@ owned_value! {
     #[cfg(feature = "uuid")] [] UuidText => Uuid;
 }
 
+#[cfg(feature = "uuid")]
+crate::scan::field_codec::in_item_owned! {
+    impl<> for UuidText => Uuid;
+}
+
 #[cfg(all(test, feature = "uuid"))]
 mod tests {
     use super::*;

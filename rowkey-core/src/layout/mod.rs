@@ -17,7 +17,8 @@ mod validate;
 
 pub use crate::values::{TimeCrate, ValueKind};
 pub use diff::{
-    diff, Change, Effect, KeyOutcome, LayoutDiff, MovedShare, SampleReport, ShareBasis, Verdict,
+    diff, Change, Effect, KeyOutcome, LayoutDiff, MovedShare, SampleCount, SampleReport,
+    ShareBasis, Verdict,
 };
 pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]

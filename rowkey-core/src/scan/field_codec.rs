@@ -189,6 +189,61 @@ pub mod codec {
     pub struct Optional<C>(PhantomData<fn() -> C>);
 }
 
+/// An item of the values [`is_in`](super::Step::is_in) takes on a field
+/// of codec `C`: anything that borrows as the field's type (`u32` or
+/// `&u32` for a `u32`), and for a text or bytes field anything that is
+/// `AsRef<str>` or `AsRef<[u8]>` (`String`, `&String`, `&str`,
+/// `Box<str>`), so `is_in(names.iter())` over a `Vec<String>` works.
+#[doc(hidden)]
+pub trait InItem<C: ScanCodec + ?Sized> {
+    /// Calls `f` with the value this item stands for.
+    fn with_value<R>(&self, f: impl FnOnce(&C::Value<'_>) -> R) -> R;
+}
+
+/// `InItem` for codecs whose value is the field's type `$t`.
+macro_rules! in_item_owned {
+    ($(impl<$($g:ident $(: $b:path)?),*> for $c:ty => $t:ty;)*) => {$(
+        impl<$($g $(: $b)?,)* V: core::borrow::Borrow<$t>> $crate::scan::field_codec::InItem<$c>
+            for V
+        {
+            #[inline]
+            fn with_value<R>(&self, f: impl FnOnce(&$t) -> R) -> R {
+                f(self.borrow())
+            }
+        }
+    )*};
+}
+// By path from the optional codecs' files (`UuidText`, `DecimalText`).
+#[cfg(any(feature = "uuid", feature = "rust_decimal"))]
+pub(crate) use in_item_owned;
+
+in_item_owned! {
+    impl<T: KeyPart> for codec::Part<T> => T;
+    impl<T: TextInt> for codec::Digits<T> => T;
+    impl<T: KeyBytes> for codec::OwnedBytes<T> => T;
+    impl<T: Timestamp> for codec::DescTs<T> => T;
+    impl<T: TextDate> for codec::DateText<T> => T;
+}
+
+impl<C: OwnedValue + ScanCodec, V: core::borrow::Borrow<Option<C::Owned>>>
+    InItem<codec::Optional<C>> for V
+{
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&Option<C::Owned>) -> R) -> R {
+        f(self.borrow())
+    }
+}
+
+impl<T: KeyBytes, V: AsRef<T::Borrowed>> InItem<codec::BorrowedBytes<T>> for V
+where
+    T::Borrowed: 'static,
+{
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&&T::Borrowed) -> R) -> R {
+        f(&self.as_ref())
+    }
+}
+
 impl<T: KeyPart> ScanCodec for codec::Part<T> {
     type Value<'v> = T;
     type Prefix = str;

@@ -68,7 +68,7 @@ pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
 pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
 pub use merge_heads::{MergeHeads, MergeOrder};
-pub use page::{offset_limit, page, Page, Resume};
+pub use page::{offset_limit, page, Page, ReadCost, Resume};
 pub use plan::{PlanRanges, ScanPlan};
 pub use step::Step;
 // The traits the derive implements to build a key's scan steps are not

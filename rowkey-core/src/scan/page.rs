@@ -8,13 +8,59 @@ use super::{FuzzyKey, MergeSorted, ScanPlan, ScanRange, ScanRow};
 use std::cell::RefCell;
 
 /// One page of rows and where the next page starts, if more rows may
-/// follow.
+/// follow, and what reading it cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page<T> {
     /// The rows, in logical key order.
     pub rows: Vec<T>,
     /// Pass it back as `resume` for the next page; `None` on the last page.
     pub next: Option<Cursor>,
+    /// What the store read for this page (zero where nothing counts it,
+    /// as in [`page`] over a synchronous read).
+    pub cost: ReadCost,
+}
+
+/// What a page or a query read from its store: rows the store sent and
+/// reads started (one request of one range: a Bigtable `ReadRows`, an
+/// HBase scanner). A page of a parked walk counts what its query read
+/// while the page was read, read-ahead included; a page read afresh
+/// counts its own reads. Rows read over rows returned is the cost of a
+/// page: about 1 for a walk that reads what it returns.
+///
+/// ```
+/// use rowkey::scan::ReadCost;
+/// let a = ReadCost { rows_read: 60, reads_started: 4 };
+/// let b = ReadCost { rows_read: 40, reads_started: 1 };
+/// assert_eq!(a - b, ReadCost { rows_read: 20, reads_started: 3 });
+/// assert_eq!(a.to_string(), "60 rows read in 4 reads");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ReadCost {
+    /// Rows the store sent.
+    pub rows_read: u64,
+    /// Reads started.
+    pub reads_started: u64,
+}
+
+impl core::ops::Sub for ReadCost {
+    type Output = ReadCost;
+    /// What was read between two counts of one query (saturating).
+    fn sub(self, earlier: ReadCost) -> ReadCost {
+        ReadCost {
+            rows_read: self.rows_read.saturating_sub(earlier.rows_read),
+            reads_started: self.reads_started.saturating_sub(earlier.reads_started),
+        }
+    }
+}
+
+impl core::fmt::Display for ReadCost {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} rows read in {} reads",
+            self.rows_read, self.reads_started
+        )
+    }
 }
 
 /// A page's read, worked out before anything is read: the plan resumed
@@ -118,7 +164,11 @@ impl<const N: usize> Resume<N> {
             )?),
             _ => None,
         };
-        Ok(Page { rows, next })
+        Ok(Page {
+            rows,
+            next,
+            cost: ReadCost::default(),
+        })
     }
 }
 

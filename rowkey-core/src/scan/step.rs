@@ -36,7 +36,7 @@
 //! [`until`]: Step::until
 //! [`latest`]: Step::latest
 
-use super::field_codec::{ScanCodec, ScanFieldInfo};
+use super::field_codec::{InItem, ScanCodec, ScanFieldInfo};
 use super::{
     Available, FiltersFollowAFreeField, FreeAllowed, LeavesFree, MergesInOrder, Ordered,
     ScanBuilder, ScanPlan, ScanQuery, TypedScan, Yes,
@@ -433,15 +433,35 @@ where
     /// assert!(plan.contains(&key(9, 3)) && !plan.contains(&key(8, 3)) && !plan.contains(&key(9, 4)));
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    pub fn is_in<'v, I>(&self, values: I) -> TypedScan<S::Next<InModeOf<S, Mode, N, M>>, N, M>
+    ///
+    /// Items are anything that borrows as the field's type, or for a text
+    /// or bytes field anything `AsRef<str>` / `AsRef<[u8]>`:
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Trip { city: u16, #[pad(width = 24)] driver: String, at: u64 }
+    ///
+    /// let drivers: Vec<String> = vec!["ana".into(), "bo".into()];
+    /// let cities: Vec<u16> = vec![3, 4];
+    /// let plan = Trip::scan().city.is_in(cities.iter()).driver.is_in(drivers.iter()).plan()?;
+    /// assert_eq!(plan.len(), 4);
+    /// let same = Trip::scan().city.is_in([3, 4]).driver.is_in(["ana", "bo"]).plan()?;
+    /// assert_eq!(plan, same);
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn is_in<I>(&self, values: I) -> TypedScan<S::Next<InModeOf<S, Mode, N, M>>, N, M>
     where
-        I: IntoIterator<Item = ValueOf<'v, S, N, M>>,
+        I: IntoIterator,
+        I::Item: InItem<S::Codec>,
         Mode: Ordered,
         FreeRuleOf<S, N, M>: InListAfter<Mode>,
         S::Next<InModeOf<S, Mode, N, M>>: ScanState<N, M>,
     {
         let mut q = self.q.clone();
-        q.cross(self.field().name(), values, |b, v| set::<S, K, N, M>(b, v));
+        q.cross(self.field().name(), values, |b, v| {
+            v.with_value(|v| set::<S, K, N, M>(b, v))
+        });
         TypedScan::__new(q)
     }
 

@@ -139,9 +139,9 @@ fn write_time(f: &mut fmt::Formatter<'_>, c: &CivilTime) -> fmt::Result {
     let ns = c.nanosecond;
     if ns == 0 {
         Ok(())
-    } else if ns % 1_000_000 == 0 {
+    } else if ns.is_multiple_of(1_000_000) {
         write!(f, ".{:03}", ns / 1_000_000)
-    } else if ns % 1_000 == 0 {
+    } else if ns.is_multiple_of(1_000) {
         write!(f, ".{:06}", ns / 1_000)
     } else {
         write!(f, ".{ns:09}")

@@ -252,3 +252,54 @@ fn hotspot_causes_show_the_salt_buckets_of_a_region_that_holds_several() {
     // The bucket is never named as a cause: it follows from the fields.
     assert!(!causes.cause(hot).to_string().contains("bucket"), "{text}");
 }
+
+/// Issue 41: a city's share of a hot region was named before the one
+/// driver who made all of the city's excess. Here `channel = general`
+/// plays the city (85% of the hot region, 25% elsewhere: 60% excess)
+/// and `version = 7` the driver (80% of it, nowhere else): the version
+/// explains the channel's excess and holds less of the region, so it
+/// is named first. `workspace = mega` (100%, nowhere else) is not
+/// explained by it and stays first.
+#[test]
+fn hotspot_causes_name_the_narrower_cause_first() {
+    let k = |workspace: &str, channel: &str, version: u32, seq: u32| {
+        Message {
+            workspace: workspace.into(),
+            channel: channel.into(),
+            version,
+            seq,
+        }
+        .to_vec()
+        .unwrap()
+    };
+    let mut keys = Vec::new();
+    let mut seq = 0;
+    let mut next = || {
+        seq += 1;
+        seq
+    };
+    // Three cool regions of 40 keys, a quarter `general` each.
+    for w in ["acme", "beta", "zeta"] {
+        for i in 0..40 {
+            let channel = if i % 4 == 0 { "general" } else { "other" };
+            keys.push(k(w, channel, 1, next()));
+        }
+    }
+    // The hot region: 160 `general` keys of version 7, 10 of version 1,
+    // 30 of other channels.
+    for i in 0..200 {
+        keys.push(match i {
+            0..160 => k("mega", "general", 7, next()),
+            160..170 => k("mega", "general", 1, next()),
+            _ => k("mega", "other", 1, next()),
+        });
+    }
+    let report = HotspotReport::new(&splits(), &keys);
+    assert_eq!(report.hot_regions(), [2]);
+    let causes = HotspotCauses::from_keys(Message::layout(), &report, &keys);
+    let hot = &causes.regions()[0];
+    assert_eq!(
+        causes.cause(hot).to_string(),
+        "workspace = mega: 100%; version = 7: 80%; channel = general: 85%"
+    );
+}

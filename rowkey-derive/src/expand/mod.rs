@@ -2,6 +2,7 @@
 //! short sequence of calls into `rowkey-core` with the plan's constants
 //! baked in; no byte rule is implemented here.
 
+pub mod cell_value;
 mod codec;
 mod decode;
 mod encode;

@@ -123,7 +123,7 @@ pub fn record(model: &RecordModel) -> TokenStream {
                     __cells
                 }
 
-                fn from_row(__row: &__rr::Row) -> ::core::result::Result<Self, __rr::BoxError> {
+                fn from_row(__row: &__rr::Row) -> ::core::result::Result<Self, __rr::RecordError> {
                     let mut __parts = __rr::key_parts::<__Key>(#record_name, __row)?;
                     ::core::result::Result::Ok(#ident {
                         #(#reads,)*

@@ -125,7 +125,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     ///
     /// ```
     /// use rowkey::store::blocking::IndexedMemStore;
-    /// use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
+    /// use rowkey::store::{BoxError, Cell, RecordError, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
     /// use rowkey::RowKey;
     ///
     /// #[derive(RowKey)]
@@ -138,7 +138,7 @@ impl<S: Store, I: Store, E: BlockOn> BlockingIndexedStore<S, I, E> {
     ///     type Key = Op;
     ///     fn key(&self) -> Op { Op { user: self.user, seq: self.seq } }
     ///     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "kind", &self.kind)] }
-    ///     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    ///     fn from_row(row: &Row) -> Result<Self, RecordError> {
     ///         let op: Op = row.key_as()?;
     ///         let kind = String::from_utf8(row.value("d", "kind").ok_or("no d:kind")?.to_vec())?;
     ///         Ok(Logged { user: op.user, seq: op.seq, kind })

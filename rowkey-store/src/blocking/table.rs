@@ -12,7 +12,7 @@ use rowkey_core::SparseIndexOf;
 ///
 /// ```
 /// use rowkey::store::blocking::{BlockingIndexedTable, ParkingExecutor};
-/// use rowkey::store::{BoxError, Cell, IndexedTable, MemStore, Record, Row};
+/// use rowkey::store::{BoxError, Cell, RecordError, IndexedTable, MemStore, Record, Row};
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
@@ -24,7 +24,7 @@ use rowkey_core::SparseIndexOf;
 /// #     type Key = OrderKey;
 /// #     fn key(&self) -> OrderKey { OrderKey { id: self.id } }
 /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "b", self.buyer.to_be_bytes())] }
-/// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+/// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
 /// #         let buyer = u32::from_be_bytes(row.value("d", "b").ok_or("no d:b")?.try_into()?);
 /// #         Ok(Order { id: row.key_as::<OrderKey>()?.id, buyer })
 /// #     }

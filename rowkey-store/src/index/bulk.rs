@@ -90,7 +90,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// what a failure leaves and what the result is.
     ///
     /// ```
-    /// # use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, Record, Row};
+    /// # use rowkey::store::{BoxError, Cell, RecordError, IndexedStore, MemStore, Record, Row};
     /// # use rowkey::RowKey;
     /// #[derive(RowKey)]
     /// struct Reading { #[salt(buckets = 8, binary)] device: u32, #[desc_ts] at_ms: i64 }
@@ -102,7 +102,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// #     fn cells(&self) -> Vec<Cell> {
     /// #         vec![Cell::new("d", "m", self.metric.to_be_bytes()), Cell::new("d", "v", self.value.to_be_bytes())]
     /// #     }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
     /// #         let key: Reading = row.key_as()?;
     /// #         let metric = u16::from_be_bytes(row.value("d", "m").ok_or("no d:m")?.try_into()?);
     /// #         let value = f32::from_be_bytes(row.value("d", "v").ok_or("no d:v")?.try_into()?);
@@ -146,7 +146,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// [`put_record_stream`](Self::put_record_stream)).
     ///
     /// ```
-    /// # use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
+    /// # use rowkey::store::{BoxError, Cell, RecordError, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
     /// # use rowkey::RowKey;
     /// # #[derive(RowKey)] struct ByOrder { order: u64 }
     /// # struct Trade { order: u64, buyer: u32 }
@@ -154,7 +154,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// #     type Key = ByOrder;
     /// #     fn key(&self) -> ByOrder { ByOrder { order: self.order } }
     /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "b", self.buyer.to_be_bytes())] }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> { unimplemented!() }
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> { unimplemented!() }
     /// # }
     /// # #[derive(RowKey)]
     /// # #[rowkey(index_of = Trade)]
@@ -236,7 +236,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// The future is `Send` when the stream and the hook are.
     ///
     /// ```
-    /// # use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
+    /// # use rowkey::store::{BoxError, Cell, RecordError, IndexedStore, MemStore, PutRecordsOptions, Record, Row};
     /// # use rowkey::RowKey;
     /// # #[derive(RowKey)] struct ByOrder { order: u64 }
     /// # #[derive(Debug, PartialEq)] struct Trade { order: u64, buyer: u32 }
@@ -244,7 +244,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// #     type Key = ByOrder;
     /// #     fn key(&self) -> ByOrder { ByOrder { order: self.order } }
     /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "b", self.buyer.to_be_bytes())] }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
     /// #         let b = row.value("d", "b").ok_or("no d:b")?.try_into()?;
     /// #         Ok(Trade { order: row.key_as::<ByOrder>()?.order, buyer: u32::from_be_bytes(b) })
     /// #     }

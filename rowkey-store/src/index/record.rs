@@ -90,7 +90,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// ([`IndexStats::stale`]), missing main rows as in `query_index`.
     ///
     /// ```
-    /// # use rowkey::store::{BoxError, Cell, IndexedStore, MemStore, Record, Row};
+    /// # use rowkey::store::{BoxError, Cell, RecordError, IndexedStore, MemStore, Record, Row};
     /// # use rowkey::RowKey;
     /// # #[derive(RowKey)] struct ByOrder { order: u64 }
     /// # #[derive(Debug, PartialEq)] struct Trade { order: u64, buyer: u32 }
@@ -98,7 +98,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     /// #     type Key = ByOrder;
     /// #     fn key(&self) -> ByOrder { ByOrder { order: self.order } }
     /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "b", self.buyer.to_be_bytes())] }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
     /// #         let b = row.value("d", "b").ok_or("no d:b")?.try_into()?;
     /// #         Ok(Trade { order: row.key_as::<ByOrder>()?.order, buyer: u32::from_be_bytes(b) })
     /// #     }
@@ -213,7 +213,7 @@ impl<S: Store, I: Store, R: Record> Stream for Records<S, I, R> {
                 .map_err(|source| StoreError::BadRecord {
                     op: "join an index hit",
                     key: row.key,
-                    source,
+                    source: source.into(),
                 })
                 .and_then(|record| {
                     let indexed = (this.index_key)(&record)?;

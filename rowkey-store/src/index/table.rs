@@ -49,7 +49,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use futures::TryStreamExt;
-/// use rowkey::store::{BoxError, Cell, IndexedTable, MemStore, Record, Row};
+/// use rowkey::store::{BoxError, Cell, RecordError, IndexedTable, MemStore, Record, Row};
 /// use rowkey::{RowKey, SparseIndexOf};
 ///
 /// #[derive(RowKey)]
@@ -65,7 +65,7 @@ use std::time::Duration;
 /// #         let thread = self.thread.map_or(Vec::new(), |t| t.to_be_bytes().to_vec());
 /// #         vec![Cell::new("d", "s", self.sender.to_be_bytes()), Cell::new("d", "t", thread)]
 /// #     }
-/// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+/// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
 /// #         let key: MessageKey = row.key_as()?;
 /// #         let sender = u32::from_be_bytes(row.value("d", "s").ok_or("no d:s")?.try_into()?);
 /// #         let t = row.value("d", "t").ok_or("no d:t")?;

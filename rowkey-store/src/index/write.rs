@@ -204,7 +204,7 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
     let stored = R::from_row(&row).map_err(|source| StoreError::BadRecord {
         op: OP,
         key: row.key.clone(),
-        source,
+        source: source.into(),
     })?;
     let old_keys: Vec<Option<Vec<u8>>> = targets
         .iter()

@@ -2,7 +2,7 @@
 //! rename) and compared: order, presence, then each pair's tag, width,
 //! codec, `#[desc]` and value kind.
 
-use super::{Change, Effect};
+use super::{Change, Effect, Scope};
 use crate::codec::Framing;
 use crate::layout::{FieldCodec, FieldLayout, Layout, ValueKind};
 
@@ -92,7 +92,11 @@ pub(super) fn compare(old: &Layout, new: &Layout, s: Structural, out: &mut Vec<C
     }
     for (j, i) in pairs {
         let last = i + 1 == new.fields.len();
+        let before = out.len();
         pair(&old.fields[j], &new.fields[i], last, s, out);
+        for c in &mut out[before..] {
+            c.scope = Scope::Field(j, i);
+        }
     }
 }
 

@@ -30,11 +30,15 @@
 //! assert!(text.contains("SILENT <salt>: 32 buckets, now 64"), "{text}");
 //! ```
 
+mod count;
 mod fields;
 mod prefix;
 mod sample;
 
+pub use count::SampleCount;
 pub use sample::{KeyOutcome, SampleReport};
+
+use count::Scope;
 
 use super::{Fingerprint, Layout};
 use core::fmt;
@@ -59,11 +63,14 @@ use core::fmt;
 pub fn diff(old: &Layout, new: &Layout) -> LayoutDiff {
     let mut changes = Vec::new();
     if old.name != new.name {
-        changes.push(Change::new(
-            None,
-            format!("the key is now called {}, was {}", new.name, old.name),
-            Effect::SameBytes,
-        ));
+        changes.push(
+            Change::new(
+                None,
+                format!("the key is now called {}, was {}", new.name, old.name),
+                Effect::SameBytes,
+            )
+            .scoped(Scope::Nothing),
+        );
     }
     let structural = fields::Structural::of(old, new);
     prefix::compare(old, new, structural, &mut changes);
@@ -181,6 +188,13 @@ pub struct Change {
     pub sorts_differently: bool,
     /// An example of the effect (`72629 reads as 18446744073709478986`).
     pub example: Option<String>,
+    /// How many of the caller's sample keys this change, by itself,
+    /// makes read otherwise ([`LayoutDiff::with_sample`]): each key is
+    /// checked against every change, so a key another change misreads
+    /// still counts here.
+    pub sample: Option<SampleCount>,
+    /// What part of a key it is about, to check sample keys against it.
+    scope: Scope,
 }
 
 impl Change {
@@ -191,7 +205,14 @@ impl Change {
             effect,
             sorts_differently: false,
             example: None,
+            sample: None,
+            scope: Scope::Key,
         }
+    }
+
+    fn scoped(mut self, scope: Scope) -> Change {
+        self.scope = scope;
+        self
     }
 
     fn sorting(mut self) -> Change {
@@ -213,6 +234,10 @@ impl Change {
         }
         if self.sorts_differently {
             s.push_str("; new keys sort differently from old ones");
+        }
+        // A moved share already is this count.
+        if let (Some(n), false) = (&self.sample, matches!(self.effect, Effect::MovesBucket(_))) {
+            s.push_str(&format!("; {n}"));
         }
         s
     }

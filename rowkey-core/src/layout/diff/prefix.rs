@@ -3,7 +3,7 @@
 //! with the share of rows that move where it can be counted).
 
 use super::fields::Structural;
-use super::{Change, Effect, MovedShare, ShareBasis};
+use super::{Change, Effect, MovedShare, Scope, ShareBasis};
 use crate::codec::FieldCodec;
 use crate::layout::{KeyPrefix, Layout, ValueKind};
 use crate::salt::{SaltHash, SaltPlan, SALT_FIELD};
@@ -18,8 +18,10 @@ const MAX_PERIOD: u64 = 1 << 22;
 
 pub(super) fn compare(old: &Layout, new: &Layout, s: Structural, out: &mut Vec<Change>) {
     separator(old, new, s, out);
+    // Every change here but a moved bucket is counted as if it were the
+    // only one (the new prefix on the old fields).
     let change = |field: &str, what: String, effect: Effect| {
-        Change::new(Some(field.to_string()), what, effect)
+        Change::new(Some(field.to_string()), what, effect).scoped(Scope::PrefixAlone)
     };
     match (&old.prefix, &new.prefix) {
         (None, None) => {}
@@ -47,11 +49,10 @@ pub(super) fn compare(old: &Layout, new: &Layout, s: Structural, out: &mut Vec<C
                     describe(&old.prefix.unwrap()),
                     describe(&new.prefix.unwrap())
                 );
-                out.push(change(
-                    HASH_PREFIX,
-                    what,
-                    Effect::MovesBucket(MovedShare::Unknown),
-                ));
+                out.push(
+                    change(HASH_PREFIX, what, Effect::MovesBucket(MovedShare::Unknown))
+                        .scoped(Scope::Bucket),
+                );
             }
         }
         (Some(a), Some(b)) => {
@@ -108,7 +109,7 @@ fn separator(old: &Layout, new: &Layout, s: Structural, out: &mut Vec<Change>) {
         (Some(_), Some(_)) if old.fixed_len.is_some() => Effect::FailsToDecode,
         _ => s.effect(),
     };
-    out.push(Change::new(None, what, effect));
+    out.push(Change::new(None, what, effect).scoped(Scope::SeparatorAlone));
 }
 
 /// The positions of a salt's inputs (names change; positions are the format).
@@ -136,7 +137,7 @@ fn salt(
             b.prefix_len(),
             a.prefix_len()
         );
-        out.push(Change::new(field, what, s.effect()));
+        out.push(Change::new(field, what, s.effect()).scoped(Scope::PrefixAlone));
         return;
     }
     let mut what = Vec::new();
@@ -192,23 +193,31 @@ fn salt(
             "{}: no value of the salted fields changes bucket",
             what.join("; ")
         );
-        out.push(Change::new(field, what, Effect::Extends));
+        out.push(Change::new(field, what, Effect::Extends).scoped(Scope::Bucket));
         return;
     }
-    out.push(Change::new(field.clone(), what.join("; "), Effect::MovesBucket(share)).sorting());
+    out.push(
+        Change::new(field.clone(), what.join("; "), Effect::MovesBucket(share))
+            .sorting()
+            .scoped(Scope::Bucket),
+    );
     if a.format != b.format {
         let what = format!(
             "stored buckets are {:?}, read as {:?}: those that do not parse",
             a.format, b.format
         );
-        out.push(Change::new(field.clone(), what, Effect::FailsToDecode));
+        out.push(
+            Change::new(field.clone(), what, Effect::FailsToDecode).scoped(Scope::BucketBytes),
+        );
     }
     if b.buckets < a.buckets {
         let what = format!(
             "stored rows of buckets {}..{} are in no bucket of the new layout",
             b.buckets, a.buckets
         );
-        out.push(Change::new(field, what, Effect::FailsToDecode));
+        out.push(
+            Change::new(field, what, Effect::FailsToDecode).scoped(Scope::BucketsFrom(b.buckets)),
+        );
     }
 }
 

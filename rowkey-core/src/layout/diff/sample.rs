@@ -2,6 +2,7 @@
 //! read under both layouts ([`LayoutDiff::with_sample`]), and one value
 //! written by the old field and read by the new for a change's example.
 
+use super::count::{Checked, SampleCount};
 use super::{Effect, LayoutDiff, MovedShare, ShareBasis};
 use crate::layout::dynamic::Value;
 use crate::layout::{FieldCodec, FieldLayout, Layout, ValueKind};
@@ -87,7 +88,7 @@ fn same_values(old: &Layout, new: &Layout, before: &[Value], after: &[Value]) ->
     })
 }
 
-fn same_value(a: &Value, b: &Value) -> bool {
+pub(super) fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Text(t), Value::Bytes(b)) | (Value::Bytes(b), Value::Text(t)) => {
             t.as_bytes() == b.as_slice()
@@ -106,7 +107,11 @@ pub struct SampleReport {
     pub not_old: u64,
     /// Keys that read as the same values.
     pub same: u64,
-    /// Keys in another bucket than the new layout computes.
+    /// Keys whose fields read as before, in another bucket than the new
+    /// layout computes (a key whose fields read otherwise is counted as
+    /// `different`; the salt change's own count,
+    /// [`Change::sample`](super::Change::sample), counts every key in
+    /// another bucket).
     pub moved: u64,
     /// Keys that read as other values.
     pub different: u64,
@@ -118,8 +123,8 @@ impl fmt::Display for SampleReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "sample of {} keys: {} read as before, {} move bucket, {} read as other values, \
-             {} fail to decode",
+            "sample of {} keys, each read whole: {} read as before, {} read as before in \
+             another bucket, {} read as other values, {} fail to decode",
             self.keys, self.same, self.moved, self.different, self.fails
         )?;
         if self.not_old > 0 {
@@ -130,9 +135,13 @@ impl fmt::Display for SampleReport {
 }
 
 impl LayoutDiff {
-    /// Reads `keys`, stored under `old`, under `new` too ([`KeyOutcome`]),
-    /// counts what they do, and gives each salt change the share of these
-    /// keys it moves.
+    /// Reads `keys`, stored under `old`, under `new` too: each whole
+    /// ([`KeyOutcome`], summed in [`SampleReport`]), and against each
+    /// change by itself ([`Change::sample`](super::Change::sample); a salt
+    /// change's moved share is its count). A key one change misreads is
+    /// still checked against the others: a key is in another bucket when
+    /// its stored bucket is not the one the new layout computes for its
+    /// values, whatever its other fields read as.
     ///
     /// ```
     /// use rowkey::RowKey;
@@ -144,24 +153,53 @@ impl LayoutDiff {
     /// let s = d.sample.unwrap();
     /// assert_eq!(s.same + s.moved, 1000);
     /// assert!(s.moved > 400 && s.moved < 600, "{s}");
+    /// assert_eq!(d.changes[0].sample.unwrap().affected, s.moved);
+    /// ```
+    ///
+    /// Two changes at once: each is counted on every key.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey::layout::{diff, Effect, MovedShare};
+    /// mod v1 { #[derive(rowkey::RowKey)] pub struct K { #[salt(buckets = 12)] pub id: u32, #[desc] pub at: u64 } }
+    /// mod v2 { #[derive(rowkey::RowKey)] pub struct K { #[salt(buckets = 24)] pub id: u32, pub at: u64 } }
+    /// let keys: Vec<Vec<u8>> = (0..1000).map(|id| v1::K { id, at: 7 }.to_vec().unwrap()).collect();
+    /// let d = diff(v1::K::layout(), v2::K::layout()).with_sample(v1::K::layout(), v2::K::layout(), &keys);
+    /// let salt = d.changes.iter().find(|c| c.field.as_deref() == Some("<salt>")).unwrap();
+    /// let Effect::MovesBucket(MovedShare::Counted { moved, of: 1000, .. }) = salt.effect else { panic!() };
+    /// assert!(moved > 400 && moved < 600, "{d}");
+    /// let at = d.changes.iter().find(|c| c.field.as_deref() == Some("at")).unwrap();
+    /// assert_eq!(at.sample.unwrap().affected, 1000);
     /// ```
     pub fn with_sample<K: AsRef<[u8]>>(mut self, old: &Layout, new: &Layout, keys: &[K]) -> Self {
         let mut r = SampleReport::default();
+        let mut affected = vec![0u64; self.changes.len()];
         for key in keys {
+            let key = key.as_ref();
             r.keys += 1;
-            match KeyOutcome::of(old, new, key.as_ref()) {
+            let outcome = KeyOutcome::of(old, new, key);
+            match outcome {
                 KeyOutcome::NotOld => r.not_old += 1,
                 KeyOutcome::Same => r.same += 1,
                 KeyOutcome::Moves => r.moved += 1,
                 KeyOutcome::Different => r.different += 1,
                 KeyOutcome::Fails => r.fails += 1,
             }
+            let Ok(stored) = old.decode_key(key) else {
+                continue;
+            };
+            let checked = Checked::new(old, new, key, stored, outcome);
+            for (n, c) in affected.iter_mut().zip(&self.changes) {
+                *n += u64::from(checked.affected_by(old, new, c));
+            }
         }
-        for c in &mut self.changes {
+        let of = r.keys - r.not_old;
+        for (c, affected) in self.changes.iter_mut().zip(affected) {
+            c.sample = Some(SampleCount { affected, of });
             if let Effect::MovesBucket(share) = &mut c.effect {
                 *share = MovedShare::Counted {
-                    moved: r.moved,
-                    of: r.keys - r.not_old,
+                    moved: affected,
+                    of,
                     basis: ShareBasis::SampleKeys,
                 };
             }

@@ -63,7 +63,9 @@ pub(super) fn decode(layout: &Layout, key: &[u8]) -> Result<DecodedKey, DecodeEr
     Ok(decoded)
 }
 
-fn take_field(
+/// One field's value, as [`decode`] reads it (the layout diff reads a
+/// field's stored bytes with another field's codec this way).
+pub(crate) fn take_field(
     r: &mut KeyReader<'_>,
     f: &FieldLayout,
     sep: Option<u8>,

@@ -41,6 +41,7 @@ mod parse;
 mod salt;
 
 pub use crate::values::Value;
+pub(crate) use decode::take_field;
 pub use decoded::{BucketCheck, DecodedField, DecodedKey, PrefixReport};
 
 use super::Layout;
