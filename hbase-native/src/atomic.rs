@@ -233,6 +233,10 @@ pub enum Modify {
     Append(Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>),
 }
 
+/// A column and the bytes a read-modify-write sends for it: (family,
+/// qualifier, an increment's 8 bytes or an append's bytes).
+type Column = (Vec<u8>, Vec<u8>, Vec<u8>);
+
 /// Applies `modify` to `row` of `table` as one step of the server, with
 /// a nonce so that a retry is not applied twice; the new values of the
 /// cells it changed.
@@ -243,7 +247,7 @@ pub(crate) async fn read_modify_write(
     row: &[u8],
     modify: &Modify,
 ) -> Result<RowResult> {
-    let (kind, columns): (mp::MutationType, Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) = match modify {
+    let (kind, columns): (mp::MutationType, Vec<Column>) = match modify {
         Modify::Increment(cols) => (
             mp::MutationType::Increment,
             cols.iter()

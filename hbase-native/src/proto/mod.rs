@@ -9,6 +9,8 @@
 // Fields are HBase's, kept whole where a message is used at all, and a
 // few messages are only read by tests: not every one is used here.
 #![allow(dead_code)]
+// Variant names are HBase's (`DELETE_ONE_VERSION`, ...), kept as they are.
+#![allow(clippy::enum_variant_names)]
 
 mod client;
 mod filter;

@@ -222,7 +222,7 @@ pub(crate) async fn delete_record<R: crate::Record, S: Store, I: Store>(
             Some(row) => Some(R::from_row(&row).map_err(|source| StoreError::BadRecord {
                 op: OP,
                 key: row.key.clone(),
-                source,
+                source: source.into(),
             })?),
             None => None,
         };
