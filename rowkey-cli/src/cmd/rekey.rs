@@ -252,7 +252,7 @@ pub fn rekey(a: RekeyArgs<'_>) -> Result<bool, String> {
                 )
                 .await
                 .map_err(|e| e.to_string())?;
-            bar.finish_and_clear();
+            bar.finish();
             let what = if a.dry_run {
                 "dry run (nothing written)"
             } else {

@@ -99,7 +99,7 @@ async fn fuzzy_filters_keep_what_javas_keep() {
                 fuzzy.push_free(1).unwrap();
             }
         }
-        let request = ReadRequest::new([KeyRange::new(Vec::new(), None)]).with_fuzzy(&fuzzy);
+        let request = ReadRequest::new([KeyRange::new(Vec::new(), None)]).with_fuzzy(fuzzy);
         let ours: Vec<Vec<u8>> = store
             .read_rows(request)
             .map_ok(|r| r.key)

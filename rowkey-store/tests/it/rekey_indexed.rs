@@ -12,7 +12,7 @@ use super::rekey::{Budget, Crashing, CrashingCheckpoint};
 use futures::executor::block_on;
 use proptest::prelude::*;
 use rowkey::store::{
-    BoxError, Cell, IndexedTable, LayoutRegistry, MemCheckpoint, MemStore, Record, Rekey,
+    Cell, IndexedTable, LayoutRegistry, MemCheckpoint, MemStore, Record, RecordError, Rekey,
     RekeyError, RekeyTables, Row, Store, StoreError, TypedMapping, INDEX_FAMILY, INDEX_QUALIFIER,
 };
 use rowkey::{RowKey, SparseIndexOf};
@@ -63,9 +63,14 @@ impl Record for Trip {
             Cell::new("d", "disputed", [u8::from(self.disputed)]),
         ]
     }
-    fn from_row(row: &Row) -> Result<Self, BoxError> {
+    fn from_row(row: &Row) -> Result<Self, RecordError> {
         let k: TripKey = row.key_as()?;
-        let rider = u32::from_be_bytes(row.value("d", "rider").ok_or("no rider")?.try_into()?);
+        let rider = u32::from_be_bytes(
+            row.value("d", "rider")
+                .ok_or("no rider")?
+                .try_into()
+                .map_err(RecordError::other)?,
+        );
         let disputed = row.value("d", "disputed").ok_or("no disputed")? == [1];
         Ok(Trip {
             city: k.city,
