@@ -233,7 +233,7 @@ impl Client {
     }
 }
 
-/// A scan's rows, in order, as a [`Stream`]; or page by page with
+/// A scan's rows, in order, as a `futures_core::Stream`; or page by page with
 /// [`next_page`](Self::next_page).
 pub struct Scanner {
     pages: mpsc::Receiver<Result<Vec<RowResult>>>,
