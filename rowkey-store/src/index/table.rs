@@ -211,15 +211,15 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     ///
     /// ```
     /// use rowkey::store::{IndexedTable, MemStore};
-    /// # use rowkey::store::{BoxError, Cell, Record, Row};
+    /// # use rowkey::store::{Cell, Record, RecordError, Row};
     /// # #[derive(rowkey::RowKey)] struct K { id: u32 }
     /// # #[derive(Clone)] struct Doc { id: u32, owner: u32 }
     /// # impl Record for Doc {
     /// #     type Key = K;
     /// #     fn key(&self) -> K { K { id: self.id } }
     /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "o", self.owner.to_be_bytes())] }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
-    /// #         let o = row.value("d", "o").ok_or("no d:o")?.try_into()?;
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
+    /// #         let o = row.value("d", "o").ok_or("no d:o")?.try_into().map_err(RecordError::other)?;
     /// #         Ok(Doc { id: row.key_as::<K>()?.id, owner: u32::from_be_bytes(o) })
     /// #     }
     /// # }
@@ -267,14 +267,14 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     ///
     /// ```
     /// use rowkey::store::{IndexedTable, MemStore, StoreError, StoreExt};
-    /// # use rowkey::store::{BoxError, Cell, Record, Row};
+    /// # use rowkey::store::{Cell, Record, RecordError, Row};
     /// # #[derive(rowkey::RowKey)] struct K { id: u32 }
     /// # #[derive(Clone)] struct User { id: u32, email: String }
     /// # impl Record for User {
     /// #     type Key = K;
     /// #     fn key(&self) -> K { K { id: self.id } }
     /// #     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "e", &self.email)] }
-    /// #     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    /// #     fn from_row(row: &Row) -> Result<Self, RecordError> {
     /// #         let e = String::from_utf8(row.value("d", "e").ok_or("no d:e")?.to_vec())?;
     /// #         Ok(User { id: row.key_as::<K>()?.id, email: e })
     /// #     }

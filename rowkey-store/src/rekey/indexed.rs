@@ -140,9 +140,10 @@ impl<'m> Rekey<'m> {
     ///     type Key = TripKey;
     ///     fn key(&self) -> TripKey { TripKey { city: self.city, seq: self.seq } }
     ///     fn cells(&self) -> Vec<Cell> { vec![Cell::new("d", "rider", self.rider.to_be_bytes())] }
-    ///     fn from_row(row: &Row) -> Result<Self, BoxError> {
+    ///     fn from_row(row: &Row) -> Result<Self, RecordError> {
     ///         let k: TripKey = row.key_as()?;
-    ///         let rider = u32::from_be_bytes(row.value("d", "rider").ok_or("no rider")?.try_into()?);
+    ///         let rider = row.value("d", "rider").ok_or("no rider")?;
+    ///         let rider = u32::from_be_bytes(rider.try_into().map_err(RecordError::other)?);
     ///         Ok(Trip { city: k.city, seq: k.seq, rider })
     ///     }
     /// }
