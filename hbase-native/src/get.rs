@@ -8,7 +8,6 @@ use crate::options::CallPolicy;
 use crate::proto;
 use crate::types::RowResult;
 use bytes::Bytes;
-use std::collections::BTreeMap;
 
 /// Reads `rows` of `table` (only `columns`: (family, qualifier), a `None`
 /// qualifier for a whole family; empty: every column): one answer per
@@ -64,15 +63,7 @@ async fn get_once(
         Ok(r) => r,
         Err(e) => return (pending.to_vec(), Some(e)),
     };
-    let mut plan: BTreeMap<&str, BTreeMap<&[u8], Vec<usize>>> = BTreeMap::new();
-    for &i in pending {
-        let region = regions.containing(&rows[i]);
-        plan.entry(region.server.as_str())
-            .or_default()
-            .entry(region.name.as_slice())
-            .or_default()
-            .push(i);
-    }
+    let plan = regions.group(pending, |i| rows[i].as_slice());
     let column = crate::scan::columns_of(columns);
     let calls = plan.into_iter().map(|(server, regions)| {
         let column = column.clone();

@@ -64,15 +64,7 @@ async fn send_once(
         .await
         .map_err(|e| (pending.to_vec(), e))?;
     // server -> region name -> mutation indexes
-    let mut plan: BTreeMap<&str, BTreeMap<&[u8], Vec<usize>>> = BTreeMap::new();
-    for &i in pending {
-        let region = regions.containing(&mutations[i].row);
-        plan.entry(region.server.as_str())
-            .or_default()
-            .entry(region.name.as_slice())
-            .or_default()
-            .push(i);
-    }
+    let plan = regions.group(pending, |i| mutations[i].row.as_slice());
     let calls = plan.into_iter().map(|(server, regions)| async move {
         let (request, sent) = multi_request(mutations, &regions);
         let answer = cluster

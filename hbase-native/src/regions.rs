@@ -98,6 +98,28 @@ impl TableRegions {
         i.checked_sub(1).map(|i| &self.regions[i])
     }
 
+    /// The rows `pending` (indexes into `rows`) grouped as one `Multi` per
+    /// region server sends them: by server, then by region name.
+    pub(crate) fn group<'a>(
+        &'a self,
+        pending: &[usize],
+        row: impl Fn(usize) -> &'a [u8],
+    ) -> std::collections::BTreeMap<&'a str, std::collections::BTreeMap<&'a [u8], Vec<usize>>> {
+        let mut plan: std::collections::BTreeMap<
+            &str,
+            std::collections::BTreeMap<&[u8], Vec<usize>>,
+        > = std::collections::BTreeMap::new();
+        for &i in pending {
+            let region = self.containing(row(i));
+            plan.entry(region.server.as_str())
+                .or_default()
+                .entry(region.name.as_slice())
+                .or_default()
+                .push(i);
+        }
+        plan
+    }
+
     /// Whether a region is on `server`.
     pub(crate) fn on_server(&self, server: &str) -> bool {
         self.regions.iter().any(|r| r.server == server)
@@ -146,6 +168,17 @@ mod tests {
         assert_eq!(t.before(b"m\0").unwrap().start, b"m");
         assert_eq!(t.before(b"c").unwrap().start, b"");
         assert!(t.before(b"\0").unwrap().start.is_empty());
+    }
+
+    #[test]
+    fn rows_group_by_server_then_region() {
+        let mut far = region(b"m", b"");
+        far.server = "t:2".into();
+        let t = TableRegions::new("t", vec![region(b"", b"m"), far]).unwrap();
+        let rows: Vec<&[u8]> = vec![b"z", b"a", b"n", b"b"];
+        let plan = t.group(&[0, 1, 2, 3], |i| rows[i]);
+        assert_eq!(plan["s:1"][b"t,,1.".as_slice()], [1, 3]);
+        assert_eq!(plan["t:2"][b"t,m,1.".as_slice()], [0, 2]);
     }
 
     #[test]
