@@ -35,7 +35,7 @@ status=0
 # The html_root_urls name the workspace's version.
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 for lib in src/lib.rs rowkey-core/src/lib.rs rowkey-derive/src/lib.rs rowkey-store/src/lib.rs \
-    rowkey-bigtable/src/lib.rs rowkey-hbase/src/lib.rs; do
+    rowkey-bigtable/src/lib.rs rowkey-hbase/src/lib.rs hbase-native/src/lib.rs; do
     if ! grep -q "^#!\[doc(html_root_url = \"https://docs.rs/[a-z-]*/$version\")\]" "$lib"; then
         echo "doc-links: $lib: no #![doc(html_root_url = \"https://docs.rs/<crate>/$version\")]" >&2
         status=1

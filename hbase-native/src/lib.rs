@@ -50,6 +50,7 @@
 //! it uses; a test checks each against the `.proto` files of HBase 2.6.1's
 //! `hbase-protocol-shaded` jar.
 
+#![doc(html_root_url = "https://docs.rs/hbase-native/0.1.0")]
 #![warn(missing_docs)]
 
 mod address;
