@@ -9,15 +9,19 @@
 //! applies the request's limit, so a read of 4 rows from the start of a
 //! bucket of 2,500 costs about what reading the bucket would.
 //!
+//! Then issue 41's ride-hailing walk: one city's trips over a day
+//! through an IN-list of its 400 drivers (400 ranges of a few rows), in
+//! pages of 50, against one query (`rowkey_fixtures::walk_in_list`).
+//!
 //! Run: `cargo run --release -p rowkey-bigtable --example page_walk`
-//! (`-- --rows N --page P --runs R`).
+//! (`-- --rows N --page P --in-list-page P --runs R`).
 
 use futures::TryStreamExt;
 use rowkey::store::{Row, Store};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, TableSpec};
 use rowkey_fixtures::bench::arg;
 use rowkey_fixtures::emulator::Emulator;
-use rowkey_fixtures::walk;
+use rowkey_fixtures::{walk, walk_in_list};
 use std::time::Instant;
 
 /// What one read of 4 rows costs the emulator, from the start of a
@@ -70,6 +74,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cost = walk::walk(store.clone(), rows, page, runs).await?;
     cost.print(rows);
     probe(&store, &plan).await?;
+    // Issue 41's ride-hailing walk: an IN-list of 400 drivers, 400 ranges.
+    BigtableAdmin::connect_emulator(&emulator.host, "p", "i")?
+        .create_table(&TableSpec::new("trips", &["d"]))
+        .await?;
+    let trips = BigtableStore::connect_emulator(&emulator.host, "p", "i", "trips").await?;
+    let in_list_page = arg("--in-list-page", 50).max(1);
+    let (cost, walked) = walk_in_list::walk_in_list(trips, in_list_page, runs).await?;
+    println!(
+        "one city's trips over a day, an IN-list of {} drivers ({} ranges, {walked} rows); pages of {in_list_page}; median of {runs}",
+        walk_in_list::DRIVERS,
+        walk_in_list::DRIVERS
+    );
+    cost.print(walked);
     drop(emulator);
     Ok(())
 }

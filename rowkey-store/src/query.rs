@@ -4,7 +4,7 @@
 
 use crate::{ReadRequest, Row, RowStream, Store, StoreError};
 use futures_core::Stream;
-use rowkey_core::scan::{MergeHeads, MergeOrder, ReadCost, ScanPlan};
+use rowkey_core::scan::{prefix_successor, MergeHeads, MergeOrder, ReadCost, ScanPlan};
 use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
@@ -26,10 +26,20 @@ use std::task::{Context, Poll, Wake, Waker};
 /// So a plan of 120 buckets starts with pages of `buffer_rows / 120` rows
 /// and reads larger pages as the merge drains them.
 ///
+/// **Ranges one after another.** In a plan merged in key order, a range
+/// that starts after the end of the range whose rows come out first (an
+/// IN-list's values in key order: one range each, none overlapping) is
+/// not waited on: the merge gives every row before its start without
+/// it. Such ranges are read in the merge's order, as many at once as
+/// `concurrency` allows, each for the budget's share per read in flight
+/// (a limited query: the rows it still wants, while fewer than that are
+/// buffered). A page over 400 such ranges then reads the few it needs,
+/// and a walk of it reads each once.
+///
 /// **A query with a limit** (a plan's `with_limit`, `latest(n)`, a
 /// [`page`](crate::StoreExt::page)) reads about what it returns: each
 /// range is first asked for its share of the limit (`n / ranges + 1`
-/// rows), and a range the merge runs dry on while it still wants rows is
+/// rows, over the ranges the merge waits on), and a range the merge runs dry on while it still wants rows is
 /// asked again for as many rows as it has delivered so far (never more
 /// than the query still wants), and nothing is read ahead. A limit of `n`
 /// over `B` ranges reads at most about `2n + 2B` rows, however the rows
@@ -115,6 +125,10 @@ struct Range {
     /// Its last read was a window (up to the other ranges' heads) that
     /// ended short: the next one reads past it.
     window_spent: bool,
+    /// Where the range's rows end in the merge's order (its stop; its
+    /// start when reversed), when that is a key of the merge's order; see
+    /// [`Extent`].
+    end: Option<Vec<u8>>,
 }
 
 impl Range {
@@ -204,9 +218,14 @@ pub struct QueryStream<S> {
     /// buffered. Read ahead while the budget has room (not when the query
     /// has a limit).
     maybe_low: Vec<usize>,
-    /// A limited query's first read of each range: its share of the
-    /// limit, `limit / ranges + 1`.
-    first_ask: u64,
+    /// The ranges not read yet that stand in the merge at their start
+    /// (a plan merged in key order), in the merge's order of their starts.
+    /// See [`start_reads`](Self::start_reads).
+    unread: VecDeque<usize>,
+    /// The range, not done, whose rows end first in the merge's order
+    /// (every range starting after that end is read ahead, not waited
+    /// on); `None` to be found again (a range ended).
+    first_end: Option<Option<usize>>,
     /// A page's query, kept for the pages after it: reaching its limit
     /// does not close its reads, and no read ends a range for covering
     /// the limit.
@@ -254,19 +273,36 @@ impl<S: Store> QueryStream<S> {
                 maybe_low: true,
                 asked_total: 0,
                 window_spent: false,
+                end: None,
             })
             .collect();
-        let first_ask = plan
-            .limit()
-            .map_or(0, |l| (l as u64) / (n.max(1) as u64) + 1);
         let order = MergeOrder {
             skip: plan.prefix_len(),
             from: plan.merge_offset(),
             reversed: plan.is_reversed(),
         };
+        let mut ranges = ranges;
+        let mut heads = MergeHeads::new(ranges.len(), order);
+        let mut unread = Vec::new();
+        if order.from == order.skip {
+            for (i, range) in ranges.iter_mut().enumerate() {
+                let extent = Extent::of(&range.request, order);
+                if let Some(start) = extent.start {
+                    heads.set_bound(i, start);
+                    unread.push(i);
+                }
+                range.end = extent.end.map(<[u8]>::to_vec);
+            }
+            unread.sort_by(|&a, &b| match (heads.bound(a), heads.bound(b)) {
+                _ if a == b => std::cmp::Ordering::Equal,
+                (Some(x), Some(y)) if order.before(x, a, y, b) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            });
+        }
+        let maybe_starved = (0..n).filter(|&i| heads.bound(i).is_none()).collect();
         QueryStream {
             store: Some(store),
-            heads: MergeHeads::new(ranges.len(), order),
+            heads,
             ranges,
             remaining: plan.limit().map(|l| l as u64),
             options,
@@ -275,9 +311,10 @@ impl<S: Store> QueryStream<S> {
             finished: false,
             woken,
             polling: Vec::new(),
-            maybe_starved: (0..n).collect(),
+            maybe_starved,
             maybe_low: (0..n).collect(),
-            first_ask,
+            unread: unread.into(),
+            first_end: None,
             walk: false,
             cost: ReadCost::default(),
         }
@@ -459,12 +496,25 @@ impl<S: Store> QueryStream<S> {
     }
 
     /// Starts reads while reads may start: first for the ranges the merge
-    /// waits on, each for its share of the free budget; then ahead, a full
-    /// page, for ranges running low while the budget has room.
+    /// waits on, each for its share of the free budget; then ranges the
+    /// merge reaches later, ahead of it; then ahead, a full page, for
+    /// ranges running low while the budget has room.
     ///
     /// Only the ranges on the `maybe_starved` and `maybe_low` lists are
     /// looked at (a range joins them when the merge takes its head, a read
     /// of it ends, or its buffer runs low), not all of them for every row.
+    ///
+    /// **Ranges one after another.** In a plan merged in key order, a
+    /// range not read yet stands in the merge at its start
+    /// ([`MergeHeads::set_bound`]), and one that starts where the first
+    /// range to end (in the merge's order) has ended is not waited on:
+    /// none of its rows can come out before that end. An IN-list's 400
+    /// drivers in key order are 400 such ranges; a page of 50 rows needs
+    /// the first few. Those later ranges are read ahead in the merge's
+    /// order, as many at once as reads may be in flight, each for its share
+    /// of the free budget over the reads that may start: a page's walk
+    /// then reads each small range once, where asking all 400 for their
+    /// share of one page read each of them a row at a time.
     fn start_reads(&mut self) {
         let concurrency = self.options.concurrency.max(1);
         let page = self.options.page_rows.max(1) as u64;
@@ -472,6 +522,7 @@ impl<S: Store> QueryStream<S> {
         if self.in_flight >= concurrency {
             return;
         }
+        let unread_waited = self.unread_waited();
         if !self.maybe_starved.is_empty() {
             let mut list = std::mem::take(&mut self.maybe_starved);
             list.retain(|&i| {
@@ -481,7 +532,7 @@ impl<S: Store> QueryStream<S> {
             });
             // In range order, as a scan of every range would start them.
             list.sort_unstable();
-            let mut starved = list.len() as u64;
+            let waited_total = (list.len() + unread_waited) as u64;
             let mut started = 0;
             for &i in &list {
                 if self.in_flight >= concurrency {
@@ -492,34 +543,19 @@ impl<S: Store> QueryStream<S> {
                     // the query still wants, none is wasted.
                     self.start(i, page, Some(window));
                 }
-                if self.ranges[i].fetch.is_some() || self.ranges[i].done {
-                    self.ranges[i].maybe_starved = false;
-                    starved -= 1;
-                    started += 1;
-                    continue;
+                if self.ranges[i].fetch.is_none() && !self.ranges[i].done {
+                    let waited = (list.len() - started + unread_waited) as u64;
+                    let ask = self.waited_ask(i, waited, waited_total);
+                    self.start(i, ask.clamp(1, page), None);
                 }
-                let share = budget.saturating_sub(self.held) / starved;
-                let ask = match self.remaining {
-                    None => share,
-                    // What the range has delivered again (its share of the
-                    // limit at first): a range that keeps running dry is
-                    // asked for doubling totals, and what a read wastes is
-                    // at most what the range already gave.
-                    Some(_) => match self.ranges[i].asked_total {
-                        0 => self.first_ask,
-                        total => total,
-                    }
-                    .min(share.max(1)),
-                };
-                self.start(i, ask.clamp(1, page), None);
                 self.ranges[i].maybe_starved = false;
-                starved -= 1;
                 started += 1;
             }
             // The rest wait for a read to end.
             list.drain(..started);
             self.maybe_starved = list;
         }
+        self.start_unread(unread_waited);
         // A limited query reads no range ahead: what it reads ahead of the
         // merge's need is what it may never return.
         if self.maybe_low.is_empty() || self.remaining.is_some() {
@@ -532,7 +568,8 @@ impl<S: Store> QueryStream<S> {
                 break;
             }
             let r = &self.ranges[i];
-            if r.idle() && (r.buffer.len() as u64) < (page / 4).max(1) {
+            // A range not read yet is read in its turn (`start_unread`).
+            if r.idle() && r.asked_total > 0 && (r.buffer.len() as u64) < (page / 4).max(1) {
                 self.start(i, page, None);
             }
             // Read ahead, or not low (any more): off the list until it is.
@@ -541,6 +578,164 @@ impl<S: Store> QueryStream<S> {
         }
         list.drain(..seen);
         self.maybe_low = list;
+    }
+
+    /// What a read of range `i`, which the merge waits on, asks for, with
+    /// `waited` ranges (this one among them) still waiting for a read, of
+    /// `waited_total` when reads began to start: its share of the free
+    /// budget among them (or among the reads that may start, when those
+    /// are more); in a limited query, its share of the limit among all.
+    fn waited_ask(&self, i: usize, waited: u64, waited_total: u64) -> u64 {
+        let slots = (self.options.concurrency.max(1) - self.in_flight) as u64;
+        let sharers = waited
+            .max(self.unread.len().min(slots as usize) as u64)
+            .max(1);
+        let share = (self.options.buffer_rows as u64).saturating_sub(self.held) / sharers;
+        match self.remaining {
+            None => share,
+            // What the range has delivered again (its share of the limit
+            // among the ranges waited on, at first): a range that keeps
+            // running dry is asked for doubling totals, and what a read
+            // wastes is at most what the range already gave.
+            Some(remaining) => match self.ranges[i].asked_total {
+                0 => remaining / waited_total.max(1) + 1,
+                total => total,
+            }
+            .min(share.max(1)),
+        }
+    }
+
+    /// What a read ahead of a range not read yet would ask for now; 0
+    /// when it should not start. Without a limit: the budget's share per
+    /// read in flight, while the budget has room for it. With one (`n`
+    /// rows still wanted): `n` rows (the ranges before it may yield fewer
+    /// than `n`), while fewer than `n` rows are buffered and within the
+    /// `2n + 2B` rows such a query may read.
+    fn ahead_ask(&self) -> u64 {
+        let page = self.options.page_rows.max(1) as u64;
+        match self.remaining {
+            None => {
+                let budget = self.options.buffer_rows as u64;
+                let ask = (budget / self.options.concurrency.max(1) as u64).clamp(1, page);
+                if self.held + ask <= budget {
+                    ask
+                } else {
+                    0
+                }
+            }
+            Some(remaining) => {
+                let cap = 2 * remaining + 2 * self.ranges.len() as u64;
+                let ask = remaining.clamp(1, page);
+                let pending: u64 = self
+                    .ranges
+                    .iter()
+                    .filter_map(|r| r.fetch.as_ref())
+                    .map(|f| f.asked - f.got)
+                    .sum();
+                if self.held - pending < remaining && self.held + ask <= cap {
+                    ask
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    /// How many of the ranges not read yet the merge waits on: those that
+    /// start before the first range to end has ended (in the merge's
+    /// order), at the front of `unread`.
+    fn unread_waited(&mut self) -> usize {
+        if self.unread.is_empty() {
+            return 0;
+        }
+        let first_end = self.first_end();
+        let (ranges, heads) = (&self.ranges, &self.heads);
+        let end = first_end.and_then(|f| ranges[f].end.as_deref().map(|end| (f, end)));
+        let Some((f, end)) = end else {
+            return self.unread.len();
+        };
+        // Ties come after: the end is not a row of range `f`. Range `f`
+        // itself is waited on, wherever it starts.
+        self.unread.partition_point(|&i| {
+            i == f
+                || heads
+                    .bound(i)
+                    .is_none_or(|start| heads.order().before(start, 1, end, 0))
+        })
+    }
+
+    /// Starts reads of the ranges not read yet, in the merge's order: the
+    /// `waited` first ones (the merge waits on them) each for its share,
+    /// then ahead of the merge while the budget has room.
+    fn start_unread(&mut self, mut waited: usize) {
+        let page = self.options.page_rows.max(1) as u64;
+        let waited_total = (waited + self.maybe_starved.len()) as u64;
+        while let Some(&i) = self.unread.front() {
+            if self.in_flight >= self.options.concurrency.max(1) {
+                return;
+            }
+            let range = &self.ranges[i];
+            if range.asked_total > 0 || range.done || range.fetch.is_some() {
+                // Read already (the merge waited on it as a starved range).
+                self.unread.pop_front();
+                waited = waited.saturating_sub(1);
+                continue;
+            }
+            let ask = if waited > 0 {
+                self.waited_ask(i, waited as u64, waited_total)
+                    .clamp(1, page)
+            } else {
+                match self.ahead_ask() {
+                    0 => return,
+                    ask => ask,
+                }
+            };
+            self.start(i, ask, None);
+            if self.ranges[i].fetch.is_none() && !self.ranges[i].done {
+                // Not started (a parked walk has no store to read with).
+                return;
+            }
+            self.ranges[i].maybe_starved = false;
+            self.unread.pop_front();
+            waited = waited.saturating_sub(1);
+        }
+    }
+
+    /// Whether every row of range `i` has come out of the merge.
+    fn finished(&self, i: usize) -> bool {
+        let range = &self.ranges[i];
+        range.done && range.buffer.is_empty() && !self.heads.holds_row(i)
+    }
+
+    /// The range with rows still to come out whose rows end first in the
+    /// merge's order; `None` when that is not known (a range with no
+    /// such end).
+    fn first_end(&mut self) -> Option<usize> {
+        if let Some(found) = self.first_end {
+            if found.is_none_or(|i| !self.finished(i)) {
+                return found;
+            }
+        }
+        let order = self.heads.order();
+        let mut first: Option<usize> = None;
+        for (i, range) in self.ranges.iter().enumerate() {
+            if self.finished(i) {
+                continue;
+            }
+            let Some(end) = &range.end else {
+                // Its rows may go on past every other end.
+                continue;
+            };
+            let earlier = first.is_none_or(|f| {
+                let other = self.ranges[f].end.as_deref().unwrap_or_default();
+                order.before(end, i, other, f)
+            });
+            if earlier {
+                first = Some(i);
+            }
+        }
+        self.first_end = Some(first);
+        first
     }
 
     /// Puts range `i` on the lists of ranges to look at when reads may
@@ -778,5 +973,52 @@ impl<S> fmt::Debug for QueryStream<S> {
             .field("options", &self.options)
             .field("finished", &self.finished)
             .finish_non_exhaustive()
+    }
+}
+
+/// Where a range's rows lie in a merge in key order (salt prefix
+/// ignored): `start` comes no later than any of its rows in the merge's
+/// order, and `end` comes after all of them (its stop; reversed, its
+/// start and stop swap). Each is a key of the range's own bucket, or
+/// `None` where the range has no such key (a range to the end of its
+/// bucket has no end a key of the bucket can give; one over several
+/// buckets has neither).
+struct Extent<'a> {
+    start: Option<&'a [u8]>,
+    end: Option<&'a [u8]>,
+}
+
+impl<'a> Extent<'a> {
+    fn of(request: &'a ReadRequest, order: MergeOrder) -> Self {
+        let none = Extent {
+            start: None,
+            end: None,
+        };
+        let [range] = request.ranges() else {
+            return none;
+        };
+        let Some(bucket) = range.start.get(..order.skip) else {
+            return none;
+        };
+        // A stop inside the bucket is a key of it; a stop at the bucket's
+        // end (the first key of the next) is not, but keeps the range in
+        // the bucket.
+        let stop = range.stop.as_deref();
+        let stop_inside = stop.filter(|s| s.len() > bucket.len() && s.starts_with(bucket));
+        if stop_inside.is_none() && stop != prefix_successor(bucket).as_deref() {
+            return none;
+        }
+        let low = Some(range.start.as_slice());
+        if order.reversed {
+            Extent {
+                start: stop_inside,
+                end: low,
+            }
+        } else {
+            Extent {
+                start: low,
+                end: stop_inside,
+            }
+        }
     }
 }

@@ -101,6 +101,12 @@ struct Node {
 /// [`pop_with`](Self::pop_with)s, refilling from the winner's source at
 /// once.
 ///
+/// A source not read yet may be given a [bound](Self::set_bound): the
+/// least key it can yield. Until its first head is known it stands in the
+/// merge at that key, so rows before it come out without waiting for it:
+/// a query over ranges that do not overlap (an IN-list in key order)
+/// reads them one after another instead of all before its first row.
+///
 /// ```
 /// use rowkey::scan::{MergeHeads, MergeOrder};
 /// // Two buckets (prefix byte 0 and 1): logical order from byte 1 on.
@@ -124,16 +130,16 @@ pub struct MergeHeads<T> {
     known: Vec<bool>,
     /// How many heads are not known.
     unknown: usize,
+    /// The bound of each source whose first head is not known yet, where
+    /// one was set ([`set_bound`](Self::set_bound)); empty until then.
+    bounds: Vec<Option<Box<[u8]>>>,
     /// `tree[0]`: the source whose head comes next; `tree[n]` for
     /// `n >= 1`: the loser of the match at node `n` (leaves are the
     /// sources, at `k..2 * k`).
     tree: Vec<Node>,
-    /// The tree holds the matches of the current heads. While it does, the
-    /// only head not known is the last winner's (it was popped), the one
-    /// head whose matches a replay may redo.
+    /// The tree holds the matches of the current heads and bounds: a
+    /// source whose head becomes known replays its own matches.
     built: bool,
-    /// The source popped last, while its next head is awaited.
-    popped: Option<usize>,
     order: MergeOrder,
 }
 
@@ -144,6 +150,7 @@ impl<T: ScanRow> MergeHeads<T> {
             heads: (0..sources).map(|_| None).collect(),
             known: vec![false; sources],
             unknown: sources,
+            bounds: Vec::new(),
             tree: vec![
                 Node {
                     prefix: u128::MAX,
@@ -152,7 +159,6 @@ impl<T: ScanRow> MergeHeads<T> {
                 sources
             ],
             built: false,
-            popped: None,
             order,
         }
     }
@@ -174,32 +180,95 @@ impl<T: ScanRow> MergeHeads<T> {
         self.known.get(source).is_some_and(|known| !known)
     }
 
-    /// Asks `head_of` for the head of every source the merge waits for:
-    /// `Some(Some(row))` its next row, `Some(None)` its end, `None` not
-    /// ready yet (asked again on the next fill). Returns whether every
-    /// head is known, so that [`pop`](Self::pop) can give the next row.
+    /// Whether the merge holds a row of `source` (its head, known).
+    pub fn holds_row(&self, source: usize) -> bool {
+        self.heads.get(source).is_some_and(Option::is_some)
+    }
+
+    /// Sets the least key, in the merge's order, that `source` may yield
+    /// (the start of its range; its end when the merge is reversed), until
+    /// its first head is known. The merge then gives the rows of other
+    /// sources that come before it without waiting for `source`. Keys
+    /// compare as heads do ([`MergeOrder`]); a bound must not come after
+    /// any row of its source, or rows come out of order. Ignored once the
+    /// source's head is known, and for a source out of range.
+    ///
+    /// ```
+    /// use rowkey::scan::{MergeHeads, MergeOrder};
+    /// // Two ranges that do not overlap: "a.." and "m..".
+    /// let mut heads = MergeHeads::<Vec<u8>>::new(2, MergeOrder::logical(0));
+    /// heads.set_bound(0, b"a");
+    /// heads.set_bound(1, b"m");
+    /// // Source 0's rows come out while source 1 is not read at all.
+    /// assert!(heads.fill(|s| (s == 0).then(|| Some(b"b".to_vec()))));
+    /// assert_eq!(heads.pop(), Some((0, b"b".to_vec())));
+    /// assert!(heads.fill(|s| (s == 0).then_some(None)) == false);
+    /// assert!(heads.awaits(1));
+    /// assert!(heads.fill(|s| (s == 1).then(|| Some(b"n".to_vec()))));
+    /// assert_eq!(heads.pop(), Some((1, b"n".to_vec())));
+    /// ```
+    pub fn set_bound(&mut self, source: usize, bound: &[u8]) {
+        if self.known.get(source) != Some(&false) {
+            return;
+        }
+        if self.bounds.is_empty() {
+            self.bounds = vec![None; self.heads.len()];
+        }
+        self.bounds[source] = Some(bound.into());
+        if self.built {
+            self.replay(source);
+        }
+    }
+
+    /// The bound of `source` while its first head is not known.
+    pub fn bound(&self, source: usize) -> Option<&[u8]> {
+        self.bounds.get(source)?.as_deref()
+    }
+
+    /// Asks `head_of` for the heads the merge waits for: `Some(Some(row))`
+    /// a source's next row, `Some(None)` its end, `None` not ready yet
+    /// (asked again on the next fill). Returns whether the next row is
+    /// known, so that [`pop`](Self::pop) can give it.
+    ///
+    /// The first time, every source is asked; the merge can go on once
+    /// every head is known or [bounded](Self::set_bound). From then on
+    /// only the source that comes next is asked, until one with a known
+    /// head does: after a [`pop`](Self::pop), the popped source; a
+    /// bounded source once its bound comes first.
     pub fn fill(&mut self, mut head_of: impl FnMut(usize) -> Option<Option<T>>) -> bool {
         if self.unknown == 0 {
             return true;
         }
-        match self.popped {
-            // Since the tree was built only the winner's head is awaited.
-            Some(source) if self.built => {
-                if let Some(head) = head_of(source) {
-                    self.set(source, head);
-                }
-            }
-            _ => {
-                for source in 0..self.heads.len() {
-                    if !self.known[source] {
-                        if let Some(head) = head_of(source) {
-                            self.set(source, head);
-                        }
+        if !self.built {
+            for source in 0..self.heads.len() {
+                if !self.known[source] {
+                    if let Some(head) = head_of(source) {
+                        self.set(source, head);
                     }
                 }
             }
+            if self.unknown > 0 && (0..self.heads.len()).any(|s| self.unbounded(s)) {
+                return false;
+            }
+            self.build();
         }
-        self.unknown == 0
+        loop {
+            let Some(next) = self.tree.first().map(|n| n.source) else {
+                return true;
+            };
+            if self.known[next] {
+                return true;
+            }
+            match head_of(next) {
+                Some(head) => self.set(next, head),
+                None => return false,
+            }
+        }
+    }
+
+    /// Whether `source`'s head is not known and has no bound.
+    fn unbounded(&self, source: usize) -> bool {
+        !self.known[source] && self.bound(source).is_none()
     }
 
     /// Records `source`'s head; once the tree is built, replays the
@@ -208,28 +277,37 @@ impl<T: ScanRow> MergeHeads<T> {
         self.heads[source] = head;
         self.known[source] = true;
         self.unknown -= 1;
+        if let Some(bound) = self.bounds.get_mut(source) {
+            *bound = None;
+        }
         if self.built {
-            self.popped = None;
             self.replay(source);
         }
     }
 
     /// The next row and its source; `None` when every source has ended,
-    /// or while a head is awaited ([`fill`](Self::fill) returned `false`).
-    /// The source's next head is then awaited.
+    /// or while the head that comes next is awaited ([`fill`](Self::fill)
+    /// returned `false`). The source's next head is then awaited.
     pub fn pop(&mut self) -> Option<(usize, T)> {
-        if self.unknown > 0 {
-            return None;
-        }
         if !self.built {
+            if self.unknown > 0 {
+                return None;
+            }
             self.build();
         }
-        let winner = self.tree.first()?.source;
+        let root = self.tree.first_mut()?;
+        let winner = root.source;
+        if !self.known[winner] {
+            return None;
+        }
         // The winner is an ended source only when all have ended.
         let row = self.heads[winner].take()?;
         self.known[winner] = false;
-        self.unknown = 1;
-        self.popped = Some(winner);
+        self.unknown += 1;
+        // Awaited with no bound, it comes before every other head (it came
+        // before them with its row): it stays the winner until its next
+        // head replays its matches.
+        root.prefix = 0;
         Some((winner, row))
     }
 
@@ -255,11 +333,22 @@ impl<T: ScanRow> MergeHeads<T> {
     /// Source `source` with its current head.
     #[inline]
     fn node(&self, source: usize) -> Node {
-        let prefix = match &self.heads[source] {
-            Some(row) => self.order.prefix(row.row_key()),
-            None => u128::MAX,
+        let prefix = match self.slots().view(source) {
+            View::Key(key) => self.order.prefix(key),
+            View::Ended => u128::MAX,
+            View::Unbounded => 0,
         };
         Node { prefix, source }
+    }
+
+    /// What the matches compare: heads, whether known, bounds.
+    #[inline(always)]
+    fn slots(&self) -> Slots<'_, T> {
+        Slots {
+            heads: &self.heads,
+            known: &self.known,
+            bounds: &self.bounds,
+        }
     }
 
     /// Plays every match from the leaves up: once per merge (and per
@@ -268,7 +357,6 @@ impl<T: ScanRow> MergeHeads<T> {
     #[inline(never)]
     fn build(&mut self) {
         self.built = true;
-        self.popped = None;
         let k = self.heads.len();
         if k == 0 {
             return;
@@ -277,7 +365,7 @@ impl<T: ScanRow> MergeHeads<T> {
         let mut winner: Vec<Node> = (0..2 * k).map(|i| self.node(i % k)).collect();
         for n in (1..k).rev() {
             let (l, r) = (winner[2 * n], winner[2 * n + 1]);
-            if beats(&self.heads, self.order, l, r) {
+            if beats(self.slots(), self.order, l, r) {
                 (winner[n], self.tree[n]) = (l, r);
             } else {
                 (winner[n], self.tree[n]) = (r, l);
@@ -294,11 +382,16 @@ impl<T: ScanRow> MergeHeads<T> {
         let k = self.heads.len();
         let mut winner = self.node(leaf);
         // The order by value: it stays in registers through the loop.
-        let (heads, order, tree) = (&self.heads, self.order, &mut self.tree);
+        let slots = Slots {
+            heads: &self.heads,
+            known: &self.known,
+            bounds: &self.bounds,
+        };
+        let (order, tree) = (self.order, &mut self.tree);
         let mut n = (leaf + k) / 2;
         while n > 0 {
             let node = &mut tree[n];
-            if beats(heads, order, *node, winner) {
+            if beats(slots, order, *node, winner) {
                 core::mem::swap(node, &mut winner);
             }
             n /= 2;
@@ -307,25 +400,66 @@ impl<T: ScanRow> MergeHeads<T> {
     }
 }
 
+/// The sources as the matches see them.
+struct Slots<'a, T> {
+    heads: &'a [Option<T>],
+    known: &'a [bool],
+    bounds: &'a [Option<Box<[u8]>>],
+}
+
+impl<T> Clone for Slots<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Slots<'_, T> {}
+
+/// Where a source stands in the merge.
+enum View<'a> {
+    /// Awaited with no bound: before every other source.
+    Unbounded,
+    /// Its head's key, or its bound while its first head is awaited.
+    Key(&'a [u8]),
+    /// Ended: after every other source.
+    Ended,
+}
+
+impl<'a, T: ScanRow> Slots<'a, T> {
+    #[inline(always)]
+    fn view(self, source: usize) -> View<'a> {
+        if self.known[source] {
+            return match &self.heads[source] {
+                Some(row) => View::Key(row.row_key()),
+                None => View::Ended,
+            };
+        }
+        match self.bounds.get(source).and_then(|b| b.as_deref()) {
+            Some(bound) => View::Key(bound),
+            None => View::Unbounded,
+        }
+    }
+}
+
 /// Whether `a`'s head comes before `b`'s: by prefix, else by key.
 #[inline(always)]
-fn beats<T: ScanRow>(heads: &[Option<T>], order: MergeOrder, a: Node, b: Node) -> bool {
+fn beats<T: ScanRow>(slots: Slots<'_, T>, order: MergeOrder, a: Node, b: Node) -> bool {
     if a.prefix != b.prefix {
         return a.prefix < b.prefix;
     }
-    beats_exactly(heads, order, a.source, b.source)
+    beats_exactly(slots, order, a.source, b.source)
 }
 
 /// Whether source `a`'s head comes before source `b`'s, by the whole
-/// keys ([`MergeOrder::before`]): ended sources come last, in source
-/// order.
+/// keys ([`MergeOrder::before`]): sources awaited with no bound come
+/// first and ended sources last, each in source order.
 #[inline(never)]
-fn beats_exactly<T: ScanRow>(heads: &[Option<T>], order: MergeOrder, a: usize, b: usize) -> bool {
-    match (&heads[a], &heads[b]) {
-        (Some(x), Some(y)) => order.before(x.row_key(), a, y.row_key(), b),
-        (Some(_), None) => true,
-        (None, Some(_)) => false,
-        (None, None) => a < b,
+fn beats_exactly<T: ScanRow>(slots: Slots<'_, T>, order: MergeOrder, a: usize, b: usize) -> bool {
+    match (slots.view(a), slots.view(b)) {
+        (View::Key(x), View::Key(y)) => order.before(x, a, y, b),
+        (View::Unbounded, View::Unbounded) | (View::Ended, View::Ended) => a < b,
+        (View::Unbounded, _) | (_, View::Ended) => true,
+        (_, View::Unbounded) | (View::Ended, _) => false,
     }
 }
 

@@ -99,6 +99,110 @@ proptest! {
     }
 }
 
+proptest! {
+    /// Bounded sources (each bound a key no later than the source's first
+    /// row, in the merge's order) merge exactly as unbounded ones, with
+    /// heads arriving late.
+    #[test]
+    fn bounded_sources_merge_as_the_written_rule(
+        sources in sources(),
+        bounds in proptest::collection::vec(
+            proptest::option::of(proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF)], 0..4)),
+            7,
+        ),
+        skip in 0usize..2,
+        extra in 0usize..2,
+        reversed: bool,
+        waits in proptest::collection::vec(any::<bool>(), 0..64),
+    ) {
+        let order = MergeOrder { skip, from: skip + extra, reversed };
+        let sources = sorted_for(sources, order);
+        let want = expected(&sources, order);
+        let mut heads = MergeHeads::new(sources.len(), order);
+        for (s, rows) in sources.iter().enumerate() {
+            // A bound is kept only where it comes no later than the first
+            // row (an empty source may have any).
+            let Some(bound) = bounds[s].clone() else { continue };
+            let valid = rows.first().is_none_or(|first| !order.before(first, s, &bound, s));
+            if valid {
+                heads.set_bound(s, &bound);
+            }
+        }
+        let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
+        let mut waited = vec![false; iters.len()];
+        let (mut got, mut tick) = (Vec::new(), 0usize);
+        loop {
+            let ready = heads.fill(|s| {
+                tick += 1;
+                let wait = waits.get(tick % waits.len().max(1)).copied().unwrap_or(false);
+                waited[s] = wait && !waited[s];
+                if waited[s] {
+                    None
+                } else {
+                    Some(iters[s].next())
+                }
+            });
+            if !ready {
+                prop_assert!(heads.pop().is_none(), "no row while the next head is awaited");
+                continue;
+            }
+            match heads.pop() {
+                Some((s, row)) => got.push((s, row)),
+                None => break,
+            }
+        }
+        prop_assert_eq!(&got, &want);
+    }
+}
+
+/// Ranges that do not overlap, each bounded by its start: the merge asks
+/// for a source's head only once every row of the sources before it came
+/// out (after the first fill, which asks each source once).
+#[test]
+fn bounded_disjoint_sources_are_read_one_after_another() {
+    let order = MergeOrder::logical(1);
+    // Buckets 0 and 1 (first byte), ranges a.., c.., e.. in logical order.
+    let sources = [
+        vec![b"1a1".to_vec(), b"1a2".to_vec()],
+        vec![b"0c1".to_vec()],
+        vec![b"1e1".to_vec()],
+    ];
+    let mut heads = MergeHeads::new(3, order);
+    for (s, start) in [b"1a", b"0c", b"1e"].iter().enumerate() {
+        heads.set_bound(s, &start[..]);
+    }
+    let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
+    // The first fill finds nothing ready; from then on only the source
+    // whose bound or head comes first is asked.
+    assert!(!heads.fill(|_| None));
+    let mut asked = Vec::new();
+    let mut rows = Vec::new();
+    loop {
+        assert!(heads.fill(|s| {
+            asked.push(s);
+            Some(iters[s].next())
+        }));
+        match heads.pop() {
+            Some((_, row)) => rows.push(row),
+            None => break,
+        }
+    }
+    assert_eq!(
+        rows,
+        [
+            b"1a1".to_vec(),
+            b"1a2".to_vec(),
+            b"0c1".to_vec(),
+            b"1e1".to_vec()
+        ]
+    );
+    assert_eq!(
+        asked,
+        [0, 0, 0, 1, 1, 2, 2],
+        "each source once its turn comes"
+    );
+}
+
 #[test]
 fn ties_go_to_the_lower_source_both_ways() {
     for reversed in [false, true] {
