@@ -609,8 +609,9 @@ impl<S: Store> QueryStream<S> {
     /// when it should not start. Without a limit: the budget's share per
     /// read in flight, while the budget has room for it. With one (`n`
     /// rows still wanted): `n` rows (the ranges before it may yield fewer
-    /// than `n`), while fewer than `n` rows are buffered and within the
-    /// `2n + 2B` rows such a query may read.
+    /// than `n`), while fewer than `n` rows are buffered and fewer than
+    /// `n` reads are in flight, within the `2n + 2B` rows such a query may
+    /// read.
     fn ahead_ask(&self) -> u64 {
         let page = self.options.page_rows.max(1) as u64;
         match self.remaining {
@@ -632,7 +633,12 @@ impl<S: Store> QueryStream<S> {
                     .filter_map(|r| r.fetch.as_ref())
                     .map(|f| f.asked - f.got)
                     .sum();
-                if self.held - pending < remaining && self.held + ask <= cap {
+                // Each read ahead may hold a row the query wants: no more
+                // of them in flight than rows still wanted.
+                if self.held - pending < remaining
+                    && (self.in_flight as u64) < remaining
+                    && self.held + ask <= cap
+                {
                     ask
                 } else {
                     0

@@ -325,8 +325,20 @@ impl<T: ScanRow> MergeHeads<T> {
         }
         let winner = self.tree.first()?.source;
         let row = self.heads[winner].take()?;
-        self.heads[winner] = next_of(winner);
-        self.replay(winner);
+        let next = next_of(winner);
+        // Known, as every head is here.
+        let prefix = match &next {
+            Some(row) => self.order.prefix(row.row_key()),
+            None => u128::MAX,
+        };
+        self.heads[winner] = next;
+        self.replay_from(
+            winner,
+            Node {
+                prefix,
+                source: winner,
+            },
+        );
         Some(row)
     }
 
@@ -365,7 +377,7 @@ impl<T: ScanRow> MergeHeads<T> {
         let mut winner: Vec<Node> = (0..2 * k).map(|i| self.node(i % k)).collect();
         for n in (1..k).rev() {
             let (l, r) = (winner[2 * n], winner[2 * n + 1]);
-            if beats(self.slots(), self.order, l, r) {
+            if beats(&self.slots(), self.order, l, r) {
                 (winner[n], self.tree[n]) = (l, r);
             } else {
                 (winner[n], self.tree[n]) = (r, l);
@@ -379,19 +391,46 @@ impl<T: ScanRow> MergeHeads<T> {
     /// to the root, carrying the winner up.
     #[inline]
     fn replay(&mut self, leaf: usize) {
-        let k = self.heads.len();
-        let mut winner = self.node(leaf);
-        // The order by value: it stays in registers through the loop.
-        let slots = Slots {
-            heads: &self.heads,
-            known: &self.known,
-            bounds: &self.bounds,
+        // A known head (every replay of a pop): its prefix without asking
+        // whether it is known or bounded, on the per-row path.
+        let winner = match (self.known[leaf], &self.heads[leaf]) {
+            (true, Some(row)) => Node {
+                prefix: self.order.prefix(row.row_key()),
+                source: leaf,
+            },
+            (true, None) => Node {
+                prefix: u128::MAX,
+                source: leaf,
+            },
+            (false, _) => self.node(leaf),
         };
+        self.replay_from(leaf, winner);
+    }
+
+    /// Replays the matches of `leaf`, whose node is now `winner`.
+    #[inline]
+    fn replay_from(&mut self, leaf: usize, mut winner: Node) {
+        let k = self.heads.len();
+        // The order by value: it stays in registers through the loop; the
+        // sources are looked at only on equal prefixes.
+        let (heads, known, bounds) = (&self.heads[..], &self.known[..], &self.bounds[..]);
         let (order, tree) = (self.order, &mut self.tree);
         let mut n = (leaf + k) / 2;
         while n > 0 {
             let node = &mut tree[n];
-            if beats(slots, order, *node, winner) {
+            if node.prefix < winner.prefix
+                || (node.prefix == winner.prefix
+                    && beats_exactly(
+                        &Slots {
+                            heads,
+                            known,
+                            bounds,
+                        },
+                        order,
+                        node.source,
+                        winner.source,
+                    ))
+            {
                 core::mem::swap(node, &mut winner);
             }
             n /= 2;
@@ -443,7 +482,7 @@ impl<'a, T: ScanRow> Slots<'a, T> {
 
 /// Whether `a`'s head comes before `b`'s: by prefix, else by key.
 #[inline(always)]
-fn beats<T: ScanRow>(slots: Slots<'_, T>, order: MergeOrder, a: Node, b: Node) -> bool {
+fn beats<T: ScanRow>(slots: &Slots<'_, T>, order: MergeOrder, a: Node, b: Node) -> bool {
     if a.prefix != b.prefix {
         return a.prefix < b.prefix;
     }
@@ -454,7 +493,7 @@ fn beats<T: ScanRow>(slots: Slots<'_, T>, order: MergeOrder, a: Node, b: Node) -
 /// keys ([`MergeOrder::before`]): sources awaited with no bound come
 /// first and ended sources last, each in source order.
 #[inline(never)]
-fn beats_exactly<T: ScanRow>(slots: Slots<'_, T>, order: MergeOrder, a: usize, b: usize) -> bool {
+fn beats_exactly<T: ScanRow>(slots: &Slots<'_, T>, order: MergeOrder, a: usize, b: usize) -> bool {
     match (slots.view(a), slots.view(b)) {
         (View::Key(x), View::Key(y)) => order.before(x, a, y, b),
         (View::Unbounded, View::Unbounded) | (View::Ended, View::Ended) => a < b,
