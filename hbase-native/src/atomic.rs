@@ -101,7 +101,7 @@ pub(crate) async fn check_and_mutate(
             });
         }
     }
-    let protos = crate::mutate::protos_of(mutation);
+    let protos = crate::mutate::protos_of(mutation, None);
     if protos.is_empty() {
         return Err(Error::InvalidMutation {
             why: "a conditional mutation with nothing to write or delete".into(),
@@ -136,7 +136,7 @@ pub(crate) async fn check_and_mutate(
                 nonce_group: None,
             };
             connection
-                .call("Mutate", &request, policy.call_timeout)
+                .call("Mutate", &request, &[], policy.call_timeout)
                 .await
                 .and_then(|(m, _)| {
                     crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
@@ -161,7 +161,7 @@ pub(crate) async fn check_and_mutate(
                 nonce_group: None,
             };
             connection
-                .call("Multi", &request, policy.call_timeout)
+                .call("Multi", &request, &[], policy.call_timeout)
                 .await
                 .and_then(|(m, _)| {
                     crate::wire::decode::<proto::MultiResponse>(m, &region.server, "Multi")

@@ -94,8 +94,23 @@ impl Cluster {
         request: &impl Message,
         timeout: std::time::Duration,
     ) -> Result<(R, bytes::Bytes)> {
+        self.call_with_cells(server, service, method, request, &[], timeout)
+            .await
+    }
+
+    /// [`call`](Self::call) with a cell block: the cells of the request's
+    /// mutations that carry `associated_cell_count`, in their order.
+    pub(crate) async fn call_with_cells<R: Message + Default>(
+        &self,
+        server: &str,
+        service: &'static str,
+        method: &'static str,
+        request: &impl Message,
+        cells: &[u8],
+        timeout: std::time::Duration,
+    ) -> Result<(R, bytes::Bytes)> {
         let connection = self.connection(server, service).await?;
-        let (message, cells) = connection.call(method, request, timeout).await?;
+        let (message, cells) = connection.call(method, request, cells, timeout).await?;
         let answer = crate::wire::decode(message, server, method)?;
         Ok((answer, cells))
     }

@@ -115,13 +115,15 @@ impl Connection {
             || self.reader.0.is_finished()
     }
 
-    /// Calls `method` with `request` and waits at most `timeout` for the
-    /// answer: its message and its cell block. A timeout breaks the
-    /// connection (its frame may be half written, or the server stuck).
+    /// Calls `method` with `request` (and the cell block `cells` its
+    /// mutations refer to) and waits at most `timeout` for the answer: its
+    /// message and its cell block. A timeout breaks the connection (its
+    /// frame may be half written, or the server stuck).
     pub(crate) async fn call(
         &self,
         method: &'static str,
         request: &impl Message,
+        cells: &[u8],
         timeout: Duration,
     ) -> Result<(Bytes, Bytes)> {
         let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed) & 0x7fff_ffff;
@@ -141,6 +143,7 @@ impl Connection {
             id,
             method,
             request,
+            cells,
             timeout.as_millis().min(u32::MAX as u128) as u32,
         );
         let exchange = async {

@@ -2,7 +2,9 @@
 //! one `Multi` per server, all servers at once; each row all or nothing
 //! (a row that both clears and writes goes as one atomic `RegionAction`);
 //! the actions that failed retried alone, after their regions are looked
-//! up again.
+//! up again. Puts carry their cells in the call's cell block
+//! (`KeyValueCodec`), as HBase's Java client sends them: the region server
+//! reads them as they are, with no protobuf message per cell.
 
 use crate::cluster::{Cluster, CLIENT_SERVICE};
 use crate::error::{Error, RemoteException, Result};
@@ -20,6 +22,7 @@ pub(crate) async fn mutate(
     table: &str,
     mutations: &[RowMutation],
 ) -> Result<()> {
+    check_sizes(mutations)?;
     let mut pending: Vec<usize> = (0..mutations.len()).collect();
     let mut failures = 0;
     while !pending.is_empty() {
@@ -66,13 +69,14 @@ async fn send_once(
     // server -> region name -> mutation indexes
     let plan = regions.group(pending, |i| mutations[i].row.as_slice());
     let calls = plan.into_iter().map(|(server, regions)| async move {
-        let (request, sent) = multi_request(mutations, &regions);
+        let (request, cells, sent) = multi_request(mutations, &regions);
         let answer = cluster
-            .call::<proto::MultiResponse>(
+            .call_with_cells::<proto::MultiResponse>(
                 server,
                 CLIENT_SERVICE,
                 "Multi",
                 &request,
+                &cells,
                 policy.call_timeout,
             )
             .await;
@@ -109,14 +113,49 @@ struct Sent {
     regions: Vec<String>,
 }
 
-/// One `Multi` for the regions of one server: the rows that only write or
-/// only delete in one action list per region; each row that clears and
-/// writes in an atomic action of its own (a delete and a put).
+/// Refuses a mutation whose row or family a cell cannot carry (HBase
+/// takes rows of at most 32,767 bytes, families of at most 127): it would
+/// break the cell block's framing, not just be refused by the server.
+fn check_sizes(mutations: &[RowMutation]) -> Result<()> {
+    for m in mutations {
+        if m.row.len() > crate::wire::MAX_ROW {
+            return Err(Error::InvalidMutation {
+                why: format!(
+                    "a row key of {} bytes; HBase takes at most {}",
+                    m.row.len(),
+                    crate::wire::MAX_ROW
+                ),
+            });
+        }
+        if let Some((family, _, _)) = m
+            .puts
+            .iter()
+            .find(|(f, _, _)| f.len() > crate::wire::MAX_FAMILY)
+        {
+            return Err(Error::InvalidMutation {
+                why: format!(
+                    "a family name of {} bytes; HBase takes at most {}",
+                    family.len(),
+                    crate::wire::MAX_FAMILY
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One `Multi` for the regions of one server, and its cell block: the rows
+/// that only write or only delete in one action list per region; each row
+/// that clears and writes in an atomic action of its own (a delete and a
+/// put). The server reads the cell block in the order of the request's
+/// region actions and their actions, each put taking its
+/// `associated_cell_count` cells.
 fn multi_request(
     mutations: &[RowMutation],
     regions: &BTreeMap<&[u8], Vec<usize>>,
-) -> (proto::MultiRequest, Sent) {
+) -> (proto::MultiRequest, Vec<u8>, Sent) {
     let mut request = proto::MultiRequest::default();
+    let mut cells = Vec::new();
     let mut sent = Sent {
         actions: Vec::new(),
         regions: Vec::new(),
@@ -128,17 +167,22 @@ fn multi_request(
             condition: None,
             action: Vec::new(),
         };
+        // The plain action list goes after the atomic ones: its cells too.
+        let mut plain_cells = Vec::new();
         let mut plain_rows = Vec::new();
         for &i in rows {
             let m = &mutations[i];
-            let protos = protos_of(m);
+            let mut row_cells = Vec::new();
+            let protos = protos_of(m, Some(&mut row_cells));
             if protos.len() == 1 {
                 plain.action.push(action(
                     plain.action.len(),
                     protos.into_iter().next().unwrap(),
                 ));
+                plain_cells.extend_from_slice(&row_cells);
                 plain_rows.push(i);
             } else {
+                cells.extend_from_slice(&row_cells);
                 let atomic = proto::RegionAction {
                     region: Cluster::region(name),
                     atomic: Some(true),
@@ -156,11 +200,12 @@ fn multi_request(
         }
         if !plain.action.is_empty() {
             request.region_action.push(plain);
+            cells.extend_from_slice(&plain_cells);
             sent.actions.push(plain_rows);
             sent.regions.push(crate::regions::binary(name));
         }
     }
-    (request, sent)
+    (request, cells, sent)
 }
 
 fn action(index: usize, mutation: proto::MutationProto) -> proto::Action {
@@ -173,7 +218,12 @@ fn action(index: usize, mutation: proto::MutationProto) -> proto::Action {
 
 /// A row's mutation as HBase's messages: a delete (of the row, or of its
 /// cleared columns) and a put, whichever it has (an empty put is none).
-pub(crate) fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
+/// Given a cell block, the put's cells go there (after what it holds) and
+/// the put only counts them; else they go inline.
+pub(crate) fn protos_of(
+    m: &RowMutation,
+    cell_block: Option<&mut Vec<u8>>,
+) -> Vec<proto::MutationProto> {
     let mut out = Vec::new();
     let ts = m.timestamp;
     // Deletes beside puts go just before them: a delete marker hides
@@ -213,7 +263,21 @@ pub(crate) fn protos_of(m: &RowMutation) -> Vec<proto::MutationProto> {
             nonce: None,
         });
     }
-    if !m.puts.is_empty() {
+    if let (false, Some(block)) = (m.puts.is_empty(), cell_block) {
+        let stamp = ts.unwrap_or(crate::wire::LATEST_TIMESTAMP);
+        for (family, qualifier, value) in &m.puts {
+            crate::wire::put_cell(block, &m.row, family, qualifier, stamp, value);
+        }
+        out.push(proto::MutationProto {
+            row: Some(m.row.clone()),
+            mutate_type: Some(mp::MutationType::Put as i32),
+            column_value: Vec::new(),
+            timestamp: ts,
+            durability: None,
+            associated_cell_count: Some(m.puts.len() as i32),
+            nonce: None,
+        });
+    } else if !m.puts.is_empty() {
         let mut columns: BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> = BTreeMap::new();
         for (family, qualifier, value) in &m.puts {
             columns
@@ -340,5 +404,71 @@ pub(crate) fn exception_of(pair: &proto::NameBytesPair) -> RemoteException {
         class: pair.name.clone(),
         message,
         do_not_retry: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+
+    fn put(row: &[u8], cells: usize) -> RowMutation {
+        let mut m = RowMutation::put(row.to_vec());
+        for c in 0..cells {
+            m.puts
+                .push((b"d".to_vec(), vec![b'q', c as u8], vec![b'v', c as u8]));
+        }
+        m
+    }
+
+    /// The cell block holds each put's cells in the order the server reads
+    /// them: region action by region action (an atomic row's before the
+    /// region's plain list), action by action, as many as each counts.
+    #[test]
+    fn the_cell_block_follows_the_actions_in_order() {
+        let mut clearing = put(b"b", 2);
+        clearing.clears.push((b"d".to_vec(), b"old".to_vec()));
+        let mutations = vec![put(b"a", 1), clearing, put(b"c", 3), put(b"x", 2)];
+        let mut regions = BTreeMap::new();
+        regions.insert(&b"t,,1.r1."[..], vec![0, 1, 2]);
+        regions.insert(&b"t,m,2.r2."[..], vec![3]);
+        let (request, cells, _) = multi_request(&mutations, &regions);
+        let mut block = Bytes::from(cells);
+        let mut seen = Vec::new();
+        for region_action in &request.region_action {
+            for action in &region_action.action {
+                let m = action.mutation.as_ref().unwrap();
+                let n = m.associated_cell_count.unwrap_or(0) as usize;
+                assert!(
+                    m.column_value.is_empty() || n == 0,
+                    "inline or in the block"
+                );
+                for cell in crate::wire::cells(&mut block, n, "s").unwrap() {
+                    assert_eq!(Some(&cell.row), m.row.as_ref(), "a cell of its own row");
+                    assert_eq!(cell.kind, 4);
+                    assert_eq!(cell.cell.timestamp, crate::wire::LATEST_TIMESTAMP);
+                    seen.push((cell.row, cell.cell.qualifier));
+                }
+            }
+        }
+        assert!(block.is_empty(), "no cell left over");
+        let rows: Vec<&[u8]> = seen.iter().map(|(r, _)| r.as_slice()).collect();
+        // Region 1: row b's atomic action, then the plain list (a, c).
+        assert_eq!(rows, [&b"b"[..], b"b", b"a", b"c", b"c", b"c", b"x", b"x"]);
+    }
+
+    #[test]
+    fn rows_and_families_a_cell_cannot_carry_are_refused() {
+        let longest = put(&vec![7; crate::wire::MAX_ROW], 1);
+        assert!(check_sizes(&[longest]).is_ok());
+        let too_long = put(&vec![7; crate::wire::MAX_ROW + 1], 1);
+        let e = check_sizes(&[too_long]).unwrap_err().to_string();
+        assert!(e.contains("32768 bytes") && e.contains("32767"), "{e}");
+        let mut family = put(b"r", 0);
+        family
+            .puts
+            .push((vec![b'f'; 128], b"q".to_vec(), b"v".to_vec()));
+        let e = check_sizes(&[family]).unwrap_err().to_string();
+        assert!(e.contains("family name of 128 bytes"), "{e}");
     }
 }

@@ -102,7 +102,22 @@ pub async fn check_read(store: &HBaseStore, model: &Model, request: ReadRequest,
         }
         got.push((row.key.clone(), row.value("d", "v").map(<[u8]>::to_vec)));
     }
-    assert_eq!(got.len(), want.len(), "{what}: row count");
+    // The first row that differs says where a read went wrong.
+    let first_wrong = got
+        .iter()
+        .zip(&want)
+        .position(|((gk, _), (wk, _))| gk != *wk);
+    if let Some(i) = first_wrong.or((got.len() != want.len()).then(|| got.len().min(want.len()))) {
+        let show = |k: Option<&Vec<u8>>| k.map(|k| String::from_utf8_lossy(k).into_owned());
+        panic!(
+            "{what}: {} rows read, {} wanted; row {i} is {:?}, wanted {:?} (the row before: {:?})",
+            got.len(),
+            want.len(),
+            show(got.get(i).map(|(k, _)| k)),
+            show(want.get(i).map(|(k, _)| *k)),
+            show(i.checked_sub(1).and_then(|j| want.get(j)).map(|(k, _)| *k)),
+        );
+    }
     for (i, ((gk, gv), (wk, wv))) in got.iter().zip(&want).enumerate() {
         assert_eq!(gk, *wk, "{what}: row {i}");
         assert_eq!(
