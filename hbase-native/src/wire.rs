@@ -52,7 +52,7 @@ pub(crate) fn request(
         call_id: Some(call_id),
         method_name: Some(method.to_owned()),
         request_param: Some(true),
-        cell_block_meta: (!cells.is_empty()).then(|| proto::CellBlockMeta {
+        cell_block_meta: (!cells.is_empty()).then_some(proto::CellBlockMeta {
             length: Some(cells.len() as u32),
         }),
         timeout: Some(timeout_ms),
