@@ -27,6 +27,8 @@ struct Waiting {
 struct Shared {
     /// `host:port`, for errors.
     server: String,
+    /// Where the connection goes (the server's address, or a proxy's).
+    address: String,
     writer: tokio::sync::Mutex<OwnedWriteHalf>,
     waiting: Mutex<Waiting>,
     next_id: AtomicU32,
@@ -93,6 +95,7 @@ impl Connection {
             .map_err(|e| Error::connection(server, e))?;
         let shared = Arc::new(Shared {
             server: server.to_owned(),
+            address: address.to_owned(),
             writer: tokio::sync::Mutex::new(write),
             waiting: Mutex::default(),
             next_id: AtomicU32::new(1),
@@ -186,11 +189,29 @@ impl Connection {
 
 /// Reads answers until the stream ends or breaks, handing each to its call.
 async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
+    let mut answered = false;
     let error = loop {
         let mut len = [0u8; 4];
         if let Err(e) = read.read_exact(&mut len).await {
+            // Closed before any answer, with calls waiting: a server that
+            // takes only TLS closes at the preamble without a word.
+            let waiting = !shared
+                .waiting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .calls
+                .is_empty();
+            if !answered && waiting && speaks_tls(&shared.address).await {
+                break Error::Unsupported {
+                    server: shared.server.clone(),
+                    what: "TLS (it closed the connection at the preamble and answers a TLS \
+                           ClientHello)"
+                        .into(),
+                };
+            }
             break Error::connection(&shared.server, closed_why(e));
         }
+        answered = true;
         let len = u32::from_be_bytes(len) as usize;
         if len > wire::MAX_FRAME {
             break unexpected_frame(&shared.server, len);
@@ -246,6 +267,46 @@ fn refused(server: &str, exception: crate::error::RemoteException) -> Error {
         call: "connection header",
         exception,
     }
+}
+
+/// Whether `address` answers a TLS ClientHello as TLS does: with a
+/// handshake or an alert record (`0x16` or `0x15`, then version `0x03`).
+/// A plaintext HBase closes or answers otherwise. A few seconds at most.
+async fn speaks_tls(address: &str) -> bool {
+    const WAIT: Duration = Duration::from_secs(3);
+    let probe = async {
+        let mut stream = TcpStream::connect(address).await.ok()?;
+        stream.write_all(&client_hello()).await.ok()?;
+        let mut head = [0u8; 2];
+        stream.read_exact(&mut head).await.ok()?;
+        Some(matches!(head[0], 0x15 | 0x16) && head[1] == 0x03)
+    };
+    matches!(tokio::time::timeout(WAIT, probe).await, Ok(Some(true)))
+}
+
+/// A minimal TLS 1.2 ClientHello: one RSA and one ECDHE cipher suite,
+/// SHA-256 RSA signatures, the P-256 curve. A TLS server answers it with
+/// its hello or with an alert; either says TLS.
+fn client_hello() -> Vec<u8> {
+    let mut body = vec![0x03, 0x03]; // client_version: TLS 1.2
+    body.extend_from_slice(&[0; 32]); // random
+    body.push(0); // no session id
+    body.extend_from_slice(&[0x00, 0x04, 0xc0, 0x2f, 0x00, 0x9c]); // cipher suites
+    body.extend_from_slice(&[0x01, 0x00]); // no compression
+    let extensions: &[u8] = &[
+        0x00, 0x0d, 0x00, 0x04, 0x00, 0x02, 0x04, 0x01, // signature_algorithms
+        0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x17, // supported_groups
+        0x00, 0x0b, 0x00, 0x02, 0x01, 0x00, // ec_point_formats
+    ];
+    body.extend_from_slice(&(extensions.len() as u16).to_be_bytes());
+    body.extend_from_slice(extensions);
+    let mut handshake = vec![0x01]; // ClientHello
+    handshake.extend_from_slice(&(body.len() as u32).to_be_bytes()[1..]);
+    handshake.extend_from_slice(&body);
+    let mut record = vec![0x16, 0x03, 0x01];
+    record.extend_from_slice(&(handshake.len() as u16).to_be_bytes());
+    record.extend_from_slice(&handshake);
+    record
 }
 
 fn closed_why(e: std::io::Error) -> String {
