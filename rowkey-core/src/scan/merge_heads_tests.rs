@@ -47,6 +47,46 @@ fn sorted_for(mut sources: Vec<Vec<Vec<u8>>>, order: MergeOrder) -> Vec<Vec<Vec<
     sources
 }
 
+/// Every row `heads` gives over `sources` when heads are answered "not
+/// ready" as `waits` says (cycling, but never twice in a row for one
+/// source, so every merge ends), as an async merge is fed; checks that no
+/// row comes while the next head is awaited.
+fn merge_late(
+    mut heads: MergeHeads<Vec<u8>>,
+    sources: &[Vec<Vec<u8>>],
+    waits: &[bool],
+) -> Result<Vec<(usize, Vec<u8>)>, TestCaseError> {
+    let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
+    let mut waited = vec![false; iters.len()];
+    let (mut got, mut tick) = (Vec::new(), 0usize);
+    loop {
+        let ready = heads.fill(|s| {
+            tick += 1;
+            let wait = waits
+                .get(tick % waits.len().max(1))
+                .copied()
+                .unwrap_or(false);
+            waited[s] = wait && !waited[s];
+            if waited[s] {
+                None
+            } else {
+                Some(iters[s].next())
+            }
+        });
+        if !ready {
+            prop_assert!(
+                heads.pop().is_none(),
+                "no row while the next head is awaited"
+            );
+            continue;
+        }
+        match heads.pop() {
+            Some((s, row)) => got.push((s, row)),
+            None => return Ok(got),
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn late_heads_merge_as_the_written_rule(
@@ -59,32 +99,7 @@ proptest! {
         let order = MergeOrder { skip, from: skip + extra, reversed };
         let sources = sorted_for(sources, order);
         let want = expected(&sources, order);
-        // Heads answered "not ready" as `waits` says, cycling, but never
-        // twice in a row for one source (so every merge ends).
-        let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
-        let mut waited = vec![false; iters.len()];
-        let mut heads = MergeHeads::new(iters.len(), order);
-        let (mut got, mut tick) = (Vec::new(), 0usize);
-        loop {
-            let ready = heads.fill(|s| {
-                tick += 1;
-                let wait = waits.get(tick % waits.len().max(1)).copied().unwrap_or(false);
-                waited[s] = wait && !waited[s];
-                if waited[s] {
-                    None
-                } else {
-                    Some(iters[s].next())
-                }
-            });
-            if !ready {
-                prop_assert!(heads.pop().is_none(), "no row while a head is awaited");
-                continue;
-            }
-            match heads.pop() {
-                Some((s, row)) => got.push((s, row)),
-                None => break,
-            }
-        }
+        let got = merge_late(MergeHeads::new(sources.len(), order), &sources, &waits)?;
         prop_assert_eq!(&got, &want);
         // Fed at once, as an iterator merge feeds it.
         let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
@@ -128,29 +143,7 @@ proptest! {
                 heads.set_bound(s, &bound);
             }
         }
-        let mut iters: Vec<_> = sources.iter().map(|s| s.iter().cloned()).collect();
-        let mut waited = vec![false; iters.len()];
-        let (mut got, mut tick) = (Vec::new(), 0usize);
-        loop {
-            let ready = heads.fill(|s| {
-                tick += 1;
-                let wait = waits.get(tick % waits.len().max(1)).copied().unwrap_or(false);
-                waited[s] = wait && !waited[s];
-                if waited[s] {
-                    None
-                } else {
-                    Some(iters[s].next())
-                }
-            });
-            if !ready {
-                prop_assert!(heads.pop().is_none(), "no row while the next head is awaited");
-                continue;
-            }
-            match heads.pop() {
-                Some((s, row)) => got.push((s, row)),
-                None => break,
-            }
-        }
+        let got = merge_late(heads, &sources, &waits)?;
         prop_assert_eq!(&got, &want);
     }
 }
