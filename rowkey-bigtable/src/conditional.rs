@@ -42,23 +42,11 @@ pub(crate) async fn check_and_mutate(
         false_mutations: on_false.iter().map(Mutation::to_proto).collect(),
         ..CheckAndMutateRowRequest::default()
     };
-    let call = Call::start(target, op);
-    let request = call.request(target, message);
-    let mut client = target.client.clone();
-    let idle = target.retry.idle_timeout;
-    match call
-        .within(
-            idle,
-            "the request",
-            client.get_client().check_and_mutate_row(request),
-        )
-        .await
-    {
-        Ok(Ok(response)) => Ok(response.into_inner().predicate_matched),
-        Ok(Err(_)) if call.past_deadline() => Err(unanswered(call.expired())),
-        Ok(Err(status)) => Err(not_resent(store_error(op, status))),
-        Err(e) => Err(unanswered(e)),
-    }
+    let response = once(target, op, message, |mut client, request| async move {
+        client.get_client().check_and_mutate_row(request).await
+    })
+    .await?;
+    Ok(response.predicate_matched)
 }
 
 /// One `ReadModifyWriteRow` call: `rules` applied in order; the cells
@@ -79,19 +67,34 @@ pub(crate) async fn read_modify_write(
         rules,
         ..ReadModifyWriteRowRequest::default()
     };
+    let response = once(target, op, message, |mut client, request| async move {
+        client.get_client().read_modify_write_row(request).await
+    })
+    .await?;
+    Ok(versioned(key, response.row))
+}
+
+/// Sends `message` once through `send` (given a client and the request
+/// with its deadline and headers), within the store's idle timeout: the
+/// answer, or an error that says whether the call may have been applied
+/// (no answer: `OutcomeUnknown`; a refusal: not sent again).
+async fn once<M, R, F>(
+    target: &Target,
+    op: &'static str,
+    message: M,
+    send: impl FnOnce(bigtable_rs::bigtable::BigTable, tonic::Request<M>) -> F,
+) -> Result<R, StoreError>
+where
+    F: std::future::Future<Output = Result<tonic::Response<R>, tonic::Status>>,
+{
     let call = Call::start(target, op);
     let request = call.request(target, message);
-    let mut client = target.client.clone();
     let idle = target.retry.idle_timeout;
     match call
-        .within(
-            idle,
-            "the request",
-            client.get_client().read_modify_write_row(request),
-        )
+        .within(idle, "the request", send(target.client.clone(), request))
         .await
     {
-        Ok(Ok(response)) => Ok(versioned(key, response.into_inner().row)),
+        Ok(Ok(response)) => Ok(response.into_inner()),
         Ok(Err(_)) if call.past_deadline() => Err(unanswered(call.expired())),
         Ok(Err(status)) => Err(not_resent(store_error(op, status))),
         Err(e) => Err(unanswered(e)),
