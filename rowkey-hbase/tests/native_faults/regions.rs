@@ -71,15 +71,17 @@ async fn reads_and_writes_across_splits_merges_moves_and_balancing() {
     assert!(round >= 2, "the reads overlapped the faults");
 }
 
-/// A scan held in one region while the region after it takes writes, then
-/// the two merged: the scan goes on in the merged region and reads every
-/// row, the new ones and the new values included. (A read point is one
-/// region's own: reopened in the merged region with the first region's
-/// read point, the scan hid every row the second had written since, and
-/// `reads_and_writes_across_splits_merges_moves_and_balancing` lost 85 rows
-/// of 18,300 once in CI.)
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_scan_held_across_a_merge_reads_what_the_other_half_wrote() {
+/// What happens while a scan is held: rows written (keys `from..to`, every
+/// other one rewritten and the same rows with `+` added), or a command.
+enum Step {
+    Write(u32, u32),
+    Command(String),
+}
+
+/// A scan of `key(4_000)..key(9_000)` over a table split at `key(5_000)`,
+/// held after 300 rows (in the first region) while `steps` run, then read
+/// to its end: every row, the new ones and the new values included.
+async fn held_scan_reads_everything(steps: impl Fn(&str) -> Vec<Step>) {
     use futures::TryStreamExt;
     use rowkey::store::Store;
     let client = client().await;
@@ -95,23 +97,28 @@ async fn a_scan_held_across_a_merge_reads_what_the_other_half_wrote() {
         let row = rows.try_next().await.unwrap().expect("a row");
         got.push((row.key.clone(), row.value("d", "v").map(<[u8]>::to_vec)));
     }
-    // The scan stands in the first region; the second takes writes that
-    // move its sequence ids well past the first region's.
-    for round in 0..5 {
-        let fresh: Model = (5_000..9_000)
-            .step_by(2)
-            .map(|i| {
-                let mut k = key(i);
-                if round == 4 {
-                    k.push(b'+');
+    let mut done = Vec::new();
+    for step in steps(&name) {
+        match step {
+            Step::Write(from, to) => {
+                for round in 0..5 {
+                    let fresh: Model = (from..to)
+                        .step_by(2)
+                        .map(|i| {
+                            let mut k = key(i);
+                            if round == 4 {
+                                k.push(b'+');
+                            }
+                            (k, format!("n{round}").into_bytes())
+                        })
+                        .collect();
+                    write(&store, &fresh).await;
+                    model.extend(fresh);
                 }
-                (k, format!("n{round}").into_bytes())
-            })
-            .collect();
-        write(&store, &fresh).await;
-        model.extend(fresh);
+            }
+            Step::Command(line) => done.push(command(&line).await),
+        }
     }
-    let merged = command(&format!("merge {name} {}", hex(&key(0)))).await;
     while let Some(row) = rows.try_next().await.unwrap() {
         got.push((row.key.clone(), row.value("d", "v").map(<[u8]>::to_vec)));
     }
@@ -123,7 +130,7 @@ async fn a_scan_held_across_a_merge_reads_what_the_other_half_wrote() {
     let first_wrong = got.iter().zip(&want).position(|(g, w)| g != w);
     assert!(
         first_wrong.is_none() && got.len() == want.len(),
-        "after {merged}: {} rows read, {} wanted; first wrong: {:?}",
+        "after {done:?}: {} rows read, {} wanted; first wrong: {:?}",
         got.len(),
         want.len(),
         first_wrong.map(|i| (
@@ -131,4 +138,36 @@ async fn a_scan_held_across_a_merge_reads_what_the_other_half_wrote() {
             String::from_utf8_lossy(&want[i].0).into_owned()
         ))
     );
+}
+
+/// A scan held in one region while the region after it takes writes, then
+/// the two merged: the scan goes on in the merged region and reads every
+/// row, the new ones and the new values included. (A read point is one
+/// region's own: reopened in the merged region with the first region's
+/// read point, the scan hid every row the second had written since, and
+/// `reads_and_writes_across_splits_merges_moves_and_balancing` lost 85 rows
+/// of 18,300 once in CI.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scan_held_across_a_merge_reads_what_the_other_half_wrote() {
+    held_scan_reads_everything(|name| {
+        vec![
+            Step::Write(5_000, 9_000),
+            Step::Command(format!("merge {name} {}", hex(&key(0)))),
+        ]
+    })
+    .await;
+}
+
+/// The same across a split of the region the scan stands in, ahead of it:
+/// both daughters take writes after the split (sequence ids past the
+/// parent's), and the scan, reopened in a daughter, reads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scan_held_across_a_split_reads_what_the_daughters_wrote() {
+    held_scan_reads_everything(|name| {
+        vec![
+            Step::Command(format!("split {name} {}", hex(&key(4_800)))),
+            Step::Write(4_700, 5_000),
+        ]
+    })
+    .await;
 }
