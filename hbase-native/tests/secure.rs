@@ -1,8 +1,12 @@
-//! A cluster that speaks only TLS: HBase 2.6.1 with its Netty RPC server
-//! set to TLS and plaintext refused (`hbase.server.netty.tls.*`, a
-//! self-signed key made with the JDK's `keytool`). The client does not do
-//! TLS yet: it must say so, in bounded time, not hang or retry, not report
-//! a broken stream.
+//! Secure clusters, which this client does not join yet. Each must be
+//! refused in bounded time with an error that says what the cluster wants,
+//! not a hang, ten retries or "the server closed the connection":
+//! - TLS: HBase 2.6.1 with its Netty RPC server set to TLS and plaintext
+//!   refused (`hbase.server.netty.tls.*`, a self-signed key made with the
+//!   JDK's `keytool`);
+//! - Kerberos (SASL): HBase 2.6.1 with `hbase.security.authentication`
+//!   set to `kerberos`, its servers logged in from a keytab of an
+//!   in-process KDC (the harness's `--kerberos`, Hadoop's MiniKdc).
 
 use hbase_native::{Client, Error, Scan};
 use rowkey_fixtures::hbase::{HBase, Options};
@@ -95,15 +99,11 @@ fn tls_only((keys, trust): (PathBuf, PathBuf)) -> Vec<(String, String)> {
     .collect()
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_cluster_that_wants_tls_is_refused_with_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("rowkey-tls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let server = HBase::try_start_with(&Options {
-        settings: tls_only(stores(&dir)),
-        ..Options::default()
-    })
-    .unwrap_or_else(|e| panic!("a TLS-only HBase: {e}"));
+/// Starts a cluster with `options`, finds it through ZooKeeper (which
+/// speaks plaintext in both cases), and returns the error its first call
+/// met, checking it is `Unsupported` and came within a minute.
+async fn refusal(options: &Options) -> Error {
+    let server = HBase::try_start_with(options).unwrap_or_else(|e| panic!("a secure HBase: {e}"));
     let started = Instant::now();
     let client = Client::connect(&server.zk_address())
         .await
@@ -115,10 +115,39 @@ async fn a_cluster_that_wants_tls_is_refused_with_a_clear_error() {
     .await
     .expect("an answer in bounded time")
     .unwrap_err();
-    let text = e.to_string();
     assert!(matches!(e, Error::Unsupported { .. }), "{e:?}");
-    assert!(text.contains("TLS"), "{text}");
-    eprintln!("refused after {:?}: {text}", started.elapsed());
-    drop(server);
+    eprintln!("refused after {:?}: {e}", started.elapsed());
+    // The master refuses as the region servers do.
+    let admin = tokio::time::timeout(Duration::from_secs(60), client.admin().table_names())
+        .await
+        .expect("the master answers in bounded time")
+        .unwrap_err();
+    assert!(matches!(admin, Error::Unsupported { .. }), "{admin:?}");
+    e
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cluster_that_wants_tls_is_refused_with_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("rowkey-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = refusal(&Options {
+        settings: tls_only(stores(&dir)),
+        ..Options::default()
+    })
+    .await;
+    assert!(e.to_string().contains("TLS"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cluster_that_wants_kerberos_is_refused_with_a_clear_error() {
+    let e = refusal(&Options {
+        kerberos: true,
+        ..Options::default()
+    })
+    .await;
+    let text = e.to_string();
+    assert!(text.contains("SASL"), "{text}");
+    // HBase's own words, so a user can search for them.
+    assert!(text.contains("Authentication is required"), "{text}");
 }

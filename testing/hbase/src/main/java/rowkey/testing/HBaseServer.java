@@ -54,7 +54,7 @@ public final class HBaseServer {
 
   public static void main(String[] args) {
     if (args.length < 1) {
-      System.err.println("usage: HBaseServer DATA_DIR [THRIFT_PORT] [--gateways] [KEY=VALUE...]");
+      System.err.println("usage: HBaseServer DATA_DIR [THRIFT_PORT] [--gateways] [--kerberos] [--region-servers=N] [KEY=VALUE...]");
       System.exit(2);
     }
     File data = new File(args[0]).getAbsoluteFile();
@@ -66,10 +66,15 @@ public final class HBaseServer {
     // --region-servers=N: a master and N region servers in this JVM, and
     // cluster commands on stdin (ClusterControl).
     int regionServers = 1;
+    // --kerberos: a KDC in this JVM and a cluster that demands Kerberos
+    // (Kerberos.java), for the tests of a client that cannot do SASL.
+    boolean kerberos = false;
     Map<String, String> settings = new LinkedHashMap<>();
     for (int i = 2; i < args.length; i++) {
       if (args[i].equals("--gateways")) {
         gateways = true;
+      } else if (args[i].equals("--kerberos")) {
+        kerberos = true;
       } else if (args[i].startsWith("--region-servers=")) {
         regionServers = Integer.parseInt(args[i].substring("--region-servers=".length()));
       } else if (args[i].contains("=")) {
@@ -96,7 +101,7 @@ public final class HBaseServer {
         .addShutdownHook(new Thread(() -> stop(ours ? data : null), "rowkey-stop"));
     try {
       long started = System.nanoTime();
-      int[] ports = start(data, thriftPort, settings, regionServers);
+      int[] ports = start(data, thriftPort, settings, regionServers, kerberos);
       String why = readyCheck(ports[0], 120_000);
       if (why != null) {
         System.err.println("rowkey-hbase: not ready: " + why);
@@ -133,7 +138,7 @@ public final class HBaseServer {
 
   /** Starts ZooKeeper, HBase and Thrift; returns {thrift port, zk port}. */
   private static int[] start(
-      File data, int thriftPort, Map<String, String> settings, int regionServers)
+      File data, int thriftPort, Map<String, String> settings, int regionServers, boolean kerberos)
       throws Exception {
     Configuration conf = HBaseConfiguration.create();
     conf.setBoolean("hbase.cluster.distributed", false);
@@ -159,6 +164,9 @@ public final class HBaseServer {
     }
     for (Map.Entry<String, String> e : settings.entrySet()) {
       conf.set(e.getKey(), e.getValue());
+    }
+    if (kerberos) {
+      Kerberos.secure(conf, data);
     }
     configuration = conf;
 
@@ -357,6 +365,11 @@ public final class HBaseServer {
       } catch (Throwable t) {
         // going down anyway
       }
+    }
+    try {
+      Kerberos.stop();
+    } catch (Throwable t) {
+      // going down anyway
     }
     deleteTree(data);
   }
