@@ -2,11 +2,16 @@
 //! written natively read back through it exactly; rows it writes read
 //! back natively; a pre-split table has exactly the regions asked for,
 //! where its Java `RegionLocator` sees them; `FuzzyRowFilter` as this
-//! client sends it keeps what Java's keeps.
+//! client sends it keeps what Java's keeps; plans read in one multi-range
+//! request (`MultiRowRangeFilter`, with `FuzzyRowFilter` beside it) keep
+//! exactly what `plan.contains` keeps, and what Java's filters keep.
 
 use crate::cluster::{client, fresh_table, spread};
 use futures::TryStreamExt;
-use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store};
+use rowkey::scan::ScanPlan;
+use rowkey::store::admin::TableSpec;
+use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store, StoreExt};
+use rowkey::RowKey;
 use rowkey_fixtures::hbase::{cluster, JavaClient};
 
 fn hex(bytes: &[u8]) -> String {
@@ -110,4 +115,94 @@ async fn fuzzy_filters_keep_what_javas_keep() {
         assert_eq!(ours, javas, "pattern {pattern:02x?} mask {mask:?}");
         assert!(!ours.is_empty());
     }
+}
+
+/// A plan read natively as one request (`read_plan`: its ranges as a
+/// `MultiRowRangeFilter`, its fuzzy key as a `FuzzyRowFilter`) against
+/// the table read whole through Java and kept by `plan.contains`, and
+/// against Java's own `MultiRowRangeFilter` over the plan's ranges.
+async fn plan_keeps_what_java_and_contains_keep<const N: usize>(
+    store: &impl Store,
+    java: &mut JavaClient,
+    table: &str,
+    all: &[Vec<u8>],
+    plan: &ScanPlan<N>,
+) -> usize {
+    let mut ours: Vec<Vec<u8>> = store
+        .read_plan(plan)
+        .map_ok(|r| r.key)
+        .try_collect()
+        .await
+        .unwrap();
+    ours.sort();
+    let want: Vec<Vec<u8>> = all.iter().filter(|k| plan.contains(k)).cloned().collect();
+    assert_eq!(ours, want, "native read_plan against plan.contains");
+    let ranges: Vec<(Vec<u8>, Option<Vec<u8>>)> = plan
+        .ranges()
+        .map(|r| (r.start().to_vec(), r.stop().map(<[u8]>::to_vec)))
+        .collect();
+    let mut javas = java.multi_ranges(table, &ranges);
+    if let Some(fuzzy) = plan.fuzzy() {
+        let (row, mask) = fuzzy.hbase_fuzzy_pair();
+        javas.retain(|k| {
+            k.len() >= row.len()
+                && row
+                    .iter()
+                    .zip(&mask)
+                    .zip(k)
+                    .all(|((r, m), b)| *m == 1 || r == b)
+        });
+    }
+    assert_eq!(
+        javas, want,
+        "Java's MultiRowRangeFilter against plan.contains"
+    );
+    want.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn multi_range_plans_keep_what_the_plan_contains() {
+    use rowkey_fixtures::walk_in_list::{drivers, trips, CityTrip, CITY, DAY};
+    let client = client().await;
+    let name = format!("n{}_trips", std::process::id());
+    client
+        .admin()
+        .create_table(&TableSpec::new(&name, &["d"]).splits(&CityTrip::split_keys()))
+        .await
+        .unwrap();
+    let store = client.table(&name);
+    let (rows, _) = trips();
+    for batch in rows.chunks(5_000) {
+        store.write_rows(batch.to_vec()).await.unwrap();
+    }
+    let mut java = JavaClient::start(cluster());
+    let all: Vec<Vec<u8>> = java.keys(&name).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(all.len(), rows.len());
+    let hour = 3_600_000;
+    let every_third: Vec<String> = drivers(CITY).into_iter().step_by(3).collect();
+    // An IN-list over every bucket: 134 ranges, one request.
+    let in_list = CityTrip::scan()
+        .city
+        .eq(CITY)
+        .driver
+        .is_in(every_third.iter())
+        .started
+        .range(DAY + 3 * hour..DAY + 15 * hour)
+        .unwrap();
+    assert!(in_list.len() > 100);
+    let kept =
+        plan_keeps_what_java_and_contains_keep(&store, &mut java, &name, &all, &in_list).await;
+    assert!(kept > 300, "{kept}");
+    // A fuzzy plan beside the ranges: any city, one driver.
+    let fuzzy = CityTrip::scan()
+        .city
+        .any()
+        .driver
+        .eq("drv-4-0017")
+        .plan()
+        .unwrap();
+    assert!(fuzzy.fuzzy().is_some());
+    let kept = plan_keeps_what_java_and_contains_keep(&store, &mut java, &name, &all, &fuzzy).await;
+    assert!(kept > 3, "{kept}");
+    client.admin().delete_table(&name).await.ok();
 }

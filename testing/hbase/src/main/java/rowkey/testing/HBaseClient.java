@@ -23,13 +23,14 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.FuzzyRowFilter;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 
 /**
  * HBase's own Java client, one request per stdin line, so that one JVM
- * answers a whole test's questions: what FuzzyRowFilter and a reversed
- * scan return, and how HBase's {@code Bytes} reads a cell.
+ * answers a whole test's questions: what FuzzyRowFilter,
+ * MultiRowRangeFilter and a reversed scan return, and how HBase's {@code Bytes} reads a cell.
  *
  * <pre>HBaseClient ZK_PORT</pre>
  *
@@ -40,6 +41,7 @@ import org.apache.hadoop.hbase.util.Pair;
  *
  * <pre>
  * fuzzy TABLE START STOP ROW MASK [ROW MASK...]  row keys, hex (mask 0 fixed, 1 any)
+ * ranges TABLE START STOP [START STOP...]       row keys, hex, by MultiRowRangeFilter (STOP - : none)
  * keys TABLE                                     HEX TAB Bytes.toStringBinary, every row
  * reversed TABLE START STOP                      row keys, hex (START inclusive, STOP exclusive)
  * cell TABLE ROW FAMILY QUALIFIER KIND           the value by Bytes.toKIND, or ERR no cell
@@ -123,6 +125,19 @@ public final class HBaseClient {
                   .withStopRow(hex(a[3]))
                   .setFilter(new FuzzyRowFilter(pairs));
           scanKeys(conn, a[1], scan, rows, false);
+          return;
+        }
+      case "ranges":
+        {
+          if (a.length < 4 || a.length % 2 != 0) {
+            throw new Failure("usage: ranges TABLE START STOP [START STOP...]");
+          }
+          List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
+          for (int i = 2; i < a.length; i += 2) {
+            // An empty stop row is no stop, as for a Scan.
+            ranges.add(new MultiRowRangeFilter.RowRange(hex(a[i]), true, hex(a[i + 1]), false));
+          }
+          scanKeys(conn, a[1], new Scan().setFilter(new MultiRowRangeFilter(ranges)), rows, false);
           return;
         }
       case "keys":
