@@ -5,9 +5,11 @@ use futures::TryStreamExt;
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{Cell, KeyRange, ReadRequest, RetryPolicy, Row, Store};
 use rowkey_core::split::SplitKeys;
+use rowkey_fixtures::proxy::{Fault, FaultProxy};
 use rowkey_hbase::{HBaseClient, HBaseStore};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What a table holds: key to value.
@@ -154,4 +156,39 @@ pub fn requests(n: u32) -> Vec<(ReadRequest, String)> {
         ),
         (all().with_limit(u64::from(n) / 3), "a limit".into()),
     ]
+}
+
+/// Each region server's proxy, by the server's address.
+pub type Proxies = Arc<Mutex<HashMap<String, Arc<FaultProxy>>>>;
+
+/// A table of `n` rows pre-split at `splits` on this binary's cluster,
+/// through a client whose every region server connection goes through a
+/// proxy of its own, each proxy given `faults()` for its first
+/// connections when it starts.
+pub async fn proxied_table(
+    n: u32,
+    splits: &[u32],
+    policy: RetryPolicy,
+    faults: impl Fn() -> Vec<Fault> + Send + Sync + 'static,
+) -> (HBaseStore, Model, Proxies) {
+    let proxies = Proxies::default();
+    let map = {
+        let proxies = proxies.clone();
+        move |server: &str| {
+            let mut proxies = proxies.lock().unwrap();
+            let proxy = proxies.entry(server.to_owned()).or_insert_with(|| {
+                let proxy = FaultProxy::start(server);
+                proxy.plan(faults());
+                Arc::new(proxy)
+            });
+            proxy.addr.clone()
+        }
+    };
+    let options = rowkey_hbase::hbase_native::Options::default().address_map(map);
+    let client =
+        HBaseClient::connect_native(&rowkey_fixtures::hbase::cluster().zk_address(), options)
+            .await
+            .unwrap();
+    let (store, model) = table(&client, n, splits).await;
+    (store.with_retry(policy), model, proxies)
 }
