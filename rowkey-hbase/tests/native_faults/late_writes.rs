@@ -5,12 +5,19 @@
 //! on the client, so a late copy carries its first stamp and can never
 //! undo what came after it. A random sequence of puts and deletes, some
 //! held and delivered at random later points, is checked against the
-//! model of the writes in the order they were made.
+//! model of the writes in the order they were made. Increments are not
+//! idempotent: they carry a nonce, and a late copy of one that was
+//! retried must not count twice.
 
 use crate::harness::{key, patient, proxied_table, Model};
 use futures::TryStreamExt;
-use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store};
+use rowkey::store::{
+    counter_value, Cell, KeyRange, ModifyRule, ReadModifyWrite, ReadRequest, Row, Store,
+};
 use rowkey_fixtures::layouts::Rng;
+use rowkey_fixtures::proxy::FaultProxy;
+use rowkey_hbase::HBaseStore;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How many of a native connection's first bytes are its handshake: the
@@ -25,12 +32,12 @@ fn handshake(opening: &[u8]) -> usize {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn late_copies_of_retried_writes_never_undo_newer_ones() {
-    const ROWS: u32 = 2;
-    // One region: every write goes to one server, through one proxy.
+/// A table of `rows` rows in one region, through a client whose calls
+/// give up after 1 s without an answer, and the proxy of the one region
+/// server every write goes to.
+async fn one_region(rows: u32) -> (HBaseStore, Model, Arc<FaultProxy>) {
     let policy = patient().idle_timeout(Duration::from_secs(1));
-    let (store, mut model, proxies) = proxied_table(ROWS, &[], policy, Vec::new).await;
+    let (store, model, proxies) = proxied_table(rows, &[], policy, Vec::new).await;
     let native = rowkey_hbase::hbase_native::Client::connect(
         &rowkey_fixtures::hbase::cluster().zk_address(),
     )
@@ -39,6 +46,13 @@ async fn late_copies_of_retried_writes_never_undo_newer_ones() {
     let regions = native.admin().regions(store.table_name()).await.unwrap();
     assert_eq!(regions.len(), 1);
     let proxy = proxies.lock().unwrap()[&regions[0].server].clone();
+    (store, model, proxy)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn late_copies_of_retried_writes_never_undo_newer_ones() {
+    const ROWS: u32 = 2;
+    let (store, mut model, proxy) = one_region(ROWS).await;
 
     let mut rng = Rng(38);
     let (mut holds, mut delivered) = (0, 0);
@@ -97,5 +111,33 @@ async fn late_copies_of_retried_writes_never_undo_newer_ones() {
         shown(&got),
         shown(&model),
         "the table after late copies of {holds} writes"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_copy_of_a_retried_increment_counts_once() {
+    let (store, _, proxy) = one_region(1).await;
+    let add = |by: i64| ReadModifyWrite::new(key(0), vec![ModifyRule::increment("d", "n", by)]);
+    let counter = |row: Row| row.value("d", "n").and_then(counter_value);
+    assert_eq!(
+        counter(store.read_modify_write(add(1)).await.unwrap()),
+        Some(1)
+    );
+    for round in 0..3 {
+        // Held past the timeout, retried with its nonce, then the held
+        // copy delivered after a newer increment.
+        proxy.hold_next_request(b"Mutate");
+        store.read_modify_write(add(10)).await.unwrap();
+        store.read_modify_write(add(100)).await.unwrap();
+        assert_eq!(
+            proxy.deliver_held_after_opening(handshake),
+            1,
+            "round {round}"
+        );
+    }
+    // Without nonces each late copy counted again: 361.
+    assert_eq!(
+        counter(store.read_modify_write(add(0)).await.unwrap()),
+        Some(331)
     );
 }
