@@ -9,16 +9,16 @@ use futures::TryStreamExt;
 use rowkey::store::{Cell, Columns, ReadRequest, RetryPolicy, Row, Store, StoreExt};
 use rowkey_bigtable::{BigtableAdmin, BigtableStore, Mutation, RowMutation, TableSpec};
 use rowkey_fixtures::emulator::Emulator;
-use rowkey_fixtures::proxy::HoldingProxy;
+use rowkey_fixtures::proxy::FaultProxy;
 use std::time::Duration;
 
-async fn through_holding_proxy(emu: &Emulator) -> (HoldingProxy, BigtableStore) {
+async fn through_holding_proxy(emu: &Emulator) -> (FaultProxy, BigtableStore) {
     BigtableAdmin::connect_emulator(&emu.host, "p", "i")
         .unwrap()
         .create_table(&TableSpec::new("t", &["d"]))
         .await
         .unwrap();
-    let proxy = HoldingProxy::start(&emu.host);
+    let proxy = FaultProxy::start(&emu.host);
     let store = BigtableStore::connect_emulator(&proxy.addr, "p", "i", "t")
         .await
         .unwrap()
@@ -48,11 +48,14 @@ async fn value(store: &BigtableStore, key: &str) -> Option<Vec<u8>> {
 async fn a_late_copy_of_a_put_does_not_beat_a_later_put() {
     let emu = Emulator::start();
     let (proxy, store) = through_holding_proxy(&emu).await;
-    proxy.arm();
+    proxy.hold_next_request_then_cut_client(b"");
     store.write_rows(vec![row("k", "v1")]).await.unwrap();
     assert!(proxy.holding(), "the first send of k=v1 is held");
     store.write_rows(vec![row("k", "v2")]).await.unwrap();
-    assert!(proxy.release(), "the emulator answered the held request");
+    assert!(
+        proxy.release_held(),
+        "the emulator answered the held request"
+    );
     assert_eq!(value(&store, "k").await.as_deref(), Some(&b"v2"[..]));
     // A late copy of a write that clears a column does not remove the
     // cell a later write set there: its clear ends at its own stamp.
@@ -60,7 +63,7 @@ async fn a_late_copy_of_a_put_does_not_beat_a_later_put() {
         .write_rows(vec![Row::new("c", vec![Cell::new("d", "w", "old")])])
         .await
         .unwrap();
-    proxy.arm();
+    proxy.hold_next_request_then_cut_client(b"");
     let cleared = row("c", "a").clearing(Columns::new([("d", "w")]));
     store.write_rows(vec![cleared]).await.unwrap();
     assert!(proxy.holding());
@@ -68,7 +71,7 @@ async fn a_late_copy_of_a_put_does_not_beat_a_later_put() {
         .write_rows(vec![Row::new("c", vec![Cell::new("d", "w", "new")])])
         .await
         .unwrap();
-    assert!(proxy.release());
+    assert!(proxy.release_held());
     let c = store.read_row(b"c").await.unwrap().unwrap();
     assert_eq!(
         c.cells,
@@ -82,14 +85,14 @@ async fn a_late_copy_of_a_put_does_not_beat_a_later_put() {
 async fn a_retried_write_leaves_one_version_per_cell() {
     let emu = Emulator::start();
     let (proxy, store) = through_holding_proxy(&emu).await;
-    proxy.arm();
+    proxy.hold_next_request_then_cut_client(b"");
     let two = Row::new(
         "r",
         vec![Cell::new("d", "a", "1"), Cell::new("d", "b", "2")],
     );
     store.write_rows(vec![two]).await.unwrap();
     assert!(proxy.holding());
-    assert!(proxy.release());
+    assert!(proxy.release_held());
     let rows: Vec<_> = store
         .read_versions(ReadRequest::row(b"r"))
         .try_collect()
@@ -115,7 +118,7 @@ async fn a_delete_whose_outcome_is_unknown_is_not_sent_again() {
     let (proxy, store) = through_holding_proxy(&emu).await;
     store.write_rows(vec![row("j", "v0")]).await.unwrap();
     let connections = proxy.connections();
-    proxy.arm();
+    proxy.hold_next_request_then_cut_client(b"");
     let e = store.delete_rows(vec![b"j".to_vec()]).await.unwrap_err();
     assert!(e.is_outcome_unknown(), "{e}");
     assert!(!e.is_transient(), "{e}");
@@ -126,17 +129,17 @@ async fn a_delete_whose_outcome_is_unknown_is_not_sent_again() {
     assert_eq!(proxy.connections(), connections, "no second send");
     // The held delete is still in flight: it lands when delivered.
     assert_eq!(value(&store, "j").await.as_deref(), Some(&b"v0"[..]));
-    assert!(proxy.release());
+    assert!(proxy.release_held());
     assert_eq!(value(&store, "j").await, None);
 
     // A cell at the server's time: one `MutateRow`, and one row of a
     // `MutateRows`.
     let at_server_time = || RowMutation::new("s", vec![Mutation::set_cell("d", "v", "x")]);
-    proxy.arm();
+    proxy.hold_next_request_then_cut_client(b"");
     let e = store.mutate_row(at_server_time()).await.unwrap_err();
     assert!(e.is_outcome_unknown(), "{e}");
-    assert!(proxy.release());
-    proxy.arm();
+    assert!(proxy.release_held());
+    proxy.hold_next_request_then_cut_client(b"");
     let e = store.mutate_rows(vec![at_server_time()]).await.unwrap_err();
     let failed = &e.failed()[0];
     assert!(failed.error.is_outcome_unknown(), "{}", failed.error);
@@ -144,5 +147,5 @@ async fn a_delete_whose_outcome_is_unknown_is_not_sent_again() {
         e.to_string().contains("whether it was applied is unknown"),
         "{e}"
     );
-    assert!(proxy.release());
+    assert!(proxy.release_held());
 }
