@@ -111,18 +111,30 @@ fn servers(list: &str, default: u16) -> std::result::Result<Vec<String>, String>
         if server.is_empty() {
             return Err(format!("an empty host in {list:?}"));
         }
-        let (host, port) = match server.rsplit_once(':') {
-            Some((host, port)) if !host.contains(':') || host.starts_with('[') => {
-                let port = port
-                    .parse::<u16>()
-                    .ok()
-                    .filter(|p| *p > 0)
-                    .ok_or_else(|| format!("{port:?} is not a port, in {server:?}"))?;
-                (host, port)
-            }
-            _ => (server, default),
+        let port_of = |port: &str| {
+            port.parse::<u16>()
+                .ok()
+                .filter(|p| *p > 0)
+                .ok_or_else(|| format!("{port:?} is not a port, in {server:?}"))
         };
-        if host.is_empty() {
+        // `[v6]` or `[v6]:port`; else `host` or `host:port` (a bare v6
+        // address, colons and all, takes the default port).
+        let (host, port) = if server.starts_with('[') {
+            match server.split_once(']') {
+                Some((v6, "")) => (&server[..v6.len() + 1], default),
+                Some((v6, rest)) => match rest.strip_prefix(':') {
+                    Some(port) => (&server[..v6.len() + 1], port_of(port)?),
+                    None => return Err(format!("{rest:?} after the address in {server:?}")),
+                },
+                None => return Err(format!("no ']' closes the address in {server:?}")),
+            }
+        } else {
+            match server.rsplit_once(':') {
+                Some((host, port)) if !host.contains(':') => (host, port_of(port)?),
+                _ => (server, default),
+            }
+        };
+        if host.is_empty() || host == "[]" {
             return Err(format!("no host in {server:?}"));
         }
         out.push(format!("{host}:{port}"));
@@ -151,7 +163,24 @@ mod tests {
                 parent: "/x/y".into()
             }
         );
+        assert_eq!(
+            zk("zk://[::1]").unwrap(),
+            Registry::ZooKeeper {
+                servers: vec!["[::1]:2181".into()],
+                parent: "/hbase".into()
+            }
+        );
+        assert_eq!(
+            zk("hbase://[::1]:7,[fe80::2]").unwrap(),
+            Registry::Masters {
+                servers: vec!["[::1]:7".into(), "[fe80::2]:16000".into()],
+            }
+        );
         for bad in [
+            "zk://[::1",
+            "zk://[::1]x",
+            "zk://[::1]:",
+            "zk://[]",
             "zk://",
             "zk://a:0",
             "zk://a:x",

@@ -98,8 +98,10 @@ impl Admin {
                     .collect(),
             },
             split_keys: splits,
-            nonce_group: None,
-            nonce: None,
+            // One nonce for every try: the master runs a procedure of one
+            // nonce once, and answers a retry with the first one's id.
+            nonce_group: Some(crate::nonce::group()),
+            nonce: Some(crate::nonce::next()),
         };
         let what = format!("create table {table}");
         let table = table.to_owned();
@@ -130,8 +132,10 @@ impl Admin {
     pub async fn disable_table(&self, table: &str) -> Result<()> {
         let request = proto::DisableTableRequest {
             table_name: table_name(table),
-            nonce_group: None,
-            nonce: None,
+            // One nonce for every try: the master runs a procedure of one
+            // nonce once, and answers a retry with the first one's id.
+            nonce_group: Some(crate::nonce::group()),
+            nonce: Some(crate::nonce::next()),
         };
         let what = format!("disable table {table}");
         let table = table.to_owned();
@@ -162,8 +166,10 @@ impl Admin {
         self.disable_table(table).await?;
         let request = proto::DeleteTableRequest {
             table_name: table_name(table),
-            nonce_group: None,
-            nonce: None,
+            // One nonce for every try: the master runs a procedure of one
+            // nonce once, and answers a retry with the first one's id.
+            nonce_group: Some(crate::nonce::group()),
+            nonce: Some(crate::nonce::next()),
         };
         let what = format!("delete table {table}");
         let table = table.to_owned();

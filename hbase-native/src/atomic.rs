@@ -3,16 +3,17 @@
 //! delete, or both as one `RowMutations`), and counters and appends
 //! computed by the server (`increment`, `append`).
 //!
-//! A conditional mutation is not idempotent: it is retried only while it
-//! surely has not reached a server (no connection, a region that is not
-//! there), and a failure after it may have is [`Error::OutcomeUnknown`].
-//! Increments and appends carry a nonce (a group per client, one per
-//! operation): a region server applies an operation of one nonce once, so
-//! they are retried as any call.
+//! None of them is idempotent: how each is retried, and when its outcome
+//! is [`Error::OutcomeUnknown`], is `outcome.rs`'s. A conditional
+//! mutation is retried only while it surely has not run; increments and
+//! appends carry a nonce (a group per client, one per operation) and are
+//! sent again only to the region server process that may have run them,
+//! which answers a repeat without running it again.
 
-use crate::cluster::{Cluster, CLIENT_SERVICE};
+use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::options::CallPolicy;
+use crate::outcome::{refused, send_to_row, unreadable, Resend};
 use crate::proto::{self, mutation_proto as mp};
 use crate::types::{RowMutation, RowResult};
 use prost::Message;
@@ -101,6 +102,7 @@ pub(crate) async fn check_and_mutate(
             });
         }
     }
+    crate::mutate::check_mutations(std::slice::from_ref(mutation))?;
     let protos = crate::mutate::protos_of(mutation, None);
     if protos.is_empty() {
         return Err(Error::InvalidMutation {
@@ -108,117 +110,73 @@ pub(crate) async fn check_and_mutate(
         });
     }
     let condition = condition(&mutation.row, check);
-    let mut tries = 0;
-    loop {
-        tries += 1;
-        let regions = match cluster.regions(table).await {
-            Ok(r) => r,
-            Err(e) => {
-                retry_or_fail(cluster, policy, table, e, tries).await?;
-                continue;
+    // One mutation: Mutate with its condition. A delete and a put: an
+    // atomic region action with the condition (HBase 2.4+).
+    send_to_row(
+        cluster,
+        policy,
+        table,
+        &mutation.row,
+        Resend::Never,
+        |region, connection| {
+            let (protos, condition) = (&protos, &condition);
+            async move {
+                if protos.len() == 1 {
+                    let request = proto::MutateRequest {
+                        region: Cluster::region(&region.name),
+                        mutation: protos[0].clone(),
+                        condition: Some(condition.clone()),
+                        nonce_group: None,
+                    };
+                    let (m, _) = connection
+                        .call_tracked("Mutate", &request, &[], policy.call_timeout)
+                        .await?;
+                    let r =
+                        crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
+                            .map_err(unreadable)?;
+                    return Ok(r.processed.unwrap_or(false));
+                }
+                let request = proto::MultiRequest {
+                    region_action: vec![proto::RegionAction {
+                        region: Cluster::region(&region.name),
+                        atomic: Some(true),
+                        condition: Some(condition.clone()),
+                        action: protos
+                            .iter()
+                            .enumerate()
+                            .map(|(n, p)| proto::Action {
+                                index: Some(n as u32),
+                                mutation: Some(p.clone()),
+                                get: None,
+                            })
+                            .collect(),
+                    }],
+                    nonce_group: None,
+                };
+                let (m, _) = connection
+                    .call_tracked("Multi", &request, &[], policy.call_timeout)
+                    .await?;
+                let r = crate::wire::decode::<proto::MultiResponse>(m, &region.server, "Multi")
+                    .map_err(unreadable)?;
+                let result = r.region_action_result.into_iter().next().ok_or_else(|| {
+                    unreadable(Error::protocol(
+                        &region.server,
+                        "a conditional Multi without a result",
+                    ))
+                })?;
+                match result.exception {
+                    Some(e) => Err(refused(Error::Remote {
+                        server: region.server.clone(),
+                        region: Some(region.display_name()),
+                        call: "Multi",
+                        exception: crate::mutate::exception_of(&e),
+                    })),
+                    None => Ok(result.processed.unwrap_or(false)),
+                }
             }
-        };
-        let region = regions.containing(&mutation.row).clone();
-        let connection = match cluster.connection(&region.server, CLIENT_SERVICE).await {
-            Ok(c) => c,
-            Err(e) => {
-                retry_or_fail(cluster, policy, table, e, tries).await?;
-                continue;
-            }
-        };
-        // One mutation: Mutate with its condition. A delete and a put: an
-        // atomic region action with the condition (HBase 2.4+).
-        let answer = if protos.len() == 1 {
-            let request = proto::MutateRequest {
-                region: Cluster::region(&region.name),
-                mutation: protos[0].clone(),
-                condition: Some(condition.clone()),
-                nonce_group: None,
-            };
-            connection
-                .call("Mutate", &request, &[], policy.call_timeout)
-                .await
-                .and_then(|(m, _)| {
-                    crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
-                })
-                .map(|r| r.processed.unwrap_or(false))
-        } else {
-            let request = proto::MultiRequest {
-                region_action: vec![proto::RegionAction {
-                    region: Cluster::region(&region.name),
-                    atomic: Some(true),
-                    condition: Some(condition.clone()),
-                    action: protos
-                        .iter()
-                        .enumerate()
-                        .map(|(n, p)| proto::Action {
-                            index: Some(n as u32),
-                            mutation: Some(p.clone()),
-                            get: None,
-                        })
-                        .collect(),
-                }],
-                nonce_group: None,
-            };
-            connection
-                .call("Multi", &request, &[], policy.call_timeout)
-                .await
-                .and_then(|(m, _)| {
-                    crate::wire::decode::<proto::MultiResponse>(m, &region.server, "Multi")
-                })
-                .and_then(|r| {
-                    let result = r.region_action_result.into_iter().next().ok_or_else(|| {
-                        Error::protocol(&region.server, "a conditional Multi without a result")
-                    })?;
-                    match result.exception {
-                        Some(e) => Err(Error::Remote {
-                            server: region.server.clone(),
-                            region: Some(region.display_name()),
-                            call: "Multi",
-                            exception: crate::mutate::exception_of(&e),
-                        }),
-                        None => Ok(result.processed.unwrap_or(false)),
-                    }
-                })
-        };
-        match answer {
-            Ok(held) => return Ok(held),
-            // The server answered that it did not take it: the region is
-            // elsewhere, or not open yet. Safe to send again.
-            Err(e @ Error::Remote { .. }) if e.is_stale_location() => {
-                retry_or_fail(cluster, policy, table, e, tries).await?;
-            }
-            // It may have been applied: never sent again.
-            Err(e @ (Error::Connection { .. } | Error::Timeout { .. })) => {
-                cluster.forget(Some(table), &e);
-                return Err(Error::OutcomeUnknown { last: Box::new(e) });
-            }
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// Pauses before the next try if `e` is worth one and tries are left;
-/// else the error to return.
-async fn retry_or_fail(
-    cluster: &Cluster,
-    policy: &CallPolicy,
-    table: &str,
-    e: Error,
-    tries: u32,
-) -> Result<()> {
-    if !e.is_retryable() {
-        return Err(e);
-    }
-    cluster.forget(Some(table), &e);
-    if tries >= policy.attempts {
-        return Err(Error::RetriesExhausted {
-            attempts: tries,
-            last: Box::new(e),
-        });
-    }
-    tokio::time::sleep(policy.backoff(tries)).await;
-    Ok(())
+        },
+    )
+    .await
 }
 
 /// What a read-modify-write does to each of its columns.
@@ -289,40 +247,45 @@ pub(crate) async fn read_modify_write(
         associated_cell_count: None,
         nonce: Some(crate::nonce::next()),
     };
-    cluster
-        .retrying(policy, Some(table), || async {
-            let regions = cluster.regions(table).await?;
-            let region = regions.containing(row);
-            let request = proto::MutateRequest {
-                region: Cluster::region(&region.name),
-                mutation: mutation.clone(),
-                condition: None,
-                nonce_group: Some(crate::nonce::group()),
-            };
-            let (answer, mut block) = cluster
-                .call::<proto::MutateResponse>(
-                    &region.server,
-                    CLIENT_SERVICE,
-                    "Mutate",
-                    &request,
-                    policy.call_timeout,
-                )
-                .await?;
-            let result = answer.result.unwrap_or_default();
-            let count = result.associated_cell_count.unwrap_or(0) as usize;
-            if count > 0 {
-                let cells = crate::wire::cells(&mut block, count, &region.server)?;
-                return Ok(RowResult {
-                    row: row.to_vec(),
-                    cells: cells.into_iter().map(|c| c.cell).collect(),
-                });
-            }
-            Ok(
-                crate::scanner::inline_row(&result, &region.server)?.unwrap_or(RowResult {
+    send_to_row(
+        cluster,
+        policy,
+        table,
+        row,
+        Resend::SameServer,
+        |region, connection| {
+            let mutation = &mutation;
+            async move {
+                let request = proto::MutateRequest {
+                    region: Cluster::region(&region.name),
+                    mutation: mutation.clone(),
+                    condition: None,
+                    nonce_group: Some(crate::nonce::group()),
+                };
+                let (m, mut block) = connection
+                    .call_tracked("Mutate", &request, &[], policy.call_timeout)
+                    .await?;
+                let answer =
+                    crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
+                        .map_err(unreadable)?;
+                let result = answer.result.unwrap_or_default();
+                let count = result.associated_cell_count.unwrap_or(0) as usize;
+                if count > 0 {
+                    let cells = crate::wire::cells(&mut block, count, &region.server)
+                        .map_err(unreadable)?;
+                    return Ok(RowResult {
+                        row: row.to_vec(),
+                        cells: cells.into_iter().map(|c| c.cell).collect(),
+                    });
+                }
+                let row_result =
+                    crate::scanner::inline_row(&result, &region.server).map_err(unreadable)?;
+                Ok(row_result.unwrap_or(RowResult {
                     row: row.to_vec(),
                     cells: vec![],
-                }),
-            )
-        })
-        .await
+                }))
+            }
+        },
+    )
+    .await
 }

@@ -47,6 +47,15 @@ impl Shared {
     }
 }
 
+/// Why a call failed, and whether the server may have run it: the
+/// request went out whole and no answer came (the connection broke, or
+/// the call timed out). An answer, even an exception, is not that.
+#[derive(Debug)]
+pub(crate) struct CallFailure {
+    pub(crate) error: Error,
+    pub(crate) may_have_run: bool,
+}
+
 /// A connection to one service (`ClientService`, `MasterService`,
 /// `ClientMetaService`) of one server. Cheap to clone.
 #[derive(Clone)]
@@ -129,6 +138,24 @@ impl Connection {
         cells: &[u8],
         timeout: Duration,
     ) -> Result<(Bytes, Bytes)> {
+        self.call_tracked(method, request, cells, timeout)
+            .await
+            .map_err(|f| f.error)
+    }
+
+    /// [`call`](Self::call), saying of a failure whether the request went
+    /// out whole and no answer came: only then may the server have run it.
+    pub(crate) async fn call_tracked(
+        &self,
+        method: &'static str,
+        request: &impl Message,
+        cells: &[u8],
+        timeout: Duration,
+    ) -> std::result::Result<(Bytes, Bytes), CallFailure> {
+        let not_run = |error: Error| CallFailure {
+            error,
+            may_have_run: false,
+        };
         let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed) & 0x7fff_ffff;
         let (tx, rx) = oneshot::channel();
         {
@@ -138,10 +165,11 @@ impl Connection {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             if let Some(e) = &waiting.broken {
-                return Err(e.clone());
+                return Err(not_run(e.clone()));
             }
             waiting.calls.insert(id, tx);
         }
+        let written = std::sync::atomic::AtomicBool::new(false);
         let frame = wire::request(
             id,
             method,
@@ -156,6 +184,8 @@ impl Connection {
                     .write_all(&frame)
                     .await
                     .map_err(|e| Error::connection(&self.shared.server, e))?;
+                // A frame written in part is one no server can read.
+                written.store(true, Ordering::Relaxed);
             }
             rx.await.map_err(|_| Error::ClientClosed)?
         };
@@ -163,7 +193,10 @@ impl Connection {
             Ok(Ok(answer)) => answer,
             Ok(Err(e)) => {
                 self.shared.break_with(e.clone());
-                return Err(e);
+                return Err(CallFailure {
+                    error: e,
+                    may_have_run: written.load(Ordering::Relaxed),
+                });
             }
             Err(_) => {
                 let e = Error::Timeout {
@@ -172,16 +205,19 @@ impl Connection {
                     after: timeout,
                 };
                 self.shared.break_with(e.clone());
-                return Err(e);
+                return Err(CallFailure {
+                    error: e,
+                    may_have_run: written.load(Ordering::Relaxed),
+                });
             }
         };
         if let Some(exception) = answer.exception {
-            return Err(Error::Remote {
+            return Err(not_run(Error::Remote {
                 server: self.shared.server.clone(),
                 region: None,
                 call: method,
                 exception,
-            });
+            }));
         }
         Ok((answer.message, answer.cells))
     }

@@ -138,10 +138,16 @@ async fn get_once(
                 keep(remote(server, region, e), &mut first);
                 continue;
             }
+            // Every get answered once: a get left out is no absent row.
+            if let Err(why) =
+                crate::mutate::answered_once(&result.result_or_exception, indexes.len())
+            {
+                let why = format!("region {region}: {why}");
+                return (pending.to_vec(), Some(Error::protocol(server, why)));
+            }
             for r in &result.result_or_exception {
-                let Some(&i) = r.index.and_then(|n| indexes.get(n as usize)) else {
-                    continue;
-                };
+                let n = r.index.unwrap_or_default() as usize;
+                let i = indexes[n];
                 if let Some(e) = &r.exception {
                     left.push(i);
                     keep(remote(server, region, e), &mut first);
@@ -154,7 +160,13 @@ async fn get_once(
                 {
                     Some(Ok(row)) => out[i] = row,
                     Some(Err(e)) => return (pending.to_vec(), Some(e)),
-                    None => {}
+                    None => {
+                        let why = format!(
+                            "a Multi answered get {n} of region {region} with neither a row \
+                             nor an exception"
+                        );
+                        return (pending.to_vec(), Some(Error::protocol(server, why)));
+                    }
                 }
             }
         }

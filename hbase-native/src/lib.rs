@@ -66,6 +66,7 @@ mod locate;
 mod mutate;
 mod nonce;
 mod options;
+mod outcome;
 mod proto;
 mod regions;
 mod scan;

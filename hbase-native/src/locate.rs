@@ -219,5 +219,8 @@ fn region_of(table: &str, row: &crate::types::RowResult, meta: &str) -> Result<O
         start: info.start_key.unwrap_or_default(),
         end: info.end_key.unwrap_or_default(),
         server: server.to_owned(),
+        server_start: value(b"serverstartcode")
+            .and_then(|v| <[u8; 8]>::try_from(v).ok())
+            .map_or(0, u64::from_be_bytes),
     }))
 }

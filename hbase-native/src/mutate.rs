@@ -22,7 +22,7 @@ pub(crate) async fn mutate(
     table: &str,
     mutations: &[RowMutation],
 ) -> Result<()> {
-    check_sizes(mutations)?;
+    check_mutations(mutations)?;
     let mut pending: Vec<usize> = (0..mutations.len()).collect();
     let mut failures = 0;
     while !pending.is_empty() {
@@ -111,13 +111,17 @@ struct Sent {
     actions: Vec<Vec<usize>>,
     /// Per region action, the region's name (for errors).
     regions: Vec<String>,
+    /// Per region action, whether it is one row's atomic action.
+    atomic: Vec<bool>,
 }
 
 /// Refuses a mutation whose row or family a cell cannot carry (HBase
 /// takes rows of at most 32,767 bytes, families of at most 127): it would
-/// break the cell block's framing, not just be refused by the server.
-fn check_sizes(mutations: &[RowMutation]) -> Result<()> {
+/// break the cell block's framing, not just be refused by the server. And
+/// one whose deletes would hide its own puts ([`check_deletes`]).
+pub(crate) fn check_mutations(mutations: &[RowMutation]) -> Result<()> {
     for m in mutations {
+        check_deletes(m)?;
         if m.row.len() > crate::wire::MAX_ROW {
             return Err(Error::InvalidMutation {
                 why: format!(
@@ -144,6 +148,30 @@ fn check_sizes(mutations: &[RowMutation]) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a mutation that deletes and puts where its deletes cannot go
+/// before its puts: the whole row without a timestamp (the server stamps
+/// the delete and the cells at one time, and the delete hides them), or
+/// at timestamp 0 (no time is before it).
+pub(crate) fn check_deletes(m: &RowMutation) -> Result<()> {
+    if m.puts.is_empty() || !(m.delete_row || !m.clears.is_empty()) {
+        return Ok(());
+    }
+    match m.timestamp {
+        None if m.delete_row => Err(Error::InvalidMutation {
+            why: "a delete of the whole row with cells to write, and no timestamp: HBase \
+                  stamps both at one time and the delete hides the cells; give the \
+                  mutation a timestamp (RowMutation::at)"
+                .into(),
+        }),
+        Some(0) => Err(Error::InvalidMutation {
+            why: "deletes and cells to write at timestamp 0: the deletes go just before \
+                  the cells, and no time is before 0"
+                .into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// One `Multi` for the regions of one server, and its cell block: the rows
 /// that only write or only delete in one action list per region; each row
 /// that clears and writes in an atomic action of its own (a delete and a
@@ -159,6 +187,7 @@ fn multi_request(
     let mut sent = Sent {
         actions: Vec::new(),
         regions: Vec::new(),
+        atomic: Vec::new(),
     };
     for (name, rows) in regions {
         let mut plain = proto::RegionAction {
@@ -196,6 +225,7 @@ fn multi_request(
                 request.region_action.push(atomic);
                 sent.actions.push(vec![i]);
                 sent.regions.push(crate::regions::binary(name));
+                sent.atomic.push(true);
             }
         }
         if !plain.action.is_empty() {
@@ -203,6 +233,7 @@ fn multi_request(
             cells.extend_from_slice(&plain_cells);
             sent.actions.push(plain_rows);
             sent.regions.push(crate::regions::binary(name));
+            sent.atomic.push(false);
         }
     }
     (request, cells, sent)
@@ -227,22 +258,35 @@ pub(crate) fn protos_of(
     let mut out = Vec::new();
     let ts = m.timestamp;
     // Deletes beside puts go just before them: a delete marker hides
-    // every version at or before its time, the puts' own included.
+    // every version at or before its time, the puts' own included. HBase
+    // reads a column's own timestamp before the mutation's, so both
+    // carry it.
     let delete_ts = match ts {
-        Some(t) if !m.puts.is_empty() => Some(t.saturating_sub(1)),
+        Some(t) if !m.puts.is_empty() => Some(t - 1),
         t => t,
     };
-    if m.delete_row || !m.clears.is_empty() {
+    // Without a timestamp the server stamps the deletes and the puts at
+    // one time, and a clear would hide the new value of its own column:
+    // a clear of a column the mutation sets too is left out (the set's
+    // version is the newest, what every read sees).
+    let sets = |family: &[u8], qualifier: &[u8]| {
+        ts.is_none()
+            && m.puts
+                .iter()
+                .any(|(f, q, _)| f.as_slice() == family && q.as_slice() == qualifier)
+    };
+    let clears: Vec<&(Vec<u8>, Vec<u8>)> = m.clears.iter().filter(|(f, q)| !sets(f, q)).collect();
+    if m.delete_row || !clears.is_empty() {
         let mut columns: BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> = BTreeMap::new();
         if !m.delete_row {
-            for (family, qualifier) in &m.clears {
+            for (family, qualifier) in clears {
                 columns
                     .entry(family)
                     .or_default()
                     .push(mp::column_value::QualifierValue {
                         qualifier: Some(qualifier.clone()),
                         value: None,
-                        timestamp: ts,
+                        timestamp: delete_ts,
                         delete_type: Some(mp::DeleteType::DeleteMultipleVersions as i32),
                     });
             }
@@ -351,19 +395,27 @@ fn failed_of(
                 first = Some(error);
             }
         };
-    for ((result, rows), region) in response
+    for (((result, rows), region), &atomic) in response
         .region_action_result
         .iter()
         .zip(&sent.actions)
         .zip(&sent.regions)
+        .zip(&sent.atomic)
     {
         if let Some(e) = &result.exception {
             fail(&mut rows.iter().copied(), region, e);
             continue;
         }
+        // A plain list answers each of its rows once, by index: a row
+        // left out is a write nobody confirmed, never one taken as done.
+        if !atomic {
+            if let Err(why) = answered_once(&result.result_or_exception, rows.len()) {
+                let error = Error::protocol(server, format!("region {region}: {why}"));
+                return (all(), Some(error));
+            }
+        }
         // An atomic action's results are its one row's; a plain one's, a
         // row each, by index.
-        let atomic = rows.len() == 1;
         for r in &result.result_or_exception {
             if let Some(e) = &r.exception {
                 let row = if atomic {
@@ -381,6 +433,30 @@ fn failed_of(
     failed.sort_unstable();
     failed.dedup();
     (failed, first)
+}
+
+/// Whether `results` answer each of `asked` actions exactly once.
+pub(crate) fn answered_once(
+    results: &[proto::ResultOrException],
+    asked: usize,
+) -> std::result::Result<(), String> {
+    let mut answered = vec![false; asked];
+    for r in results {
+        match r.index.map(|i| i as usize) {
+            Some(i) if i < asked && !answered[i] => answered[i] = true,
+            index => {
+                return Err(format!(
+                    "an answer to action {index:?} of {asked}, which was not sent or was \
+                     answered already"
+                ))
+            }
+        }
+    }
+    let missing = answered.iter().filter(|a| !**a).count();
+    if missing > 0 {
+        return Err(format!("{} of {asked} actions answered", asked - missing));
+    }
+    Ok(())
 }
 
 /// A `NameBytesPair` exception (class name, message as UTF-8).
@@ -457,18 +533,93 @@ mod tests {
         assert_eq!(rows, [&b"b"[..], b"b", b"a", b"c", b"c", b"c", b"x", b"x"]);
     }
 
+    /// Every delete's time, at the mutation and at each column: HBase
+    /// takes a column's own before the mutation's.
+    fn delete_times(m: &RowMutation) -> Vec<Option<u64>> {
+        let protos = protos_of(m, None);
+        let delete = protos
+            .iter()
+            .filter(|p| p.mutate_type == Some(mp::MutationType::Delete as i32));
+        delete
+            .flat_map(|p| {
+                std::iter::once(p.timestamp).chain(
+                    p.column_value
+                        .iter()
+                        .flat_map(|c| c.qualifier_value.iter().map(|q| q.timestamp)),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_clear_beside_a_set_goes_just_before_it_at_every_level() {
+        let m = RowMutation::put(b"r".to_vec())
+            .clear(b"d", b"a")
+            .set(b"d", b"a", b"new")
+            .at(100);
+        assert_eq!(delete_times(&m), [Some(99), Some(99)]);
+        // Only clears: at the mutation's time.
+        let m = RowMutation::put(b"r".to_vec()).clear(b"d", b"a").at(100);
+        assert_eq!(delete_times(&m), [Some(100), Some(100)]);
+        let m = RowMutation::delete_row(b"r".to_vec())
+            .set(b"d", b"a", b"new")
+            .at(100);
+        assert_eq!(delete_times(&m), [Some(99)]);
+    }
+
+    #[test]
+    fn without_a_timestamp_a_clear_of_a_column_it_sets_is_left_out() {
+        let m = RowMutation::put(b"r".to_vec())
+            .clear(b"d", b"a")
+            .clear(b"d", b"b")
+            .set(b"d", b"a", b"new");
+        let protos = protos_of(&m, None);
+        assert_eq!(protos.len(), 2);
+        let cleared: Vec<&[u8]> = protos[0].column_value[0]
+            .qualifier_value
+            .iter()
+            .map(|q| q.qualifier.as_deref().unwrap())
+            .collect();
+        assert_eq!(cleared, [b"b"]);
+        let only_set = RowMutation::put(b"r".to_vec())
+            .clear(b"d", b"a")
+            .set(b"d", b"a", b"new");
+        let protos = protos_of(&only_set, None);
+        assert_eq!(protos.len(), 1);
+        assert_eq!(protos[0].mutate_type, Some(mp::MutationType::Put as i32));
+    }
+
+    #[test]
+    fn deletes_that_would_hide_their_own_cells_are_refused() {
+        let row_and_cells = RowMutation::delete_row(b"r".to_vec()).set(b"d", b"a", b"v");
+        let e = check_mutations(&[row_and_cells.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("RowMutation::at"), "{e}");
+        assert!(check_mutations(&[row_and_cells.at(5)]).is_ok());
+        let at_zero = RowMutation::put(b"r".to_vec())
+            .clear(b"d", b"a")
+            .set(b"d", b"b", b"v")
+            .at(0);
+        assert!(check_mutations(&[at_zero]).is_err());
+        // Deletes alone, or cells alone, at 0 or without a time: fine.
+        assert!(check_mutations(&[RowMutation::delete_row(b"r".to_vec()).at(0)]).is_ok());
+        assert!(check_mutations(&[RowMutation::delete_row(b"r".to_vec())]).is_ok());
+        assert!(check_mutations(&[put(b"r", 1).at(0)]).is_ok());
+    }
+
     #[test]
     fn rows_and_families_a_cell_cannot_carry_are_refused() {
         let longest = put(&vec![7; crate::wire::MAX_ROW], 1);
-        assert!(check_sizes(&[longest]).is_ok());
+        assert!(check_mutations(&[longest]).is_ok());
         let too_long = put(&vec![7; crate::wire::MAX_ROW + 1], 1);
-        let e = check_sizes(&[too_long]).unwrap_err().to_string();
+        let e = check_mutations(&[too_long]).unwrap_err().to_string();
         assert!(e.contains("32768 bytes") && e.contains("32767"), "{e}");
         let mut family = put(b"r", 0);
         family
             .puts
             .push((vec![b'f'; 128], b"q".to_vec(), b"v".to_vec()));
-        let e = check_sizes(&[family]).unwrap_err().to_string();
+        let e = check_mutations(&[family]).unwrap_err().to_string();
         assert!(e.contains("family name of 128 bytes"), "{e}");
     }
 }

@@ -16,6 +16,10 @@ pub struct Region {
     pub end: Vec<u8>,
     /// `host:port` of its region server.
     pub server: String,
+    /// When that server started (`info:serverstartcode`, milliseconds; 0
+    /// if `hbase:meta` does not say): a server restarted at the same
+    /// address is another process, with nothing of the first in memory.
+    pub server_start: u64,
 }
 
 impl Region {
@@ -149,6 +153,7 @@ mod tests {
             start: start.to_vec(),
             end: end.to_vec(),
             server: "s:1".into(),
+            server_start: 1,
         }
     }
 

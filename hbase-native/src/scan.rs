@@ -1,16 +1,25 @@
 //! A scan of a table, region by region: each region's scanner paged
 //! through, the next region found from where the last one ended, and a
 //! lost scanner (moved region, dead server, cut connection, expired
-//! lease) reopened strictly after the last row delivered, as of the same
-//! read point while in the same region. No row twice, none missed, in
-//! order, across splits, merges and moves.
+//! lease) reopened strictly after the last row delivered. No row twice,
+//! none missed, in order, across splits, merges and moves.
 //!
-//! A read point is a region's own: each region counts its writes' sequence
-//! ids apart. A scanner reopened in another region (a daughter of a split,
-//! the region a merge made, where the cached one has gone) starts afresh:
-//! the read point of the region it left would hide every row the other
-//! region wrote after that point (a merge's other half), lost rows that a
-//! test of merges under reads found.
+//! A scanner reads its region as of the read point it opened at. A
+//! reopened one starts at the server's current point, never the lost
+//! one's: once no scanner holds a read point, a flush (a region closing
+//! to move, a memstore filling) keeps only the newest version of a cell,
+//! and a row written since that point would have no version visible at
+//! it; a scan paused past its lease lost half its rows that way. So rows
+//! written while a scan runs may be read after a reopen (as in the next
+//! region, which opens at its own point), and every row that was there
+//! throughout is read. HBase's Java client keeps the lost scanner's read
+//! point in its synchronous scanner (and can miss such rows); its
+//! asynchronous one starts afresh, as this one does.
+//!
+//! Every row a server sends is checked against the scan before it is
+//! delivered: inside the scan's range and the region's, and strictly
+//! after the last row delivered. A server that breaks that fails the
+//! scan ([`Error::Protocol`]); a row is never dropped or taken twice.
 
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
@@ -29,9 +38,6 @@ struct Position {
     /// and whether that key itself is left.
     key: Vec<u8>,
     inclusive: bool,
-    /// The read point of the region being read (its name and the point),
-    /// to reopen as of it in that same region only.
-    read_point: Option<(Vec<u8>, u64)>,
     /// Rows still wanted.
     left: Option<u64>,
 }
@@ -67,7 +73,6 @@ async fn scan_table(
             scan.start.clone()
         },
         inclusive: !scan.reversed,
-        read_point: None,
         left: scan.limit,
     };
     let filter = scan.filter.as_ref().map(filter::to_proto);
@@ -152,12 +157,6 @@ async fn scan_region(
         allow_partial_results: Some(false),
         // As HBase's Java client asks: a page stops at about 2 MiB.
         max_result_size: Some(2 << 20),
-        // Only the same region's read point means anything to it.
-        mvcc_read_point: at
-            .read_point
-            .as_ref()
-            .filter(|(name, _)| *name == region.name)
-            .map(|&(_, point)| point),
         ..Default::default()
     };
     let rows = |left: Option<u64>| {
@@ -173,14 +172,11 @@ async fn scan_region(
         rows(at.left),
     )
     .await?;
-    if at
-        .read_point
-        .as_ref()
-        .is_none_or(|(name, _)| *name != region.name)
-    {
-        at.read_point = page.read_point.map(|point| (region.name.clone(), point));
-    }
     loop {
+        if let Err(e) = check_rows(&page.rows, at, scan, &region) {
+            scanner.close().await;
+            return Err(e);
+        }
         let next = deliver(&mut page, at, pages).await;
         match next {
             Delivered::ReceiverGone => {
@@ -208,8 +204,7 @@ async fn scan_region(
             }
         };
     }
-    // The region is read: on to the next, as of its own read point.
-    at.read_point = None;
+    // The region is read: on to the next.
     if scan.reversed {
         if region.start.is_empty() || region.start <= scan.start {
             return Ok(RegionEnd::Done);
@@ -224,6 +219,60 @@ async fn scan_region(
         at.inclusive = true;
     }
     Ok(RegionEnd::NextRegion)
+}
+
+/// Whether `rows` may follow the position in `region`: each inside the
+/// scan's range and the region's, and strictly after the one before (in
+/// the scan's direction), the first after the position.
+fn check_rows(
+    rows: &[RowResult],
+    at: &Position,
+    scan: &Scan,
+    region: &crate::regions::Region,
+) -> Result<()> {
+    let bad = |row: &[u8], why: &str| {
+        Error::protocol(
+            &region.server,
+            format!(
+                "a scan of region {} sent row {}, {why}",
+                region.display_name(),
+                crate::regions::binary(row)
+            ),
+        )
+    };
+    let in_scan = |row: &[u8]| {
+        row >= scan.start.as_slice() && (scan.stop.is_empty() || row < scan.stop.as_slice())
+    };
+    let mut last: Option<(&[u8], bool)> =
+        (!at.key.is_empty() || !scan.reversed).then_some((at.key.as_slice(), at.inclusive));
+    for row in rows {
+        let key = row.row.as_slice();
+        if !in_scan(key) {
+            return Err(bad(key, "outside the scan's range"));
+        }
+        if !region.contains(key) {
+            return Err(bad(key, "outside the region"));
+        }
+        if let Some((bound, inclusive)) = last {
+            let after = match (scan.reversed, inclusive) {
+                (false, true) => key >= bound,
+                (false, false) => key > bound,
+                (true, true) => key <= bound,
+                (true, false) => key < bound,
+            };
+            if !after {
+                return Err(bad(
+                    key,
+                    &format!(
+                        "out of order: not after {} (repeated, or going back)",
+                        crate::regions::binary(bound)
+                    ),
+                ));
+            }
+        }
+        last = Some((key, false));
+    }
+    Ok(())
 }
 
 enum Delivered {

@@ -23,8 +23,6 @@ pub(crate) struct Page {
     pub(crate) more_in_region: bool,
     /// The scan has more rows at all (else: it reached its stop).
     pub(crate) more: bool,
-    /// The region's read point, to reopen the scan as of it.
-    pub(crate) read_point: Option<u64>,
 }
 
 /// A scanner open on one region of one server.
@@ -164,7 +162,6 @@ impl<'a> RegionScanner<'a> {
             open,
             more_in_region,
             more,
-            read_point: response.mvcc_read_point.filter(|p| *p > 0),
         })
     }
 }

@@ -24,7 +24,17 @@ pub struct RowResult {
     pub cells: Vec<Cell>,
 }
 
-/// A change of one row, applied all or nothing.
+/// A change of one row, applied all or nothing: its deletes (the whole
+/// row, or the columns it clears) first, then its cells.
+///
+/// HBase orders a row's versions by timestamp, and a delete hides every
+/// version at or before its own time. So with a timestamp `t`
+/// ([`at`](Self::at)) the deletes go at `t - 1` and the cells at `t`.
+/// Without one the server stamps everything at one time: a clear of a
+/// column the mutation also sets is left out (the new value is the
+/// newest version, what reads see), and a delete of the whole row with
+/// cells to write is refused ([`Error::InvalidMutation`](crate::Error)),
+/// as is a mutation that deletes and writes at timestamp 0.
 ///
 /// ```
 /// use hbase_native::RowMutation;

@@ -31,26 +31,55 @@ pub(crate) async fn read(
     timeout: Duration,
 ) -> Result<Option<Vec<u8>>> {
     let mut why = Vec::new();
+    let mut answered_wrong = false;
     for server in servers {
         match tokio::time::timeout(timeout, read_from(server, path)).await {
             Ok(Ok(data)) => return Ok(data),
-            Ok(Err(e)) => why.push(format!("{server}: {e}")),
+            Ok(Err(Failure::Unreachable(e))) => why.push(format!("{server}: {e}")),
+            Ok(Err(Failure::Wrong(e))) => {
+                answered_wrong = true;
+                why.push(format!("{server}: {e}"))
+            }
             Err(_) => why.push(format!(
                 "{server}: no answer within {:.1} s (is it a ZooKeeper server?)",
                 timeout.as_secs_f64()
             )),
         }
     }
-    Err(Error::ZooKeeper {
-        quorum: quorum.to_owned(),
-        why: why.join("; "),
+    let why = why.join("; ");
+    if answered_wrong {
+        return Err(Error::ZooKeeper {
+            quorum: quorum.to_owned(),
+            why,
+        });
+    }
+    // No server of the quorum could be reached: a blip (a ZooKeeper
+    // restarting, a leader election) as much as a wrong address, so a
+    // connection failure, retried as one.
+    Err(Error::Connection {
+        server: quorum.to_owned(),
+        why: format!("no ZooKeeper server could be reached: {why}"),
     })
 }
 
-async fn read_from(server: &str, path: &str) -> std::result::Result<Option<Vec<u8>>, String> {
+/// Why one server gave no znode.
+enum Failure {
+    /// No connection, or it broke: the server may be back soon.
+    Unreachable(String),
+    /// It answered, but not as ZooKeeper does.
+    Wrong(String),
+}
+
+impl From<&str> for Failure {
+    fn from(why: &str) -> Failure {
+        Failure::Wrong(why.to_owned())
+    }
+}
+
+async fn read_from(server: &str, path: &str) -> std::result::Result<Option<Vec<u8>>, Failure> {
     let mut stream = TcpStream::connect(server)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Failure::Unreachable(e.to_string()))?;
     let _ = stream.set_nodelay(true);
     // ConnectRequest: protocol version, last zxid seen, timeout, session
     // id, password (16 bytes), read-only.
@@ -66,11 +95,11 @@ async fn read_from(server: &str, path: &str) -> std::result::Result<Option<Vec<u
     let reply = receive(&mut stream).await?;
     // ConnectResponse: protocol version, timeout, session id, password.
     if reply.len() < 20 || i32::from_be_bytes(reply[4..8].try_into().unwrap()) <= 0 {
-        return Err(format!(
+        return Err(Failure::Wrong(format!(
             "it did not answer as ZooKeeper does ({} bytes: {:02x?})",
             reply.len(),
             &reply[..reply.len().min(16)]
-        ));
+        )));
     }
     // GetDataRequest: header (xid, op), path, watch.
     let mut get = Vec::new();
@@ -105,7 +134,11 @@ async fn read_from(server: &str, path: &str) -> std::result::Result<Option<Vec<u
             Some(data.to_vec())
         }
         NO_NODE => None,
-        code => return Err(format!("getData {path} failed with ZooKeeper error {code}")),
+        code => {
+            return Err(Failure::Wrong(format!(
+                "getData {path} failed with ZooKeeper error {code}"
+            )))
+        }
     };
     let mut close = Vec::new();
     close.extend_from_slice(&2i32.to_be_bytes());
@@ -114,32 +147,35 @@ async fn read_from(server: &str, path: &str) -> std::result::Result<Option<Vec<u
     Ok(data)
 }
 
-async fn send(stream: &mut TcpStream, body: &[u8]) -> std::result::Result<(), String> {
+async fn send(stream: &mut TcpStream, body: &[u8]) -> std::result::Result<(), Failure> {
     let mut frame = (body.len() as i32).to_be_bytes().to_vec();
     frame.extend_from_slice(body);
-    stream.write_all(&frame).await.map_err(|e| e.to_string())
+    stream
+        .write_all(&frame)
+        .await
+        .map_err(|e| Failure::Unreachable(e.to_string()))
 }
 
-async fn receive(stream: &mut TcpStream) -> std::result::Result<Vec<u8>, String> {
+async fn receive(stream: &mut TcpStream) -> std::result::Result<Vec<u8>, Failure> {
     let mut len = [0u8; 4];
     stream.read_exact(&mut len).await.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        Failure::Unreachable(if e.kind() == std::io::ErrorKind::UnexpectedEof {
             "it closed the connection (is it a ZooKeeper server?)".to_owned()
         } else {
             e.to_string()
-        }
+        })
     })?;
     let len = i32::from_be_bytes(len);
     if !(0..=(16 << 20)).contains(&len) {
-        return Err(format!(
+        return Err(Failure::Wrong(format!(
             "a reply of {len} bytes: it does not answer as ZooKeeper does"
-        ));
+        )));
     }
     let mut body = vec![0; len as usize];
     stream
         .read_exact(&mut body)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Failure::Unreachable(e.to_string()))?;
     Ok(body)
 }
 

@@ -102,7 +102,8 @@ mod store;
 mod walks;
 
 pub use atomic::{
-    counter_value, CellCheck, CellCondition, ConditionalWrite, ModifyRule, ReadModifyWrite, RowEdit,
+    counter_value, CellCheck, CellCondition, ConditionalWrite, DeletesFirst, ModifyRule,
+    ReadModifyWrite, RowEdit,
 };
 pub use clock::WriteClock;
 pub use columns::Columns;

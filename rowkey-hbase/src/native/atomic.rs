@@ -1,15 +1,17 @@
 //! Conditional writes and read-modify-writes on the native transport:
 //! HBase's `checkAndMutate` (one cell checked: absent, equal, less or
 //! greater; a row's sets, clears and delete applied as one `RowMutations`
-//! when it holds) and its `increment` and `append` (with nonces, so a
-//! retry is applied once). What HBase itself cannot do (edits when the
+//! when it holds, in the order given) and its `increment` and `append`
+//! (with nonces: a retry goes only to the server that may have applied
+//! the first copy, else the outcome is unknown). What HBase itself cannot do (edits when the
 //! check does not hold; increments and appends in one step) is
 //! [`StoreError::Unsupported`], naming the stores that can.
 
 use super::store_error;
 use hbase_native::{Check, Compare, Modify, RowMutation};
 use rowkey_store::{
-    Cell, CellCondition, ConditionalWrite, ModifyRule, ReadModifyWrite, Row, RowEdit, StoreError,
+    Cell, CellCondition, ConditionalWrite, DeletesFirst, ModifyRule, ReadModifyWrite, Row,
+    StoreError,
 };
 
 const STORE: &str = "HBaseStore on the native transport";
@@ -60,28 +62,25 @@ pub(crate) async fn check_and_write(
         compare,
         as_of: None,
     };
+    // HBase applies a row's deletes before its puts: the branch in that
+    // shape, with the effect of its edits in order.
+    let edits = DeletesFirst::of(&write.on_true);
     let mut mutation = RowMutation::put(write.key.clone()).at(stamp);
-    for edit in write.on_true {
-        match edit {
-            RowEdit::Set(Cell {
-                family,
-                qualifier,
-                value,
-            }) => mutation.puts.push((family.into_bytes(), qualifier, value)),
-            RowEdit::Clear { family, qualifier } => {
-                mutation.clears.push((family.into_bytes(), qualifier))
-            }
-            RowEdit::DeleteRow => mutation.delete_row = true,
-            other => return Err(unsupported(OP, format!("apply {other:?}"))),
-        }
-    }
+    mutation.delete_row = edits.delete_row;
+    mutation.clears = edits
+        .clears
+        .into_iter()
+        .map(|(family, qualifier)| (family.into_bytes(), qualifier))
+        .collect();
+    mutation.puts = edits
+        .sets
+        .into_iter()
+        .map(|c| (c.family.into_bytes(), c.qualifier, c.value))
+        .collect();
     client
         .check_and_mutate(table, check, mutation)
         .await
-        .map_err(|e| match e {
-            hbase_native::Error::OutcomeUnknown { .. } => StoreError::outcome_unknown(OP, e),
-            e => store_error(OP, table, e),
-        })
+        .map_err(|e| store_error(OP, table, e))
 }
 
 /// `change` as one `increment` or one `append`.

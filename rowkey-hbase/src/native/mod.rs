@@ -20,8 +20,14 @@ pub(crate) fn policy(retry: &RetryPolicy) -> hbase_native::CallPolicy {
 }
 
 /// A client error as the store's: a missing table or family as such, a
-/// transient failure (retried already) as transient.
+/// transient failure (retried already) as transient, an outcome unknown
+/// as such.
 pub(crate) fn store_error(op: &'static str, table: &str, e: hbase_native::Error) -> StoreError {
+    // May have been applied: never a transient error, which a caller
+    // would retry into a second apply.
+    if let hbase_native::Error::OutcomeUnknown { .. } = e {
+        return StoreError::outcome_unknown(op, e);
+    }
     let last = e.last();
     if let hbase_native::Error::TableNotFound { .. } = last {
         return StoreError::NoSuchTable {

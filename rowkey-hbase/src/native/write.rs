@@ -27,7 +27,7 @@ impl NativeWriter {
         options: WriteOptions,
     ) -> Result<(), StoreError> {
         let _writing = self.epoch.writing();
-        let stamp = self.clock.next().max(0) as u64;
+        let stamp = self.clock.next().max(1) as u64;
         let mutations = Row::merge_repeated(rows)
             .into_iter()
             .map(|row| mutation_of(row, stamp))
@@ -42,7 +42,7 @@ impl NativeWriter {
         options: WriteOptions,
     ) -> Result<(), StoreError> {
         let _writing = self.epoch.writing();
-        let stamp = self.clock.next().max(0) as u64;
+        let stamp = self.clock.next().max(1) as u64;
         keys.sort();
         keys.dedup();
         let mutations = keys

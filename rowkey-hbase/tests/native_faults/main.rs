@@ -13,3 +13,4 @@ mod late_writes;
 mod proxy;
 mod regions;
 mod servers;
+mod writes;

@@ -6,9 +6,11 @@
 
 mod apply;
 mod conditional;
+mod deletes_first;
 mod modify;
 
 pub(crate) use apply::{apply_edits, apply_rules};
 pub use conditional::{CellCheck, CellCondition, ConditionalWrite, RowEdit};
+pub use deletes_first::DeletesFirst;
 pub(crate) use modify::counter_of;
 pub use modify::{counter_value, ModifyRule, ReadModifyWrite};
