@@ -174,8 +174,9 @@ impl Client {
 
     /// Applies `mutation` to its row of `table` if `check` holds of one of
     /// the row's cells, as one step of the region server; whether it held.
-    /// Never sent again once it may have reached the server: such a
-    /// failure is [`Error::OutcomeUnknown`].
+    /// Never sent again once it may have run (its request went out whole
+    /// and no answer came): such a failure is [`Error::OutcomeUnknown`].
+    /// Its deletes and puts apply as [`RowMutation`] says.
     pub fn check_and_mutate(
         &self,
         table: &str,
@@ -190,7 +191,10 @@ impl Client {
 
     /// Increments counters or appends bytes of `row` of `table` as one
     /// step of the region server; the new values of the cells changed.
-    /// Carries a nonce, so a retry is applied once.
+    /// Carries a nonce: once a copy may have run, it is sent again only to
+    /// the region server process that may have run it, which does not run
+    /// a repeat; if the region is now elsewhere (or its server restarted),
+    /// or the retries run out, the error is [`Error::OutcomeUnknown`].
     pub fn read_modify_write(
         &self,
         table: &str,

@@ -10,8 +10,9 @@
 //! - [`Client::scan`] streams a [`Scan`]'s rows region by region, forward
 //!   or reversed, with server-side [`Filter`]s (`FuzzyRowFilter`,
 //!   `MultiRowRangeFilter`) and a limit; a scanner lost to a moved region,
-//!   a dead server or a cut connection is reopened after the last row
-//!   delivered.
+//!   a dead server, an expired lease or a cut connection is reopened after
+//!   the last row delivered, at the server's current read point; every
+//!   row is checked against the scan.
 //! - [`Client::get`] reads rows by key, one `Multi` of gets per region
 //!   server, in the order asked.
 //! - [`Client::mutate`] writes [`RowMutation`]s, each row all or nothing,
@@ -19,7 +20,9 @@
 //! - [`Client::check_and_mutate`] applies a row's mutation if one of its
 //!   cells is as a [`Check`] says, as one step of the server;
 //!   [`Client::read_modify_write`] increments counters or appends bytes
-//!   ([`Modify`]), with a nonce so that a retry is applied once.
+//!   ([`Modify`]), with a nonce: a copy that may have run is sent again
+//!   only to the server that may have run it, which does not run a
+//!   repeat; anything else that may have run is [`Error::OutcomeUnknown`].
 //! - [`Admin`] creates tables pre-split at split keys, disables, deletes,
 //!   lists and describes them, and lists a table's [`Region`]s.
 //!

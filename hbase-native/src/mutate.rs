@@ -153,7 +153,8 @@ pub(crate) fn check_mutations(mutations: &[RowMutation]) -> Result<()> {
 /// the delete and the cells at one time, and the delete hides them), or
 /// at timestamp 0 (no time is before it).
 pub(crate) fn check_deletes(m: &RowMutation) -> Result<()> {
-    if m.puts.is_empty() || !(m.delete_row || !m.clears.is_empty()) {
+    let deletes = m.delete_row || !m.clears.is_empty();
+    if m.puts.is_empty() || !deletes {
         return Ok(());
     }
     match m.timestamp {
@@ -592,7 +593,7 @@ mod tests {
     #[test]
     fn deletes_that_would_hide_their_own_cells_are_refused() {
         let row_and_cells = RowMutation::delete_row(b"r".to_vec()).set(b"d", b"a", b"v");
-        let e = check_mutations(&[row_and_cells.clone()])
+        let e = check_mutations(std::slice::from_ref(&row_and_cells))
             .unwrap_err()
             .to_string();
         assert!(e.contains("RowMutation::at"), "{e}");

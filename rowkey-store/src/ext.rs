@@ -369,8 +369,10 @@ pub trait StoreExt: Store {
 
     /// Appends `bytes` to cell `family:qualifier` of a typed key's row (a
     /// missing cell counts as empty), as one step of the server, and
-    /// returns the new value. Never retried once it may have reached the
-    /// server.
+    /// returns the new value. Once it may have reached the server it is
+    /// applied at most once: sent again only where the server can tell a
+    /// repeat (HBase natively: the same region server, by its nonce), else
+    /// [`StoreError::OutcomeUnknown`].
     fn append<K: RowKey>(
         &self,
         key: &K,

@@ -23,7 +23,7 @@ use std::time::Duration;
 /// How many of a native connection's first bytes are its handshake: the
 /// preamble (`HBas`, version, auth) and the length-prefixed connection
 /// header. A late copy sent on a new connection needs them first.
-fn handshake(opening: &[u8]) -> usize {
+pub fn handshake(opening: &[u8]) -> usize {
     match opening {
         [b'H', b'B', b'a', b's', _, _, a, b, c, d, ..] => {
             10 + u32::from_be_bytes([*a, *b, *c, *d]) as usize
@@ -32,11 +32,13 @@ fn handshake(opening: &[u8]) -> usize {
     }
 }
 
-/// A table of `rows` rows in one region, through a client whose calls
-/// give up after 1 s without an answer, and the proxy of the one region
-/// server every write goes to.
-async fn one_region(rows: u32) -> (HBaseStore, Model, Arc<FaultProxy>) {
-    let policy = patient().idle_timeout(Duration::from_secs(1));
+/// A table of `rows` rows in one region, through a client retrying as
+/// `policy` says, and the proxy of the one region server every write
+/// goes to.
+pub async fn one_region_with(
+    rows: u32,
+    policy: rowkey::store::RetryPolicy,
+) -> (HBaseStore, Model, Arc<FaultProxy>) {
     let (store, model, proxies) = proxied_table(rows, &[], policy, Vec::new).await;
     let native = rowkey_hbase::hbase_native::Client::connect(
         &rowkey_fixtures::hbase::cluster().zk_address(),
@@ -47,6 +49,10 @@ async fn one_region(rows: u32) -> (HBaseStore, Model, Arc<FaultProxy>) {
     assert_eq!(regions.len(), 1);
     let proxy = proxies.lock().unwrap()[&regions[0].server].clone();
     (store, model, proxy)
+}
+
+async fn one_region(rows: u32) -> (HBaseStore, Model, Arc<FaultProxy>) {
+    one_region_with(rows, patient().idle_timeout(Duration::from_secs(1))).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

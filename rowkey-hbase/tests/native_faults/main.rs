@@ -10,7 +10,9 @@
 
 mod harness;
 mod late_writes;
+mod outcomes;
 mod proxy;
+mod read_points;
 mod regions;
 mod servers;
 mod writes;

@@ -36,6 +36,8 @@ import org.apache.hadoop.hbase.util.JVMClusterUtil;
  * start-rs            starts one more region server; answers its port
  * servers             the live region servers' ports
  * regions TABLE       START@PORT for each region, in key order
+ * flush TABLE         flushes the table's memstores to files; waits
+ * compact TABLE       major-compacts the table; waits until it is done
  * </pre>
  */
 final class ClusterControl {
@@ -79,6 +81,11 @@ final class ClusterControl {
         return servers();
       case "regions":
         return regions(TableName.valueOf(w[1]));
+      case "flush":
+        admin().flush(TableName.valueOf(w[1]));
+        return "flushed";
+      case "compact":
+        return compact(TableName.valueOf(w[1]));
       default:
         throw new IllegalArgumentException("unknown command " + w[0]);
     }
@@ -232,6 +239,23 @@ final class ClusterControl {
       }
     }
     return String.join(",", out);
+  }
+
+  private String compact(TableName table) throws Exception {
+    admin().majorCompact(table);
+    // The request is queued: wait until a compaction has started and ended.
+    Thread.sleep(500);
+    waitUntil(
+        "the major compaction of " + table,
+        () -> {
+          try {
+            return admin().getCompactionState(table)
+                == org.apache.hadoop.hbase.client.CompactionState.NONE;
+          } catch (IOException e) {
+            return false;
+          }
+        });
+    return "compacted";
   }
 
   /** Waits until no region is in transition. */
