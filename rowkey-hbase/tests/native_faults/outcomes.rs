@@ -28,6 +28,19 @@ fn slow_retries() -> rowkey::store::RetryPolicy {
         .idle_timeout(Duration::from_secs(2))
 }
 
+/// Waits (at most 30 s) until the proxy holds a request and has cut its
+/// client.
+async fn wait_for_hold(proxy: &rowkey_fixtures::proxy::FaultProxy) {
+    let began = std::time::Instant::now();
+    while !proxy.holding() {
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "no request was held"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 fn add(by: i64) -> ReadModifyWrite {
     ReadModifyWrite::new(
         crate::harness::key(0),
@@ -53,9 +66,7 @@ async fn lost_answer(between: impl Fn(String) -> Vec<String>) -> (Result<i64, St
         let store = store.clone();
         async move { store.read_modify_write(add(10)).await }
     });
-    while !proxy.holding() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for_hold(&proxy).await;
     assert!(proxy.release_held(), "the held increment ran");
     for line in between(store.table_name().to_owned()) {
         command(&line).await;
@@ -99,9 +110,7 @@ async fn a_conditional_write_whose_answer_was_lost_is_outcome_unknown() {
         let store = store.clone();
         async move { store.check_and_write(claim).await }
     });
-    while !proxy.holding() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_for_hold(&proxy).await;
     assert!(proxy.release_held(), "the held write ran");
     let e = write.await.unwrap().expect_err("its answer was lost");
     assert!(e.is_outcome_unknown() && !e.is_transient(), "{e}");
