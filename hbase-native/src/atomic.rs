@@ -254,7 +254,7 @@ pub(crate) async fn read_modify_write(
         row,
         Resend::SameServer,
         |region, connection| {
-            let mutation = &mutation;
+            let (mutation, columns) = (&mutation, &columns);
             async move {
                 let request = proto::MutateRequest {
                     region: Cluster::region(&region.name),
@@ -270,20 +270,43 @@ pub(crate) async fn read_modify_write(
                         .map_err(unreadable)?;
                 let result = answer.result.unwrap_or_default();
                 let count = result.associated_cell_count.unwrap_or(0) as usize;
-                if count > 0 {
-                    let cells = crate::wire::cells(&mut block, count, &region.server)
-                        .map_err(unreadable)?;
-                    return Ok(RowResult {
-                        row: row.to_vec(),
-                        cells: cells.into_iter().map(|c| c.cell).collect(),
-                    });
+                let cells = if count > 0 {
+                    crate::wire::cells(&mut block, count, &region.server)
+                        .map_err(unreadable)?
+                        .into_iter()
+                        .map(|c| c.cell)
+                        .collect()
+                } else {
+                    crate::scanner::inline_row(&result, &region.server)
+                        .map_err(unreadable)?
+                        .map_or_else(Vec::new, |r| r.cells)
+                };
+                // A server answers a repeat of an operation it ran (its
+                // nonce replayed from a dead server's log) with no cells:
+                // applied, but its new values are not known.
+                let missing = columns
+                    .iter()
+                    .find(|(f, q, _)| !cells.iter().any(|c| c.family == *f && c.qualifier == *q));
+                if let Some((f, q, _)) = missing {
+                    return Err(unreadable(Error::protocol(
+                        &region.server,
+                        format!(
+                            "a {} answered without the new value of {}:{} (a repeat of \
+                             one it ran before?)",
+                            if kind == mp::MutationType::Increment {
+                                "increment"
+                            } else {
+                                "append"
+                            },
+                            crate::regions::binary(f),
+                            crate::regions::binary(q)
+                        ),
+                    )));
                 }
-                let row_result =
-                    crate::scanner::inline_row(&result, &region.server).map_err(unreadable)?;
-                Ok(row_result.unwrap_or(RowResult {
+                Ok(RowResult {
                     row: row.to_vec(),
-                    cells: vec![],
-                }))
+                    cells,
+                })
             }
         },
     )

@@ -324,3 +324,161 @@ impl std::error::Error for Error {
 
 /// A result of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Cluster;
+    use crate::options::{CallPolicy, Options};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn remote(class: &str, do_not_retry: bool) -> Error {
+        Error::Remote {
+            server: "s:1".into(),
+            region: None,
+            call: "Multi",
+            exception: RemoteException {
+                class: format!("org.apache.hadoop.hbase.{class}"),
+                message: String::new(),
+                do_not_retry,
+            },
+        }
+    }
+
+    /// Every kind of error, and whether a call is tried again after it:
+    /// the table docs/stores.md shows ("Errors of the native transport").
+    fn kinds() -> Vec<(Error, bool)> {
+        let e = || Box::new(Error::ClientClosed);
+        let mut kinds = vec![
+            (
+                Error::InvalidAddress {
+                    address: "x".into(),
+                    why: "y".into(),
+                },
+                false,
+            ),
+            (
+                Error::ZooKeeper {
+                    quorum: "zk://a".into(),
+                    why: "no znode".into(),
+                },
+                false,
+            ),
+            (Error::connection("s:1", "reset"), true),
+            (
+                Error::Timeout {
+                    server: "s:1".into(),
+                    call: "Scan",
+                    after: Duration::from_secs(1),
+                },
+                true,
+            ),
+            (Error::protocol("s:1", "garbage"), false),
+            (
+                Error::Unsupported {
+                    server: "s:1".into(),
+                    what: "TLS".into(),
+                },
+                false,
+            ),
+            (Error::TableNotFound { table: "t".into() }, false),
+            (Error::TableExists { table: "t".into() }, false),
+            (
+                Error::RegionsInTransition {
+                    table: "t".into(),
+                    why: "a split".into(),
+                },
+                true,
+            ),
+            (
+                Error::Procedure {
+                    what: "create".into(),
+                    why: "no".into(),
+                },
+                false,
+            ),
+            (Error::InvalidScan { why: "x".into() }, false),
+            (Error::InvalidMutation { why: "x".into() }, false),
+            (Error::OutcomeUnknown { last: e() }, false),
+            (
+                Error::RetriesExhausted {
+                    attempts: 2,
+                    last: e(),
+                },
+                false,
+            ),
+            (Error::ClientClosed, false),
+        ];
+        for class in [
+            "NotServingRegionException",
+            "RegionMovedException",
+            "RegionOpeningException",
+            "RegionServerStoppedException",
+            "ServerNotRunningYetException",
+            "RegionServerAbortedException",
+            "UnknownScannerException",
+            "OutOfOrderScannerNextException",
+            "ScannerResetException",
+            "LeaseException",
+        ] {
+            // A stale location or a lost scanner: tried again even when
+            // HBase marks it "do not retry" (meaning the same call).
+            kinds.push((remote(class, true), true));
+        }
+        for class in [
+            "RegionTooBusyException",
+            "CallQueueTooBigException",
+            "CallDroppedException",
+            "RetryImmediatelyException",
+            "PleaseHoldException",
+            "MultiActionResultTooLarge",
+            "CallTimeoutException",
+            "TimeoutIOException",
+            "NotAllMetaRegionsOnlineException",
+            "MasterNotRunningException",
+            "PleaseRestartMasterException",
+        ] {
+            kinds.push((remote(class, false), true));
+            kinds.push((remote(class, true), false));
+        }
+        for class in [
+            "DoNotRetryIOException",
+            "NoSuchColumnFamilyException",
+            "OperationConflictException",
+            "AccessDeniedException",
+            "SomethingNobodyKnows",
+        ] {
+            kinds.push((remote(class, false), false));
+        }
+        kinds
+    }
+
+    #[tokio::test]
+    async fn each_kind_of_error_is_retried_as_the_table_says() {
+        let cluster = Cluster::new("zk://127.0.0.1:1".parse().unwrap(), Options::default());
+        let policy = CallPolicy::new(3, Duration::ZERO, Duration::ZERO, Duration::from_secs(1));
+        for (error, retried) in kinds() {
+            assert_eq!(error.is_retryable(), retried, "{error:?}");
+            let tries = AtomicU32::new(0);
+            let got = cluster
+                .retrying(&policy, Some("t"), || {
+                    tries.fetch_add(1, Ordering::SeqCst);
+                    let error = error.clone();
+                    async move { Err::<(), _>(error) }
+                })
+                .await
+                .unwrap_err();
+            let tries = tries.load(Ordering::SeqCst);
+            if retried {
+                assert_eq!(tries, 3, "{error:?} is tried as often as allowed");
+                assert!(
+                    matches!(&got, Error::RetriesExhausted { attempts: 3, last } if **last == error),
+                    "{got:?}"
+                );
+            } else {
+                assert_eq!(tries, 1, "{error:?} is not tried again");
+                assert_eq!(got, error);
+            }
+        }
+    }
+}
