@@ -125,7 +125,7 @@ async fn a_read_held_past_its_lease_with_a_flush_and_a_compaction_loses_no_row()
     held_read(
         name,
         &[format!("flush {name}"), format!("compact {name}")],
-        Duration::from_millis(LEASE_MS + 2_000),
+        Duration::from_millis(LEASE_MS * 3),
     )
     .await;
 }
