@@ -6,13 +6,13 @@
 
 use crate::error::{Error, Result};
 use crate::wire::{self, Answer};
-use bytes::{Bytes, BytesMut};
+use bytes::{BufMut, Bytes};
 use prost::Message;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
@@ -180,12 +180,14 @@ impl Connection {
         let exchange = async {
             {
                 let mut writer = self.shared.writer.lock().await;
-                writer
-                    .write_all(&frame)
-                    .await
-                    .map_err(|e| Error::connection(&self.shared.server, e))?;
-                // A frame written in part is one no server can read.
-                written.store(true, Ordering::Relaxed);
+                // A frame written in part is one no server can read. A
+                // write that fails is a stream that broke: the reader,
+                // reading the same stream, fails this call with why (a
+                // server that takes only TLS closes at the preamble, and
+                // the write may see its reset first).
+                if writer.write_all(&frame).await.is_ok() {
+                    written.store(true, Ordering::Relaxed);
+                }
             }
             rx.await.map_err(|_| Error::ClientClosed)?
         };
@@ -229,15 +231,10 @@ async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
     let error = loop {
         let mut len = [0u8; 4];
         if let Err(e) = read.read_exact(&mut len).await {
-            // Closed before any answer, with calls waiting: a server that
-            // takes only TLS closes at the preamble without a word.
-            let waiting = !shared
-                .waiting
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .calls
-                .is_empty();
-            if !answered && waiting && speaks_tls(&shared.address).await {
+            // Closed before any answer: a server that takes only TLS
+            // closes at the preamble without a word (perhaps before the
+            // first call is even waiting: a connection opens for a call).
+            if !answered && speaks_tls(&shared.address).await {
                 break Error::Unsupported {
                     server: shared.server.clone(),
                     what: "TLS (it closed the connection at the preamble and answers a TLS \
@@ -252,11 +249,11 @@ async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
         if len > wire::MAX_FRAME {
             break unexpected_frame(&shared.server, len);
         }
-        let mut frame = BytesMut::zeroed(len);
-        if let Err(e) = read.read_exact(&mut frame).await {
+        let mut frame = Vec::new();
+        if let Err(e) = read_frame(&mut read, len, &mut frame).await {
             break Error::connection(&shared.server, closed_why(e));
         }
-        match wire::answer(frame.freeze(), &shared.server) {
+        match wire::answer(Bytes::from(frame), &shared.server) {
             Ok(answer) => {
                 let call = shared
                     .waiting
@@ -283,6 +280,33 @@ async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
         }
     };
     shared.break_with(error);
+}
+
+/// What a frame's buffer first holds, and the least it grows by: enough
+/// for most answers in one read.
+const FRAME_CHUNK: usize = 64 << 10;
+
+/// Reads the `len` bytes of a frame into `frame` (emptied first), the
+/// buffer growing as bytes arrive (doubling what came, never past `len`):
+/// a length is only a claim, so a server that claims 400 MiB and sends 10
+/// bytes costs 64 KiB, not 400 MiB. The stream's end before `len` bytes
+/// is `UnexpectedEof`; nothing past them is read.
+pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
+    read: &mut R,
+    len: usize,
+    frame: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    frame.clear();
+    while frame.len() < len {
+        if frame.len() >= frame.capacity() {
+            frame.reserve_exact((len - frame.len()).min(frame.len().max(FRAME_CHUNK)));
+        }
+        let room = frame.capacity().min(len) - frame.len();
+        if read.read_buf(&mut (&mut *frame).limit(room)).await? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+    }
+    Ok(())
 }
 
 /// Why a server refused a connection, as an error.

@@ -63,6 +63,8 @@ mod client;
 mod cluster;
 mod connection;
 mod error;
+#[cfg(test)]
+mod fake;
 mod filter;
 mod get;
 mod locate;

@@ -113,6 +113,8 @@ struct Sent {
     regions: Vec<String>,
     /// Per region action, whether it is one row's atomic action.
     atomic: Vec<bool>,
+    /// Per region action, how many actions it holds.
+    counts: Vec<usize>,
 }
 
 /// Refuses a mutation whose row or family a cell cannot carry (HBase
@@ -189,6 +191,7 @@ fn multi_request(
         actions: Vec::new(),
         regions: Vec::new(),
         atomic: Vec::new(),
+        counts: Vec::new(),
     };
     for (name, rows) in regions {
         let mut plain = proto::RegionAction {
@@ -223,6 +226,7 @@ fn multi_request(
                         .map(|(n, p)| action(n, p))
                         .collect(),
                 };
+                sent.counts.push(atomic.action.len());
                 request.region_action.push(atomic);
                 sent.actions.push(vec![i]);
                 sent.regions.push(crate::regions::binary(name));
@@ -230,6 +234,7 @@ fn multi_request(
             }
         }
         if !plain.action.is_empty() {
+            sent.counts.push(plain.action.len());
             request.region_action.push(plain);
             cells.extend_from_slice(&plain_cells);
             sent.actions.push(plain_rows);
@@ -396,21 +401,27 @@ fn failed_of(
                 first = Some(error);
             }
         };
-    for (((result, rows), region), &atomic) in response
+    for ((((result, rows), region), &atomic), &count) in response
         .region_action_result
         .iter()
         .zip(&sent.actions)
         .zip(&sent.regions)
         .zip(&sent.atomic)
+        .zip(&sent.counts)
     {
         if let Some(e) = &result.exception {
             fail(&mut rows.iter().copied(), region, e);
             continue;
         }
-        // A plain list answers each of its rows once, by index: a row
-        // left out is a write nobody confirmed, never one taken as done.
-        if !atomic {
-            if let Err(why) = answered_once(&result.result_or_exception, rows.len()) {
+        // Each action answered once, by index: a row left out is a write
+        // nobody confirmed, never one taken as done. (A failed atomic
+        // action may answer only its first failure.)
+        let failed = result
+            .result_or_exception
+            .iter()
+            .any(|r| r.exception.is_some());
+        if !(atomic && failed) {
+            if let Err(why) = answered_once(&result.result_or_exception, count) {
                 let error = Error::protocol(server, format!("region {region}: {why}"));
                 return (all(), Some(error));
             }

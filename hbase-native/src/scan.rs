@@ -192,6 +192,12 @@ async fn scan_region(
         if !page.more {
             return Ok(RegionEnd::Done);
         }
+        // A page of no rows (a heartbeat) delivers nothing, so sees no
+        // receiver gone: a scan nobody reads stops here too.
+        if pages.is_closed() {
+            scanner.close().await;
+            return Ok(RegionEnd::Done);
+        }
         if !page.more_in_region {
             break;
         }

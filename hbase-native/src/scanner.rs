@@ -150,6 +150,18 @@ impl<'a> RegionScanner<'a> {
                 .more_results_in_region
                 .unwrap_or(had_results || heartbeat);
         let open = more_in_region;
+        if open && self.id.is_none() {
+            // Else the next page would be taken as the scan's end, the
+            // region's other rows silently missing.
+            return Err(Error::protocol(
+                &self.server,
+                format!(
+                    "a scan of region {} said the region has more rows, and named no \
+                     scanner to ask for them",
+                    self.region
+                ),
+            ));
+        }
         if !open {
             // The server closes a scanner that has no more rows.
             self.id = None;

@@ -171,9 +171,9 @@ async fn receive(stream: &mut TcpStream) -> std::result::Result<Vec<u8>, Failure
             "a reply of {len} bytes: it does not answer as ZooKeeper does"
         )));
     }
-    let mut body = vec![0; len as usize];
-    stream
-        .read_exact(&mut body)
+    // Grown as the bytes come: a length is only a claim.
+    let mut body = Vec::new();
+    crate::connection::read_frame(stream, len as usize, &mut body)
         .await
         .map_err(|e| Failure::Unreachable(e.to_string()))?;
     Ok(body)
