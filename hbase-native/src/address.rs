@@ -117,8 +117,7 @@ fn servers(list: &str, default: u16) -> std::result::Result<Vec<String>, String>
                 .filter(|p| *p > 0)
                 .ok_or_else(|| format!("{port:?} is not a port, in {server:?}"))
         };
-        // `[v6]` or `[v6]:port`; else `host` or `host:port` (a bare v6
-        // address, colons and all, takes the default port).
+        // `[v6]` or `[v6]:port`; else `host` or `host:port`.
         let (host, port) = if server.starts_with('[') {
             match server.split_once(']') {
                 Some((v6, "")) => (&server[..v6.len() + 1], default),
@@ -130,8 +129,13 @@ fn servers(list: &str, default: u16) -> std::result::Result<Vec<String>, String>
             }
         } else {
             match server.rsplit_once(':') {
-                Some((host, port)) if !host.contains(':') => (host, port_of(port)?),
-                _ => (server, default),
+                Some((host, _)) if host.contains(':') => {
+                    return Err(format!(
+                        "an IPv6 address goes in brackets: [{server}] (or [{server}]:PORT)"
+                    ))
+                }
+                Some((host, port)) => (host, port_of(port)?),
+                None => (server, default),
             }
         };
         if host.is_empty() || host == "[]" {
@@ -178,6 +182,7 @@ mod tests {
         );
         for bad in [
             "zk://[::1",
+            "zk://::1",
             "zk://[::1]x",
             "zk://[::1]:",
             "zk://[]",

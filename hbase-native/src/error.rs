@@ -180,9 +180,11 @@ pub enum Error {
         /// Why.
         why: String,
     },
-    /// A call that is not safe to repeat (a conditional mutation) failed
-    /// after it may have reached the server: whether it was applied is not
-    /// known, and it was not sent again. Read the row to find out.
+    /// A call that is not safe to repeat (a conditional mutation, an
+    /// increment, an append) failed after it may have run: whether it was
+    /// applied is not known, and it was not sent where it could run again
+    /// (`outcome.rs` says when). It was applied at most once. Read the row
+    /// to find out.
     OutcomeUnknown {
         /// The failure.
         last: Box<Error>,
@@ -300,7 +302,8 @@ impl fmt::Display for Error {
             Error::InvalidMutation { why } => write!(f, "invalid mutation: {why}"),
             Error::OutcomeUnknown { last } => write!(
                 f,
-                "the outcome is unknown (the call may have been applied; it was not sent again): {last}"
+                "the outcome is unknown (the call may have been applied, once at most; \
+                 read what is there before trying again): {last}"
             ),
             Error::Procedure { what, why } => write!(f, "{what} failed on the master: {why}"),
             Error::RetriesExhausted { attempts, last } => {

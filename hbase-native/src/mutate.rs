@@ -265,10 +265,12 @@ pub(crate) fn protos_of(
     let ts = m.timestamp;
     // Deletes beside puts go just before them: a delete marker hides
     // every version at or before its time, the puts' own included. HBase
-    // reads a column's own timestamp before the mutation's, so both
-    // carry it.
+    // reads a column's own timestamp before the mutation's: a column the
+    // mutation also sets is cleared just before, any other at the
+    // mutation's time (a version of it stamped then is gone too).
     let delete_ts = match ts {
-        Some(t) if !m.puts.is_empty() => Some(t - 1),
+        // At 0 with deletes and puts: refused before (`check_deletes`).
+        Some(t) if !m.puts.is_empty() => Some(t.saturating_sub(1)),
         t => t,
     };
     // Without a timestamp the server stamps the deletes and the puts at
@@ -286,13 +288,14 @@ pub(crate) fn protos_of(
         let mut columns: BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> = BTreeMap::new();
         if !m.delete_row {
             for (family, qualifier) in clears {
+                let set = m.puts.iter().any(|(f, q, _)| f == family && q == qualifier);
                 columns
                     .entry(family)
                     .or_default()
                     .push(mp::column_value::QualifierValue {
                         qualifier: Some(qualifier.clone()),
                         value: None,
-                        timestamp: delete_ts,
+                        timestamp: if set { delete_ts } else { ts },
                         delete_type: Some(mp::DeleteType::DeleteMultipleVersions as i32),
                     });
             }
@@ -573,6 +576,16 @@ mod tests {
         // Only clears: at the mutation's time.
         let m = RowMutation::put(b"r".to_vec()).clear(b"d", b"a").at(100);
         assert_eq!(delete_times(&m), [Some(100), Some(100)]);
+        // A clear of a column not set goes at the mutation's time.
+        let m = RowMutation::put(b"r".to_vec())
+            .clear(b"d", b"a")
+            .clear(b"d", b"b")
+            .set(b"d", b"a", b"new")
+            .at(100);
+        assert_eq!(delete_times(&m), [Some(99), Some(99), Some(100)]);
+        // Puts alone at 0: no delete, and no time below 0 asked for.
+        assert!(delete_times(&put(b"r", 1).at(0)).is_empty());
+        assert_eq!(protos_of(&put(b"r", 1).at(0), None).len(), 1);
         let m = RowMutation::delete_row(b"r".to_vec())
             .set(b"d", b"a", b"new")
             .at(100);

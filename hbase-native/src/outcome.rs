@@ -3,8 +3,10 @@
 //! [`Error::OutcomeUnknown`].
 //!
 //! A call "may have run" once its request went out whole and no answer
-//! came (the connection broke, the call timed out), or an answer came that
-//! cannot be read. Before that, any failure is safe to retry anywhere.
+//! came (the connection broke, the call timed out), an answer came that
+//! cannot be read, or the server answered that it timed out waiting for
+//! its write-ahead log (the edit may be logged). Before that, any failure
+//! is safe to retry anywhere.
 //! After it:
 //! - a conditional mutation is never sent again ([`Resend::Never`]): its
 //!   check would be made a second time, against its own write;
@@ -86,6 +88,7 @@ where
             },
             server,
         ) = failure;
+        let may_have_run = may_have_run || logged_then_timed_out(&error);
         if may_have_run {
             if resend == Resend::Never {
                 cluster.forget(Some(table), &error);
@@ -115,6 +118,18 @@ where
         }
         tokio::time::sleep(policy.backoff(tries)).await;
     }
+}
+
+/// An answer that says the server gave up waiting for its write-ahead
+/// log: the edit may be in the log already, and come back when the log
+/// is replayed, though the call failed.
+fn logged_then_timed_out(error: &Error) -> bool {
+    error.remote().is_some_and(|r| {
+        matches!(
+            r.simple_class(),
+            "TimeoutIOException" | "WALSyncTimeoutIOException"
+        )
+    })
 }
 
 /// Why one attempt did not get an answer.

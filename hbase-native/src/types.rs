@@ -29,7 +29,9 @@ pub struct RowResult {
 ///
 /// HBase orders a row's versions by timestamp, and a delete hides every
 /// version at or before its own time. So with a timestamp `t`
-/// ([`at`](Self::at)) the deletes go at `t - 1` and the cells at `t`.
+/// ([`at`](Self::at)) the cells go at `t`, a delete of the row beside
+/// them and a clear of a column the mutation also sets at `t - 1`, and a
+/// clear of any other column at `t`.
 /// Without one the server stamps everything at one time: a clear of a
 /// column the mutation also sets is left out (the new value is the
 /// newest version, what reads see), and a delete of the whole row with

@@ -93,10 +93,11 @@ pub enum StoreError {
     /// A write whose request may have reached the server, and failed in a
     /// way that does not say whether it was applied (a deadline passed, the
     /// connection broke after the request was sent, the server went away
-    /// mid-call). It was not sent again, since a copy delivered late could
-    /// undo a later write (a row delete has no timestamp to bound it by).
-    /// Read the row to see what it holds; write it again only if no later
-    /// write to it may have been made.
+    /// mid-call). It was not sent where it could be applied a second time
+    /// (a copy delivered late could undo a later write, a conditional
+    /// write would be checked against itself, a counter would count twice),
+    /// so it was applied at most once. Read the row to see what it holds;
+    /// write it again only if no later write to it may have been made.
     OutcomeUnknown {
         /// What was being done: "delete rows", "mutate rows".
         op: &'static str,
@@ -419,8 +420,8 @@ impl fmt::Display for StoreError {
                 write!(
                     f,
                     ", and whether it was applied is unknown: the request may have reached \
-                     the server, and it was not sent again, since a copy delivered late could \
-                     undo a later write: {source}"
+                     the server, and it was not sent where it could be applied a second time \
+                     (it was applied at most once): {source}"
                 )
             }
             StoreError::NotAnIndexRow { key } => write!(

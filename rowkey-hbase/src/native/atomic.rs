@@ -3,9 +3,9 @@
 //! greater; a row's sets, clears and delete applied as one `RowMutations`
 //! when it holds, in the order given) and its `increment` and `append`
 //! (with nonces: a retry goes only to the server that may have applied
-//! the first copy, else the outcome is unknown). What HBase itself cannot do (edits when the
-//! check does not hold; increments and appends in one step) is
-//! [`StoreError::Unsupported`], naming the stores that can.
+//! the first copy, else the outcome is unknown). What HBase itself cannot
+//! do (edits when the check does not hold; increments and appends in one
+//! step) is [`StoreError::Unsupported`], naming the stores that can.
 
 use super::store_error;
 use hbase_native::{Check, Compare, Modify, RowMutation};
