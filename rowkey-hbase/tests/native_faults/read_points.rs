@@ -1,7 +1,6 @@
 //! Read points under every way a scanner is lost while a read is held:
-//! its lease expiring (with another writer, a flush and a major
-//! compaction in between) and its region moved (a region closing flushes
-//! it). Once no scanner holds a read point, a flush keeps only the newest
+//! its lease expiring (then another writer's rows flushed and compacted)
+//! and its region moved (then compacted on its new server). Once no scanner holds a read point, a flush keeps only the newest
 //! version of a cell, so a scan reopened as of the lost scanner's point
 //! would find no version of every row written since: half the rows went
 //! missing that way. The read must deliver every row that was there
@@ -63,7 +62,7 @@ fn rows(value: &str) -> Vec<Row> {
 /// its first rows while `meanwhile` runs (every row rewritten, then the
 /// scanner lost), and checks that every row comes once, in order, with
 /// its old or its new value.
-async fn held_read(name: &str, meanwhile: &[String], pause: Duration) {
+async fn held_read(name: &str, meanwhile: &[String]) {
     let client = HBaseClient::connect(&short_lease().zk_address())
         .await
         .unwrap();
@@ -86,9 +85,13 @@ async fn held_read(name: &str, meanwhile: &[String], pause: Duration) {
         .table(name);
     writer.write_rows(rows("new")).await.unwrap();
     for line in meanwhile {
-        command(line.clone()).await;
+        match line.strip_prefix("sleep ") {
+            Some(ms) => tokio::time::sleep(Duration::from_millis(ms.parse().unwrap())).await,
+            None => {
+                command(line.clone()).await;
+            }
+        }
     }
-    tokio::time::sleep(pause).await;
     while let Some(row) = read.next().await {
         got.push(row.unwrap_or_else(|e| panic!("{name}: the held read failed: {e}")));
     }
@@ -109,7 +112,7 @@ async fn held_read(name: &str, meanwhile: &[String], pause: Duration) {
             String::from_utf8_lossy(&row.key)
         );
     }
-    // Read again after the pause: the rows the held read reopened on are
+    // The rows read after the scanner was lost (reopened) are
     // the rewritten ones.
     let tail = got.last().unwrap();
     assert_eq!(
@@ -122,10 +125,15 @@ async fn held_read(name: &str, meanwhile: &[String], pause: Duration) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_held_past_its_lease_with_a_flush_and_a_compaction_loses_no_row() {
     let name = "held_lease";
+    // The lease expires first: then no scanner holds the read's point,
+    // and the flush and the compaction keep only the newest versions.
     held_read(
         name,
-        &[format!("flush {name}"), format!("compact {name}")],
-        Duration::from_millis(LEASE_MS * 3),
+        &[
+            format!("sleep {}", LEASE_MS * 3),
+            format!("flush {name}"),
+            format!("compact {name}"),
+        ],
     )
     .await;
 }
@@ -133,12 +141,7 @@ async fn a_read_held_past_its_lease_with_a_flush_and_a_compaction_loses_no_row()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_held_while_its_region_moves_loses_no_row() {
     let name = "held_move";
-    // The region closes (and is flushed) on one server and opens on the
-    // other, well within the lease.
-    held_read(
-        name,
-        &[format!("move {name} -")],
-        Duration::from_millis(100),
-    )
-    .await;
+    // The region closes on one server and opens on the other, well within
+    // the lease; compacted there, where no scanner holds the read's point.
+    held_read(name, &[format!("move {name} -"), format!("compact {name}")]).await;
 }
