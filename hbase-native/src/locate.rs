@@ -18,29 +18,55 @@ fn server(name: &proto::ServerName) -> String {
     format!("{}:{}", name.host_name, name.port.unwrap_or(16020))
 }
 
-/// Reads an HBase znode's message under the registry's parent.
+/// Reads an HBase znode's message under the registry's parent; an error
+/// if it does not exist.
 async fn znode<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<M> {
-    let Registry::ZooKeeper { servers, parent } = &cluster.registry else {
+    match znode_if_any(cluster, node).await? {
+        Some(message) => Ok(message),
+        None => {
+            let (quorum, parent) = parent_of(cluster);
+            Err(Error::ZooKeeper {
+                quorum,
+                why: format!(
+                    "{parent}/{node} does not exist: no HBase keeps its state under {parent} \
+                     there (is the znode parent right? HBase's default is /hbase; \
+                     zookeeper.znode.parent says otherwise)"
+                ),
+            })
+        }
+    }
+}
+
+/// The quorum as given, and the znode parent.
+fn parent_of(cluster: &Cluster) -> (String, &str) {
+    let Registry::ZooKeeper { parent, .. } = &cluster.registry else {
         unreachable!("only read with a ZooKeeper registry");
     };
-    let quorum = cluster.registry.to_string();
+    (cluster.registry.to_string(), parent)
+}
+
+/// Reads an HBase znode's message under the registry's parent, if it
+/// exists.
+async fn znode_if_any<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<Option<M>> {
+    let Registry::ZooKeeper { servers, .. } = &cluster.registry else {
+        unreachable!("only read with a ZooKeeper registry");
+    };
+    let (quorum, parent) = parent_of(cluster);
     let path = format!("{parent}/{node}");
     let wrong = |why: String| Error::ZooKeeper {
         quorum: quorum.clone(),
         why,
     };
-    let data = zookeeper::read(&quorum, servers, &path, cluster.options.connect_timeout)
-        .await?
-        .ok_or_else(|| {
-            wrong(format!(
-                "{path} does not exist: no HBase keeps its state under {parent} there \
-                 (is the znode parent right? HBase's default is /hbase; \
-                 zookeeper.znode.parent says otherwise)"
-            ))
-        })?;
+    let Some(data) =
+        zookeeper::read(&quorum, servers, &path, cluster.options.connect_timeout).await?
+    else {
+        return Ok(None);
+    };
     let payload = zookeeper::hbase_payload(&data)
         .map_err(|why| wrong(format!("{path} is not HBase's: {why}")))?;
-    M::decode(payload).map_err(|e| wrong(format!("{path} is not HBase's: {e}")))
+    M::decode(payload)
+        .map(Some)
+        .map_err(|e| wrong(format!("{path} is not HBase's: {e}")))
 }
 
 /// Where `hbase:meta` is open.
@@ -90,10 +116,24 @@ pub(crate) async fn find_meta(cluster: &Cluster) -> Result<String> {
 /// The active master.
 pub(crate) async fn find_master(cluster: &Cluster) -> Result<String> {
     match &cluster.registry {
-        Registry::ZooKeeper { .. } => {
-            let master: proto::Master = znode(cluster, "master").await?;
-            Ok(server(&master.master))
-        }
+        Registry::ZooKeeper { .. } => match znode_if_any::<proto::Master>(cluster, "master").await?
+        {
+            Some(master) => Ok(server(&master.master)),
+            None => {
+                // The parent is HBase's (meta is found there): the master
+                // is down or starting, which a retry may outlast.
+                znode::<proto::MetaRegionServer>(cluster, "meta-region-server").await?;
+                let (quorum, parent) = parent_of(cluster);
+                Err(Error::Connection {
+                    server: "the active master".into(),
+                    why: format!(
+                        "no master is active: {parent}/master does not exist in {quorum}, \
+                         though {parent}/meta-region-server does (the master is down or still \
+                         starting; a backup master takes over if there is one)"
+                    ),
+                })
+            }
+        },
         Registry::Masters { servers } => {
             let mut last = None;
             for master in servers {

@@ -46,9 +46,8 @@ async fn a_zookeeper_that_answers_wrong_is_a_zookeeper_error() {
 /// Mode 14: a ZooKeeper that closes, claims 16 MiB and sends 10 bytes,
 /// pings forever instead of answering, or is not there, is a connection
 /// failure (a ZooKeeper restarting looks the same), within the connect
-/// timeout. (16 MiB is `zookeeper.rs`'s cap on a reply, which it
-/// allocates whole before the bytes come: a bounded cost, unlike the RPC
-/// frames' old 512 MiB.)
+/// timeout. (16 MiB is `zookeeper.rs`'s cap on a reply, whose buffer
+/// grows as the bytes come.)
 #[tokio::test(flavor = "multi_thread")]
 async fn a_zookeeper_that_closes_or_stalls_is_a_connection_error() {
     for (zk, why) in [
@@ -131,4 +130,23 @@ async fn regioninfo_that_is_not_hbase_s_is_a_protocol_error() {
     }
     let (e, _) = get_fails(Meta::Empty).await;
     assert!(matches!(e, Error::TableNotFound { .. }), "{e}");
+}
+
+/// A master down (no `/hbase/master`, though HBase's state is there) is
+/// said as such, not as a wrong znode parent, and is retried: a master
+/// starting or failing over is outlasted.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_master_down_is_said_as_such_and_retried() {
+    let fake = Fake::with(Zk::NoMaster, Meta::Whole, Mode::Honest).await;
+    let client = Client::connect_with(&fake.address(), options())
+        .await
+        .expect("meta is found without a master");
+    let (got, _) = timed("no master", client.admin().table_names()).await;
+    let e = got.expect_err("no master to ask");
+    assert!(
+        matches!(e, Error::RetriesExhausted { attempts: 3, .. }),
+        "retried: {e}"
+    );
+    says(&e, "no master is active");
+    assert!(!e.to_string().contains("znode parent"), "{e}");
 }

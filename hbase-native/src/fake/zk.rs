@@ -31,6 +31,8 @@ pub(super) enum Zk {
     BadPayload,
     /// A `getData` reply whose data claims more bytes than it holds.
     ShortData,
+    /// The meta server's name, and no `/hbase/master`: a master down.
+    NoMaster,
 }
 
 /// Serves ZooKeeper sessions on `listener`; the znode names the meta
@@ -87,8 +89,15 @@ async fn session(mut stream: TcpStream, mode: Zk, meta_port: u16) -> std::io::Re
     // ReplyHeader (xid, zxid, err), then the data and a stat.
     let mut reply = xid.to_vec();
     reply.extend_from_slice(&0i64.to_be_bytes());
+    // GetDataRequest: xid, op, the path's length and the path, watch.
+    let path = get
+        .get(8..12)
+        .map(|n| u32::from_be_bytes(n.try_into().unwrap()) as usize)
+        .and_then(|n| get.get(12..12 + n))
+        .unwrap_or_default();
     let data = match mode {
         Zk::NoNode => None,
+        Zk::NoMaster if path.ends_with(b"/master") => None,
         Zk::NotHBase => Some(b"not hbase".to_vec()),
         Zk::BadPayload => Some(hbase_data(b"\xff\xff\xff")),
         _ => Some(hbase_data(
