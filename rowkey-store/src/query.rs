@@ -202,6 +202,10 @@ pub struct QueryStream<S> {
     /// key order, or after its IN-lists; reversed with it).
     heads: MergeHeads<Row>,
     remaining: Option<u64>,
+    /// Reads started ahead of the merge in a limited query: each may hold
+    /// a row the query wants, so no more of them in all than rows wanted
+    /// (reads ahead that find nothing do not make room for more).
+    read_ahead: u64,
     options: QueryOptions,
     in_flight: usize,
     /// Rows buffered, plus rows asked for and not yet delivered.
@@ -305,6 +309,7 @@ impl<S: Store> QueryStream<S> {
             heads,
             ranges,
             remaining: plan.limit().map(|l| l as u64),
+            read_ahead: 0,
             options,
             in_flight: 0,
             held: 0,
@@ -610,8 +615,8 @@ impl<S: Store> QueryStream<S> {
     /// read in flight, while the budget has room for it. With one (`n`
     /// rows still wanted): `n` rows (the ranges before it may yield fewer
     /// than `n`), while fewer than `n` rows are buffered and fewer than
-    /// `n` reads are in flight, within the `2n + 2B` rows such a query may
-    /// read.
+    /// `n` reads have been started ahead, within the `2n + 2B` rows such a
+    /// query may read.
     fn ahead_ask(&self) -> u64 {
         let page = self.options.page_rows.max(1) as u64;
         match self.remaining {
@@ -636,7 +641,7 @@ impl<S: Store> QueryStream<S> {
                 // Each read ahead may hold a row the query wants: no more
                 // of them in flight than rows still wanted.
                 if self.held - pending < remaining
-                    && (self.in_flight as u64) < remaining
+                    && self.read_ahead < remaining
                     && self.held + ask <= cap
                 {
                     ask
@@ -693,7 +698,10 @@ impl<S: Store> QueryStream<S> {
             } else {
                 match self.ahead_ask() {
                     0 => return,
-                    ask => ask,
+                    ask => {
+                        self.read_ahead += u64::from(self.remaining.is_some());
+                        ask
+                    }
                 }
             };
             self.start(i, ask, None);
