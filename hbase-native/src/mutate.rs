@@ -278,17 +278,20 @@ pub(crate) fn protos_of(
     // a clear of a column the mutation sets too is left out (the set's
     // version is the newest, what every read sees).
     let sets = |family: &[u8], qualifier: &[u8]| {
-        ts.is_none()
-            && m.puts
-                .iter()
-                .any(|(f, q, _)| f.as_slice() == family && q.as_slice() == qualifier)
+        m.puts
+            .iter()
+            .any(|(f, q, _)| f.as_slice() == family && q.as_slice() == qualifier)
     };
-    let clears: Vec<&(Vec<u8>, Vec<u8>)> = m.clears.iter().filter(|(f, q)| !sets(f, q)).collect();
+    let clears: Vec<&(Vec<u8>, Vec<u8>)> = m
+        .clears
+        .iter()
+        .filter(|(f, q)| ts.is_some() || !sets(f, q))
+        .collect();
     if m.delete_row || !clears.is_empty() {
         let mut columns: BTreeMap<&[u8], Vec<mp::column_value::QualifierValue>> = BTreeMap::new();
         if !m.delete_row {
             for (family, qualifier) in clears {
-                let set = m.puts.iter().any(|(f, q, _)| f == family && q == qualifier);
+                let set = sets(family, qualifier);
                 columns
                     .entry(family)
                     .or_default()
