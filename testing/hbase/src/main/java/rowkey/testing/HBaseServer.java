@@ -158,6 +158,10 @@ public final class HBaseServer {
     // Small and quick: one region server, no balancer churn.
     conf.setInt("hbase.regionserver.handler.count", 30);
     conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
+    // A compaction's old files stay in the store (and a daughter's reference
+    // files keep it unmergeable, HBASE-20940) until this chore runs: 2 min
+    // by default, longer than a test waits for a merge.
+    conf.setInt("hbase.hfile.compaction.discharger.interval", 1_000);
     if (regionServers > 1) {
       // A region server that dies is noticed in seconds, not the default 90.
       conf.setInt("zookeeper.session.timeout", 6_000);
