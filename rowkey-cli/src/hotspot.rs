@@ -4,10 +4,12 @@
 //! scale; under either, what fills each hot region (rowkey-core's
 //! [`HotspotCauses`](rowkey_core::hotspot::HotspotCauses)).
 
+mod axis;
 mod bars;
 mod heatmap;
 mod notes;
 
+pub use axis::{TimeAxis, TimePoints};
 pub use bars::draw_bars;
 pub use heatmap::{draw_heatmap, heat_color, Heat};
 

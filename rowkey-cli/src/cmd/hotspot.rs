@@ -3,7 +3,7 @@
 
 use super::{describe_decode_error, split_keys, CmdResult};
 use crate::out::{out, outln};
-use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat};
+use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat, TimePoints};
 use rowkey_cli::key_input::{no_keys, read_keys, KeyForm};
 use rowkey_cli::layout_file::load;
 use rowkey_core::hotspot::{HotspotCauses, HotspotReport};
@@ -54,15 +54,15 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
     let mut causes = HotspotCauses::new(layout, &report);
     let mut undecoded = 0;
     let mut first_error = None;
-    let mut points = Vec::new();
+    let mut points = TimePoints::new();
     for k in &keys {
         let region = report.region_of(k);
         let decoded = layout.decode_key(k);
         causes.add(region, decoded.as_ref());
         match decoded {
             Ok(d) => {
-                if let Some(t) = a.time.and_then(|t| d.get(t)).and_then(|v| v.as_time_axis()) {
-                    points.push((region, t));
+                if let Some(value) = a.time.and_then(|t| d.get(t)) {
+                    points.push(region, value);
                 }
             }
             Err(e) => {
@@ -92,7 +92,8 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
             }
         }
         Some(t) => {
-            let heat = Heat::new(report.counts().len(), &points, a.bins);
+            let (axis, points) = points.finish();
+            let heat = Heat::new(report.counts().len(), axis, &points, a.bins);
             draw_heatmap(&heat, &report, &causes, &title, t, a.out)?;
             outln!(
                 "picture: {} (regions over {t}, {} bins)",

@@ -1,6 +1,7 @@
 //! A heatmap of regions over a time field: keys per region and time bin,
 //! its colour scale beside it, the causes of the hot regions under it.
 
+use super::axis::TimeAxis;
 use super::notes::{Notes, INSET};
 use super::{
     check_drawable, font, plot_err, region_label, text_width, LABEL_PITCH, LABEL_PX, TEXT_PX,
@@ -29,20 +30,30 @@ pub struct Heat {
     pub start: f64,
     /// The width of a bin.
     pub step: f64,
+    /// What the axis counts in.
+    pub axis: TimeAxis,
 }
 
 impl Heat {
-    /// Counts `(region, time)` points into `bins` bins over their times.
-    pub fn new(regions: usize, points: &[(usize, f64)], bins: usize) -> Heat {
+    /// Counts `(region, time)` points on `axis` into at most `bins` bins
+    /// over their times: fewer if bins of whole units cover them in fewer.
+    pub fn new(regions: usize, axis: TimeAxis, points: &[(usize, f64)], bins: usize) -> Heat {
         let bins = bins.max(1);
         let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        let (start, span) = if lo.is_finite() {
-            (lo, (hi - lo).max(1.0))
-        } else {
-            (0.0, 1.0)
+        // The span the values cover: the last one takes its grain too
+        // (1 to 10 is ten integers, not nine).
+        let grain = match axis {
+            TimeAxis::EpochMillis { grain } => grain,
+            TimeAxis::Integers => 1.0,
         };
-        let step = whole_step(start, span / bins as f64);
+        let (start, span) = if lo.is_finite() {
+            (lo, hi - lo + grain)
+        } else {
+            (0.0, grain)
+        };
+        let step = whole_step(axis, span / bins as f64);
+        let bins = ((span / step - 1e-9).ceil() as usize).clamp(1, bins);
         let mut counts = vec![vec![0; bins]; regions];
         for &(region, t) in points {
             let bin = (((t - start) / step) as usize).min(bins - 1);
@@ -54,52 +65,58 @@ impl Heat {
             counts,
             start,
             step,
+            axis,
         }
     }
 }
 
-/// A bin of epoch milliseconds widened to what its label names exactly:
-/// up to the next whole hour past a day, minute past an hour, second past
-/// a minute (times from 00:00 to 06:59:59.9 in 1 bin are 7h, not "6h
-/// 59min"); other axes as they are.
-fn whole_step(start: f64, step: f64) -> f64 {
-    if !is_epoch_ms(start) {
-        return step;
-    }
-    let unit = match step {
-        s if s >= 86_400_000.0 => 3_600_000.0,
-        s if s >= 3_600_000.0 => 60_000.0,
-        s if s >= 60_000.0 => 1_000.0,
-        _ => 1.0,
+/// A bin widened to what its label names exactly. On a time axis: up to
+/// the next whole hour past a day, minute past an hour, second past a
+/// minute (times from 00:00 to 06:59:59.9 in 1 bin are 7h, not "6h
+/// 59min"), and never finer than the values' grain (a day of dates);
+/// of integers, a whole number of values.
+fn whole_step(axis: TimeAxis, step: f64) -> f64 {
+    let unit = match axis {
+        TimeAxis::Integers => 1.0,
+        TimeAxis::EpochMillis { grain } => grain.max(match step {
+            s if s >= DAY_MS => HOUR_MS,
+            s if s >= HOUR_MS => 60_000.0,
+            s if s >= 60_000.0 => 1_000.0,
+            _ => 1.0,
+        }),
     };
     // A step a hair over a whole unit (float error) stays that unit.
     ((step / unit - 1e-9).ceil() * unit).max(unit)
 }
 
-/// Whether axis values are epoch milliseconds (1973 to 5138).
-fn is_epoch_ms(t: f64) -> bool {
-    (1e11..1e14).contains(&t)
-}
+const HOUR_MS: f64 = 3_600_000.0;
+const DAY_MS: f64 = 86_400_000.0;
 
-/// Shows a time axis value: epoch milliseconds as a UTC time, others as
-/// numbers.
-fn time_label(t: f64) -> String {
-    if is_epoch_ms(t) {
+/// Shows a time axis value: a UTC time (a date if the values are whole
+/// days), or an integer.
+fn time_label(axis: TimeAxis, t: f64) -> String {
+    if let TimeAxis::EpochMillis { grain } = axis {
         if let Some(d) = chrono::DateTime::from_timestamp_millis(t as i64) {
-            return d.format("%Y-%m-%d %H:%M").to_string();
+            let format = if grain >= DAY_MS { "%Y-%m-%d" } else { "%Y-%m-%d %H:%M" };
+            return d.format(format).to_string();
         }
     }
     format!("{t:.0}")
 }
 
-/// A bin's width as people say it: `7h`, `25min`, `2d 3h` for epoch
-/// milliseconds, else the number and the field's name (its units).
-fn bin_width(start: f64, step: f64, field: &str) -> String {
-    if !is_epoch_ms(start) {
-        return format!("{} {field}", trim_number(step));
+/// What one bin holds, as people say it: `one 7h bin`, `one 25min bin`,
+/// `one 2d 3h bin` on a time axis; `600 values of hour` of integers (a
+/// field's values have no unit we know: "one 600 hour bin" read as 600
+/// hours).
+fn bin_width(axis: TimeAxis, step: f64, field: &str) -> String {
+    if axis == TimeAxis::Integers {
+        return match step {
+            s if s <= 1.0 => format!("one value of {field}"),
+            s => format!("{} values of {field}", trim_number(s)),
+        };
     }
     let s = (step / 1000.0).round() as u64;
-    match s {
+    let width = match s {
         0 => format!("{}ms", trim_number(step)),
         1..60 => format!("{s}s"),
         60..3600 => format!("{}min", s / 60),
@@ -107,7 +124,8 @@ fn bin_width(start: f64, step: f64, field: &str) -> String {
         3600..86_400 => format!("{}h {}min", s / 3600, s % 3600 / 60),
         _ if s % 86_400 < 3600 => format!("{}d", s / 86_400),
         _ => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
-    }
+    };
+    format!("one {width} bin")
 }
 
 fn trim_number(x: f64) -> String {
@@ -179,9 +197,9 @@ pub fn draw_heatmap(
             (0..regions.saturating_sub(1).max(1)).into_segmented(),
         )
         .map_err(plot_err)?;
-    let x_desc = match is_epoch_ms(heat.start) {
-        true => format!("{field} (UTC)"),
-        false => field.to_string(),
+    let x_desc = match heat.axis {
+        TimeAxis::EpochMillis { .. } => format!("{field} (UTC)"),
+        TimeAxis::Integers => field.to_string(),
     };
     chart
         .configure_mesh()
@@ -192,7 +210,7 @@ pub fn draw_heatmap(
         .label_style(font(LABEL_PX))
         .x_labels(6)
         .y_labels(regions as usize)
-        .x_label_formatter(&|x| time_label(heat.start + x * heat.step))
+        .x_label_formatter(&|x| time_label(heat.axis, heat.start + x * heat.step))
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
             _ => String::new(),
@@ -215,8 +233,8 @@ pub fn draw_heatmap(
         }))
         .map_err(plot_err)?;
     let scale_name = format!(
-        "keys in a cell (one region, one {} bin)",
-        bin_width(heat.start, heat.step, field)
+        "keys in a cell (one region, {})",
+        bin_width(heat.axis, heat.step, field)
     );
     draw_scale(&scale_area, max, &scale_name)?;
     notes.draw(&notes_area)?;
@@ -268,15 +286,31 @@ fn draw_scale(
 mod tests {
     use super::*;
 
+    const MS: TimeAxis = TimeAxis::EpochMillis { grain: 1.0 };
+
     #[test]
     fn hotspot_bin_widths_read_as_durations() {
-        let ms = 1.7e12;
-        assert_eq!(bin_width(ms, 7.0 * 3_600_000.0, "at"), "7h");
-        assert_eq!(bin_width(ms, 25.0 * 60_000.0, "at"), "25min");
-        assert_eq!(bin_width(ms, 51.0 * 3_600_000.0, "at"), "2d 3h");
-        assert_eq!(bin_width(ms, 2.0 * 86_400_000.0, "at"), "2d");
-        assert_eq!(bin_width(ms, 250.0, "at"), "250ms");
-        assert_eq!(bin_width(20_000.0, 1.5, "day"), "1.5 day");
+        assert_eq!(bin_width(MS, 7.0 * HOUR_MS, "at"), "one 7h bin");
+        assert_eq!(bin_width(MS, 25.0 * 60_000.0, "at"), "one 25min bin");
+        assert_eq!(bin_width(MS, 51.0 * HOUR_MS, "at"), "one 2d 3h bin");
+        assert_eq!(bin_width(MS, 2.0 * DAY_MS, "at"), "one 2d bin");
+        assert_eq!(bin_width(MS, 250.0, "at"), "one 250ms bin");
+    }
+
+    /// Issue 48: an integer hour field's bins read "one 600600 hour bin",
+    /// 600,600 hours; a bin of integers is a count of values.
+    #[test]
+    fn bins_of_integers_are_counts_of_values() {
+        let ints = TimeAxis::Integers;
+        assert_eq!(bin_width(ints, 600_600.0, "hour"), "600600 values of hour");
+        assert_eq!(bin_width(ints, 1.0, "hour"), "one value of hour");
+        // 0 to 10 is eleven values: four bins of 3 (the last holds 9 and 10).
+        let plain = Heat::new(1, ints, &[(0, 0.0), (0, 10.0)], 4);
+        assert_eq!((plain.step, plain.counts[0].clone()), (3.0, vec![1, 0, 0, 1]));
+        // Five values in 24 bins: five bins of one value each.
+        let few: Vec<_> = (0..5).map(|i| (0, 100.0 + f64::from(i))).collect();
+        let heat = Heat::new(1, ints, &few, 24);
+        assert_eq!((heat.step, heat.counts[0].clone()), (1.0, vec![1; 5]));
     }
 
     /// Issue 41: a day of trips in 24 bins read "59min" and "6h 59min";
@@ -285,14 +319,23 @@ mod tests {
     fn bins_are_whole_durations() {
         let t0 = 1.7e12;
         let points = |last: f64| vec![(0, t0), (0, t0 + last)];
-        let last_trip = 7.0 * 7.0 * 3_600_000.0 - 1_000.0; // 48:59:59
-        let heat = Heat::new(1, &points(last_trip), 7);
-        assert_eq!(bin_width(heat.start, heat.step, "started"), "7h");
-        let day = Heat::new(1, &points(24.0 * 3_600_000.0 - 1.0), 24);
-        assert_eq!(bin_width(day.start, day.step, "started"), "1h");
+        let last_trip = 7.0 * 7.0 * HOUR_MS - 1_000.0; // 48:59:59
+        let heat = Heat::new(1, MS, &points(last_trip), 7);
+        assert_eq!(bin_width(heat.axis, heat.step, "started"), "one 7h bin");
+        let day = Heat::new(1, MS, &points(24.0 * HOUR_MS - 1.0), 24);
+        assert_eq!(bin_width(day.axis, day.step, "started"), "one 1h bin");
         assert_eq!(day.counts[0].iter().sum::<usize>(), 2);
-        // Not epoch milliseconds: the step as it is.
-        let plain = Heat::new(1, &[(0, 0.0), (0, 10.0)], 4);
-        assert_eq!(plain.step, 2.5);
+    }
+
+    /// Dates are binned in whole days: thirty days in 24 bins are 15 bins
+    /// of two days, not 24 of 30 hours (every other one holding two dates).
+    #[test]
+    fn bins_of_dates_are_whole_days() {
+        let days = TimeAxis::EpochMillis { grain: DAY_MS };
+        let month: Vec<_> = (0..30).map(|d| (0, 1.7e12 + f64::from(d) * DAY_MS)).collect();
+        let heat = Heat::new(1, days, &month, 24);
+        assert_eq!(bin_width(heat.axis, heat.step, "day"), "one 2d bin");
+        assert_eq!(heat.counts[0], vec![2; 15]);
+        assert_eq!(time_label(days, 1.7e12), "2023-11-14");
     }
 }

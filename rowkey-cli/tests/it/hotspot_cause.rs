@@ -153,7 +153,16 @@ fn svg_size_and_text(svg: &std::path::Path) -> ((u32, u32), String) {
 /// the picture rasterised to PNG (kept as `name` to look at), checked to
 /// be the SVG's size.
 fn run_and_draw(keys: &std::path::Path, extra: &[&str], name: &str) -> (String, String) {
-    let layout = chat_layout();
+    run_and_draw_with(&chat_layout(), keys, extra, name)
+}
+
+/// `run_and_draw` with another layout file.
+fn run_and_draw_with(
+    layout: &std::path::Path,
+    keys: &std::path::Path,
+    extra: &[&str],
+    name: &str,
+) -> (String, String) {
     let svg = tmp(&format!("{name}.svg"));
     let mut args = vec![
         "hotspot",
@@ -222,4 +231,37 @@ fn hotspot_names_what_fills_each_hot_region_in_text_and_picture() {
     for cause in &causes {
         assert!(words.contains(cause), "{cause} in {words}");
     }
+}
+
+/// Issue 48: a heatmap over an integer field labelled its bins "one
+/// 600600 hour bin" (600,600 hours). An integer written as a date
+/// (`#[text(width = 8)] date: u32`, `20260101`) is a date: bins of whole
+/// days, dates under the plot; other integers are counted in values.
+#[test]
+fn heatmaps_over_integers_say_what_a_bin_holds() {
+    use rowkey_fixtures::layouts::HotEvent;
+    let layout = crate::run::layout("HotEvent");
+    let keys: Vec<Vec<u8>> = HotEvent::rows(2_000)
+        .iter()
+        .map(|r| r.to_vec().unwrap())
+        .collect();
+    let keys = keys_file("hot-events.keys", &keys, true);
+    let (out, words) = run_and_draw_with(&layout, &keys, &["--hex", "--time", "date"], "dates");
+    assert!(out.contains("(regions over date, 10 bins)"), "{out}");
+    assert!(words.contains("keys in a cell (one region, one 1d bin)"), "{words}");
+    assert!(words.contains("date (UTC)"), "{words}");
+    let first = HotEvent::rows(2_000).iter().map(|r| r.date).min().unwrap();
+    let first = format!("{}-{:02}-{:02}", first / 10_000, first / 100 % 100, first % 100);
+    assert!(words.contains(&first), "{first} in {words}");
+
+    let (out, words) = run_and_draw_with(&layout, &keys, &["--hex", "--time", "event_id"], "ids");
+    assert!(out.contains("(regions over event_id, 20 bins)"), "{out}");
+    assert!(words.contains("keys in a cell (one region, one value of event_id)"), "{words}");
+    let (_, words) = run_and_draw_with(
+        &layout,
+        &keys,
+        &["--hex", "--time", "event_id", "--bins", "4"],
+        "ids-4",
+    );
+    assert!(words.contains("keys in a cell (one region, 5 values of event_id)"), "{words}");
 }
