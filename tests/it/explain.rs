@@ -78,7 +78,7 @@ fn plans_say_what_they_read() {
         (4, 4, None)
     );
     assert!(
-        explain(free).starts_with("4 ranges, one in each of 4 salt buckets\nreads every row of those 4 buckets, keeping the rows whose key matches a pattern"),
+        explain(free).starts_with("4 ranges, one in each of 4 salt buckets\nthe salt hashes device, and device is not fixed: fix it (eq) or list its values (is_in) to read 1 bucket instead of 4\nreads every row of those 4 buckets, keeping the rows whose key matches a pattern"),
     );
     // One device: one bucket, one narrow range, no filter.
     let one = Reading::scan().device.eq("dev-1").plan().unwrap();
@@ -123,4 +123,111 @@ fn plans_say_what_they_read() {
     let none = Log::scan().day.is_in(Vec::<u32>::new()).plan().unwrap();
     assert_eq!(none.explain().to_string(), "no range: reads nothing");
     assert_eq!(none.explain().buckets_read(), 0);
+}
+
+/// An OpenTSDB-style point: the salt hashes the host and region tags.
+#[derive(RowKey, Debug, PartialEq)]
+struct Point<'a> {
+    metric: u32,
+    #[salt(buckets = 16, binary)]
+    #[pad(width = 12)]
+    host: &'a str,
+    #[salt]
+    #[pad(width = 8)]
+    region: &'a str,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+/// Issue 48: forty hosts over two hours became 1,280 ranges because the
+/// region (a salt input) was free, and `explain()` said only "1280
+/// ranges, in 16 of 16 salt buckets". It names each factor and what
+/// would narrow the salt.
+#[test]
+fn plans_say_which_fields_multiply_their_ranges() {
+    let hosts: Vec<String> = (0..40).map(|i| format!("host-{i:02}")).collect();
+    let hosts = || hosts.iter().map(String::as_str);
+    let (from, to) = (1_767_225_600_000, 1_767_225_600_000 + 2 * 3_600_000);
+    // The region never reached: every bucket a combination.
+    let free = Point::scan()
+        .metric
+        .is_in([1, 2])
+        .host
+        .is_in(hosts())
+        .plan()
+        .unwrap();
+    let cost = free.explain();
+    assert_eq!(
+        (cost.ranges(), cost.buckets_each(), cost.in_lists()),
+        (1280, 16, &[("metric", 2), ("host", 40)][..])
+    );
+    assert_eq!(cost.unfixed_salt_inputs().collect::<Vec<_>>(), ["region"]);
+    let text = cost.to_string();
+    assert!(
+        text.starts_with(
+            "1280 ranges, in 16 of 16 salt buckets\n\
+             ranges: 2 values of metric (is_in) x 40 values of host (is_in) x 16 salt buckets each\n\
+             the salt hashes host and region, and region is not fixed: fix it (eq) or list its \
+             values (is_in) to read 1 bucket a combination instead of 16\n"
+        ),
+        "{text}"
+    );
+    // A range on the region does not fix it either.
+    let ranged = Point::scan()
+        .metric
+        .eq(1)
+        .host
+        .is_in(hosts())
+        .region
+        .between("eu", "ev")
+        .unwrap();
+    let text = ranged.explain().to_string();
+    assert!(
+        text.starts_with(
+            "640 ranges, in 16 of 16 salt buckets\n\
+             ranges: 40 values of host (is_in) x 16 salt buckets each\n\
+             the salt hashes host and region, and region is not fixed"
+        ),
+        "{text}"
+    );
+    // Listing the regions, as the message says: one bucket a combination.
+    let regions = ["eu-west", "eu-north", "us-east", "us-west", "ap-south"];
+    let listed = Point::scan()
+        .metric
+        .is_in([1, 2])
+        .host
+        .is_in(hosts())
+        .region
+        .is_in(regions)
+        .at_ms
+        .between(from, to)
+        .unwrap();
+    let cost = listed.explain();
+    assert_eq!((cost.ranges(), cost.buckets_each()), (400, 1));
+    assert_eq!(cost.unfixed_salt_inputs().count(), 0);
+    let text = cost.to_string();
+    assert!(
+        text.contains(
+            "\nranges: 2 values of metric (is_in) x 40 values of host (is_in) x 5 values of region (is_in)\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("the salt hashes"), "{text}");
+    // A host free and the region fixed: both inputs named as the salt's,
+    // the free one as the one to fix.
+    let text = Point::scan()
+        .metric
+        .eq(1)
+        .host
+        .any()
+        .region
+        .eq("eu-west")
+        .plan()
+        .unwrap()
+        .explain()
+        .to_string();
+    assert!(
+        text.contains("\nthe salt hashes host and region, and host is not fixed: fix it (eq)"),
+        "{text}"
+    );
 }

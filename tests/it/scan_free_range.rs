@@ -180,10 +180,13 @@ fn explain_says_what_it_reads_and_what_it_keeps() {
     assert_eq!(
         plan.explain().to_string(),
         "6 ranges, one in each of 6 salt buckets\n\
+         the salt hashes city and driver, and driver is not fixed: fix it (eq) or list its \
+         values (is_in) to read 1 bucket instead of 6\n\
          reads every row of those ranges, keeping the rows whose key matches a pattern of 6 \
-         bytes and whose started (the key's bytes from byte 6 on) lie in the range: on the \
-         server on Bigtable (RowKeyRegexFilter), in the client on HBase over Thrift 1 and on \
-         MemStore\n\
+         bytes and whose started (the key's bytes from byte 6 on) lie in the range: both on \
+         the server on Bigtable (RowKeyRegexFilter), the pattern on the server and the range in \
+         the client on HBase natively (FuzzyRowFilter), both in the client over HBase's Thrift 1 \
+         and on MemStore\n\
          rows merged across buckets in logical key order"
     );
     let fuzzy = plan.fuzzy().unwrap();

@@ -25,6 +25,9 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     salt: Option<SaltPlan>,
     bucket: Option<u32>,
     group: Option<u32>,
+    /// The salt inputs fixed to one value: a bit per place in
+    /// `salt.inputs`, for [`PlanExplain`](super::PlanExplain).
+    salt_fixed: u64,
     error: Option<EncodeError>,
     /// Byte offsets the field descriptions remember: where the salted
     /// fields start and end, for the bucket once they are all set.
@@ -68,6 +71,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             salt,
             bucket: None,
             group: None,
+            salt_fixed: 0,
             error: None,
             marks: [0; M],
             free_from: None,
@@ -83,6 +87,16 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     pub(crate) fn note_width(&mut self, field: &'static str, fixed: bool) {
         if !fixed && self.varying.is_none() {
             self.varying = Some((field, self.buf.len()));
+        }
+    }
+
+    /// `field` has just been fixed to one value: if the salt hashes it,
+    /// one input fewer is left for the bucket.
+    pub(crate) fn note_fixed(&mut self, field: &'static str) {
+        if let Some(salt) = self.salt {
+            if let Some(i) = salt.inputs.iter().position(|&input| input == field) {
+                self.salt_fixed |= 1u64.checked_shl(i as u32).unwrap_or(0);
+            }
         }
     }
 
@@ -343,7 +357,15 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     fn plan(&self, start: KeyBuf<N>, stop: Option<KeyBuf<N>>) -> ScanPlan<N> {
         let start = self.suffix(&start);
         let stop = stop.map(|s| self.suffix(&s));
-        ScanPlan::new(self.salt, self.buckets(), start, stop)
+        let buckets = self.buckets();
+        let mut plan = ScanPlan::new(self.salt, buckets.clone(), start, stop);
+        plan.fan_out.buckets_each = buckets.len() as u32;
+        if buckets.len() > 1 {
+            let inputs = self.salt.map_or(0, |s| s.inputs.len().min(64));
+            let all = if inputs == 64 { u64::MAX } else { (1u64 << inputs) - 1 };
+            plan.fan_out.unfixed_salt = all & !self.salt_fixed;
+        }
+        plan
     }
 
     /// Every key that starts with the fields fixed so far.

@@ -8,6 +8,7 @@
 
 use super::ScanPlan;
 use core::fmt;
+use std::sync::Arc;
 
 /// What a [`ScanPlan`] reads: made by [`ScanPlan::explain`]. Its
 /// `Display` says it in words, one line per point.
@@ -30,9 +31,11 @@ use core::fmt;
 /// assert_eq!(
 ///     cost.to_string(),
 ///     "16 ranges, one in each of 16 salt buckets\n\
+///      the salt hashes user, and user is not fixed: fix it (eq) or list its values (is_in) \
+///      to read 1 bucket instead of 16\n\
 ///      reads every row of those 16 buckets, keeping the rows whose key matches a pattern \
-///      (5 of its 6 bytes free): a server-side filter (Bigtable RowKeyRegexFilter, \
-///      HBase FuzzyRowFilter)\n\
+///      (5 of its 6 bytes free): on the server on Bigtable (RowKeyRegexFilter) and on HBase \
+///      natively (FuzzyRowFilter), in the client over HBase's Thrift 1 and on MemStore\n\
 ///      rows merged across buckets in logical key order"
 /// );
 ///
@@ -40,7 +43,7 @@ use core::fmt;
 /// assert_eq!(one.to_string(), "1 range, in salt bucket 7 of 16");
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlanExplain {
     ranges: usize,
     buckets_read: u32,
@@ -56,6 +59,13 @@ pub struct PlanExplain {
     reversed: bool,
     /// Where rows merge from, for a plan ordered after its IN-lists.
     merge_from: Option<usize>,
+    /// Each IN-list's field and number of values.
+    lists: Arc<[(&'static str, usize)]>,
+    /// Salt buckets read per IN-list combination.
+    buckets_each: u32,
+    /// The salt's inputs, and a bit for each one left unfixed.
+    salt_inputs: &'static [&'static str],
+    unfixed_salt: u64,
 }
 
 impl PlanExplain {
@@ -103,6 +113,10 @@ impl PlanExplain {
             limit: plan.limit(),
             reversed: plan.is_reversed(),
             merge_from: plan.order_from,
+            lists: plan.fan_out.lists.clone().unwrap_or_else(|| Arc::new([])),
+            buckets_each: plan.fan_out.buckets_each,
+            salt_inputs: plan.salt().map_or(&[], |s| s.inputs),
+            unfixed_salt: plan.fan_out.unfixed_salt,
         }
     }
 
@@ -139,6 +153,81 @@ impl PlanExplain {
     pub fn limit(&self) -> Option<usize> {
         self.limit
     }
+
+    /// Each IN-list that multiplies the ranges, in key order: its field
+    /// and its number of values (each combination of values is a range).
+    pub fn in_lists(&self) -> &[(&'static str, usize)] {
+        &self.lists
+    }
+
+    /// Salt buckets each combination of IN-list values reads (each plan,
+    /// without IN-lists): 1 when the query fixes every salt input, else
+    /// every bucket (of the group).
+    pub fn buckets_each(&self) -> u32 {
+        self.buckets_each
+    }
+
+    /// The salt inputs the query leaves unfixed (free, ranged or never
+    /// reached), in key order: fixing each (`eq`, or `is_in` of its
+    /// values) brings [`buckets_each`](Self::buckets_each) down to 1.
+    pub fn unfixed_salt_inputs(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let unfixed = self.unfixed_salt;
+        self.salt_inputs
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| *i < 64 && unfixed & (1 << i) != 0)
+            .map(|(_, name)| *name)
+    }
+
+    /// Why there are this many ranges: the factors, the product if the
+    /// join of touching ranges made fewer, and what would narrow the salt.
+    fn write_fan_out(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let salted = self.buckets_each > 1;
+        if self.ranges <= 1 || (self.lists.is_empty() && !salted) {
+            return Ok(());
+        }
+        let mut product = 1usize;
+        let mut factors = Vec::new();
+        for &(field, n) in self.lists.iter() {
+            product = product.saturating_mul(n);
+            factors.push(format!("{n} values of {field} (is_in)"));
+        }
+        if salted {
+            product = product.saturating_mul(self.buckets_each as usize);
+            let each = if self.lists.is_empty() { "" } else { " each" };
+            factors.push(format!("{} salt buckets{each}", self.buckets_each));
+        }
+        if factors.len() > 1 {
+            write!(f, "\nranges: {}", factors.join(" x "))?;
+            if product != self.ranges {
+                write!(f, " = {product}, joined where they touch")?;
+            }
+        }
+        let unfixed: Vec<&str> = self.unfixed_salt_inputs().collect();
+        if salted && !unfixed.is_empty() {
+            let (them, it) = if unfixed.len() == 1 { ("it", "its") } else { ("them", "their") };
+            let per = if self.lists.is_empty() { "" } else { " a combination" };
+            write!(
+                f,
+                "\nthe salt hashes {}, and {} {} not fixed: fix {them} (eq) or list {it} values \
+                 (is_in) to read 1 bucket{per} instead of {}",
+                and_list(self.salt_inputs),
+                and_list(&unfixed),
+                if unfixed.len() == 1 { "is" } else { "are" },
+                self.buckets_each
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 impl fmt::Display for PlanExplain {
@@ -161,6 +250,7 @@ impl fmt::Display for PlanExplain {
         if self.reversed {
             f.write_str(", read last key first")?;
         }
+        self.write_fan_out(f)?;
         let what = match (self.whole_buckets, self.salt_buckets) {
             (true, Some(_)) => {
                 let n = self.buckets_read as usize;
@@ -188,15 +278,17 @@ impl fmt::Display for PlanExplain {
             write!(
                 f,
                 "\nreads {what}, keeping the rows whose key matches a pattern of {len} bytes \
-                 and whose {what_field} lie in the range: on the server on Bigtable \
-                 (RowKeyRegexFilter), in the client on HBase over Thrift 1 and on MemStore"
+                 and whose {what_field} lie in the range: both on the server on Bigtable \
+                 (RowKeyRegexFilter), the pattern on the server and the range in the client \
+                 on HBase natively (FuzzyRowFilter), both in the client over HBase's Thrift 1 \
+                 and on MemStore"
             )?;
         } else if let Some((len, free)) = self.filter {
             write!(
                 f,
                 "\nreads {what}, keeping the rows whose key matches a pattern ({free} of its \
-                 {len} bytes free): a server-side filter (Bigtable RowKeyRegexFilter, HBase \
-                 FuzzyRowFilter)"
+                 {len} bytes free): on the server on Bigtable (RowKeyRegexFilter) and on HBase \
+                 natively (FuzzyRowFilter), in the client over HBase's Thrift 1 and on MemStore"
             )?;
         } else if self.whole_buckets {
             write!(f, "\nreads {what}")?;

@@ -28,6 +28,8 @@ pub struct ScanQuery<const N: usize, const M: usize> {
     none: bool,
     /// An IN-list was given (even of one value, or none).
     listed: bool,
+    /// Each IN-list's field and number of values, for `explain()`.
+    lists: Vec<(&'static str, usize)>,
     max_ranges: usize,
 }
 
@@ -39,6 +41,7 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
             more: Vec::new(),
             none: false,
             listed: false,
+            lists: Vec::new(),
             max_ranges: DEFAULT_MAX_RANGES,
         }
     }
@@ -69,6 +72,7 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
     ) {
         let values: Vec<V> = values.into_iter().collect();
         self.listed = true;
+        self.lists.push((field, values.len()));
         if values.is_empty() {
             self.none = true;
             return;
@@ -152,7 +156,13 @@ impl<const N: usize, const M: usize> ScanQuery<N, M> {
             let salt = plans.first().and_then(|p| p.salt().copied());
             ScanPlan::from_list(salt, joined)
         };
-        Ok(joined.with_in_order(order))
+        let mut joined = joined.with_in_order(order);
+        if let Some(first) = plans.first() {
+            joined.fan_out.buckets_each = first.fan_out.buckets_each;
+            joined.fan_out.unfixed_salt = first.fan_out.unfixed_salt;
+        }
+        joined.fan_out.lists = Some(self.lists.as_slice().into());
+        Ok(joined)
     }
 
     /// Each combination's ranges as separate sources, and where the fields

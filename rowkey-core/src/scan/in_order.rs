@@ -155,6 +155,7 @@ impl<const N: usize> ScanPlan<N> {
         }
         next.in_order = self.in_order.clone();
         next.order_from = Some(offset);
+        next.fan_out = self.fan_out.clone();
         next
     }
 

@@ -45,6 +45,7 @@ mod base64url;
 mod builder;
 mod cursor;
 mod explain;
+mod fan_out;
 pub(crate) mod field_codec;
 pub(crate) mod fit;
 mod fuzzy;

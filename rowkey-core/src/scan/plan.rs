@@ -1,5 +1,6 @@
 //! [`ScanPlan`]: the ranges of one query, one per salt bucket it touches.
 
+use super::fan_out::FanOut;
 use super::fit::{start_after, stop_below};
 use super::in_order::InOrder;
 use super::{FuzzyKey, ScanRange};
@@ -40,6 +41,8 @@ pub struct ScanPlan<const N: usize> {
     /// Rows merge by their key bytes from this offset on (ties: by the
     /// logical key): a plan ordered after its IN-lists.
     pub(super) order_from: Option<usize>,
+    /// What multiplied the ranges, for [`explain`](Self::explain).
+    pub(super) fan_out: FanOut,
 }
 
 impl<const N: usize> ScanPlan<N> {
@@ -60,6 +63,7 @@ impl<const N: usize> ScanPlan<N> {
             list: None,
             in_order: None,
             order_from: None,
+            fan_out: FanOut::default(),
         }
     }
 
@@ -409,6 +413,7 @@ impl<const N: usize> ScanPlan<N> {
         next.limit = self.limit;
         next.reversed = self.reversed;
         next.fuzzy = self.fuzzy;
+        next.fan_out = self.fan_out.clone();
         next
     }
 

@@ -342,6 +342,7 @@ fn set<S, K, const N: usize, const M: usize>(
         S::Codec::put(w, &f, value)
     });
     S::Learn::learn(b, start, value);
+    b.note_fixed(f.name());
     if let Some(sep) = f.separator_after() {
         b.write(|w| w.put_byte(sep));
     }
