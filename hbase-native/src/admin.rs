@@ -289,7 +289,7 @@ async fn master_call<R: prost::Message + Default>(
                     MASTER_SERVICE,
                     method,
                     request,
-                    policy.call_timeout,
+                    policy.timeout(),
                 )
                 .await
         })

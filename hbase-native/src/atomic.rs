@@ -129,7 +129,7 @@ pub(crate) async fn check_and_mutate(
                         nonce_group: None,
                     };
                     let (m, _) = connection
-                        .call_tracked("Mutate", &request, &[], policy.call_timeout)
+                        .call_tracked("Mutate", &request, &[], policy.timeout())
                         .await?;
                     let r =
                         crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")
@@ -154,7 +154,7 @@ pub(crate) async fn check_and_mutate(
                     nonce_group: None,
                 };
                 let (m, _) = connection
-                    .call_tracked("Multi", &request, &[], policy.call_timeout)
+                    .call_tracked("Multi", &request, &[], policy.timeout())
                     .await?;
                 let r = crate::wire::decode::<proto::MultiResponse>(m, &region.server, "Multi")
                     .map_err(unreadable)?;
@@ -263,7 +263,7 @@ pub(crate) async fn read_modify_write(
                     nonce_group: Some(crate::nonce::group()),
                 };
                 let (m, mut block) = connection
-                    .call_tracked("Mutate", &request, &[], policy.call_timeout)
+                    .call_tracked("Mutate", &request, &[], policy.timeout())
                     .await?;
                 let answer =
                     crate::wire::decode::<proto::MutateResponse>(m, &region.server, "Mutate")

@@ -132,7 +132,7 @@ impl Client {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as its handle")
-            .spawn(work(handle.cluster.clone(), self.policy));
+            .spawn(work(handle.cluster.clone(), self.policy.started()));
         async move {
             let _alive = handle;
             task.await.map_err(|_| Error::ClientClosed)?
@@ -218,7 +218,7 @@ impl Client {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as its handle")
-            .spawn(crate::scan::run(cluster, self.policy, table, scan, tx));
+            .spawn(crate::scan::run(cluster, self.policy.started(), table, scan, tx));
         Scanner {
             pages: rx,
             page: Vec::new().into_iter(),

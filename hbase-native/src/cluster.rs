@@ -185,6 +185,7 @@ impl Cluster {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T>>,
     {
+        let policy = policy.started();
         let mut tries = 0;
         loop {
             tries += 1;
@@ -192,13 +193,7 @@ impl Cluster {
                 Ok(value) => return Ok(value),
                 Err(e) if e.is_retryable() => {
                     self.forget(table, &e);
-                    if tries >= policy.attempts {
-                        return Err(Error::RetriesExhausted {
-                            attempts: tries,
-                            last: Box::new(e),
-                        });
-                    }
-                    tokio::time::sleep(policy.backoff(tries)).await;
+                    tokio::time::sleep(policy.retry_after(tries, e)?).await;
                 }
                 Err(e) => return Err(e),
             }

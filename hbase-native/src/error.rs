@@ -189,6 +189,17 @@ pub enum Error {
         /// The failure.
         last: Box<Error>,
     },
+    /// The operation did not finish within its
+    /// [operation timeout](crate::Options::operation_timeout): no try was
+    /// started past it, and no call waited beyond it. It is not retried.
+    OperationTimedOut {
+        /// The timeout.
+        timeout: Duration,
+        /// How many tries were made.
+        attempts: u32,
+        /// The last failure.
+        last: Box<Error>,
+    },
     /// The call was tried `attempts` times; the last failure is `last`.
     RetriesExhausted {
         /// How many tries.
@@ -228,7 +239,9 @@ impl Error {
     pub fn remote(&self) -> Option<&RemoteException> {
         match self {
             Error::Remote { exception, .. } => Some(exception),
-            Error::RetriesExhausted { last, .. } => last.remote(),
+            Error::RetriesExhausted { last, .. } | Error::OperationTimedOut { last, .. } => {
+                last.remote()
+            }
             _ => None,
         }
     }
@@ -236,7 +249,9 @@ impl Error {
     /// The error of the last try, after retries.
     pub fn last(&self) -> &Error {
         match self {
-            Error::RetriesExhausted { last, .. } => last.last(),
+            Error::RetriesExhausted { last, .. } | Error::OperationTimedOut { last, .. } => {
+                last.last()
+            }
             other => other,
         }
     }
@@ -309,6 +324,16 @@ impl fmt::Display for Error {
             Error::RetriesExhausted { attempts, last } => {
                 write!(f, "gave up after {attempts} tries: {last}")
             }
+            Error::OperationTimedOut {
+                timeout,
+                attempts,
+                last,
+            } => write!(
+                f,
+                "the operation did not finish within its timeout of {:.1} s ({attempts} \
+                 tries); the last: {last}",
+                timeout.as_secs_f64()
+            ),
             Error::ClientClosed => write!(f, "the HBase client was closed while the call ran"),
         }
     }
@@ -317,9 +342,9 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::RetriesExhausted { last, .. } | Error::OutcomeUnknown { last } => {
-                Some(last.as_ref())
-            }
+            Error::RetriesExhausted { last, .. }
+            | Error::OperationTimedOut { last, .. }
+            | Error::OutcomeUnknown { last } => Some(last.as_ref()),
             _ => None,
         }
     }

@@ -37,14 +37,8 @@ pub(crate) async fn get(
         } else {
             failures + 1
         };
-        if failures >= policy.attempts {
-            return Err(Error::RetriesExhausted {
-                attempts: failures,
-                last: Box::new(e),
-            });
-        }
         pending = left;
-        tokio::time::sleep(policy.backoff(failures)).await;
+        tokio::time::sleep(policy.retry_after(failures, e)?).await;
     }
     Ok(out)
 }
@@ -99,7 +93,7 @@ async fn get_once(
                     CLIENT_SERVICE,
                     "Multi",
                     &request,
-                    policy.call_timeout,
+                    policy.timeout(),
                 )
                 .await;
             (server, sent, answer)

@@ -74,6 +74,7 @@ mod options;
 mod outcome;
 mod proto;
 mod regions;
+mod retries;
 mod scan;
 mod scanner;
 mod types;

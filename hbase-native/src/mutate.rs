@@ -33,20 +33,15 @@ pub(crate) async fn mutate(
                     return Err(e);
                 }
                 cluster.forget(Some(table), &e);
-                failures += 1;
-                if failures >= policy.attempts {
-                    return Err(Error::RetriesExhausted {
-                        attempts: failures,
-                        last: Box::new(e),
-                    });
-                }
                 // Progress resets the count: only repeated failures of the
                 // same actions use the budget up.
-                if left.len() < pending.len() {
-                    failures = 1;
-                }
+                failures = if left.len() < pending.len() {
+                    1
+                } else {
+                    failures + 1
+                };
                 pending = left;
-                tokio::time::sleep(policy.backoff(failures)).await;
+                tokio::time::sleep(policy.retry_after(failures, e)?).await;
             }
         }
     }
@@ -77,7 +72,7 @@ async fn send_once(
                 "Multi",
                 &request,
                 &cells,
-                policy.call_timeout,
+                policy.timeout(),
             )
             .await;
         failed_of(server, &sent, answer)

@@ -32,6 +32,12 @@ pub struct Options {
     pub initial_backoff: Duration,
     /// The longest pause between retries.
     pub max_backoff: Duration,
+    /// The most time one operation (a read to its last row, a write, an
+    /// atomic call) may take, its tries and pauses included; `None`: only
+    /// `attempts` bound it. No try starts past it and no call waits
+    /// beyond it: the operation fails with
+    /// [`Error::OperationTimedOut`](crate::Error::OperationTimedOut).
+    pub operation_timeout: Option<Duration>,
     /// The user HBase sees (SIMPLE authentication): `$USER`, else `hbase-native`.
     pub user: String,
     /// Threads of the client's own runtime, which runs its connections.
@@ -48,6 +54,7 @@ impl Default for Options {
             attempts: 10,
             initial_backoff: Duration::from_millis(100),
             max_backoff: Duration::from_secs(2),
+            operation_timeout: None,
             user: std::env::var("USER").unwrap_or_else(|_| "hbase-native".into()),
             threads: 1,
             address_map: None,
@@ -63,6 +70,7 @@ impl fmt::Debug for Options {
             .field("attempts", &self.attempts)
             .field("initial_backoff", &self.initial_backoff)
             .field("max_backoff", &self.max_backoff)
+            .field("operation_timeout", &self.operation_timeout)
             .field("user", &self.user)
             .field("threads", &self.threads)
             .field("address_map", &self.address_map.as_ref().map(|_| "fn"))
@@ -84,6 +92,10 @@ pub struct CallPolicy {
     pub max_backoff: Duration,
     /// See [`Options::call_timeout`].
     pub call_timeout: Duration,
+    /// See [`Options::operation_timeout`].
+    pub operation_timeout: Option<Duration>,
+    /// When the operation under way must end: set as it starts.
+    pub(crate) deadline: Option<std::time::Instant>,
 }
 
 impl CallPolicy {
@@ -103,7 +115,16 @@ impl CallPolicy {
             initial_backoff: initial,
             max_backoff: max.max(initial),
             call_timeout: timeout,
+            operation_timeout: None,
+            deadline: None,
         }
+    }
+
+    /// The same policy with each operation given at most `timeout` in all
+    /// (see [`Options::operation_timeout`]).
+    pub fn with_operation_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.operation_timeout = timeout;
+        self
     }
 }
 
@@ -116,6 +137,7 @@ impl Options {
             self.max_backoff,
             self.call_timeout,
         )
+        .with_operation_timeout(self.operation_timeout)
     }
 
     /// The same options with `n` tries (0 is taken as 1).
@@ -128,6 +150,12 @@ impl Options {
     pub fn backoff_between(mut self, initial: Duration, max: Duration) -> Self {
         self.initial_backoff = initial;
         self.max_backoff = max.max(initial);
+        self
+    }
+
+    /// The same options giving each operation at most `timeout` in all.
+    pub fn operation_timeout(mut self, timeout: Duration) -> Self {
+        self.operation_timeout = Some(timeout);
         self
     }
 

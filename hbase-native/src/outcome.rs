@@ -110,13 +110,10 @@ where
             return Err(unknown(error));
         }
         cluster.forget(Some(table), &error);
-        if tries >= policy.attempts {
-            return Err(unknown(Error::RetriesExhausted {
-                attempts: tries,
-                last: Box::new(error),
-            }));
+        match policy.retry_after(tries, error) {
+            Ok(pause) => tokio::time::sleep(pause).await,
+            Err(e) => return Err(unknown(e)),
         }
-        tokio::time::sleep(policy.backoff(tries)).await;
     }
 }
 

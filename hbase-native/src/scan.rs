@@ -97,13 +97,7 @@ async fn scan_table(
             Err(e) if e.is_retryable() => {
                 cluster.forget(Some(table), &e);
                 failures += 1;
-                if failures >= policy.attempts {
-                    return Err(Error::RetriesExhausted {
-                        attempts: failures,
-                        last: Box::new(e),
-                    });
-                }
-                tokio::time::sleep(policy.backoff(failures)).await;
+                tokio::time::sleep(policy.retry_after(failures, e)?).await;
             }
             Err(e) => return Err(e),
         }
@@ -165,7 +159,7 @@ async fn scan_region(
     };
     let (mut scanner, mut page) = RegionScanner::open(
         cluster,
-        policy.call_timeout,
+        policy.timeout(),
         &region.server,
         &region.name,
         request,

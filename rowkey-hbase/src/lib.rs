@@ -102,6 +102,7 @@ pub mod blocking;
 mod bounds;
 mod client;
 mod error;
+mod failover;
 mod gateway;
 mod native;
 mod plan;
@@ -114,6 +115,7 @@ mod thrift1;
 
 pub use admin::HBaseAdmin;
 pub use client::{ClientOptions, HBaseClient};
+pub use failover::{failover_retry, DEFAULT_SESSION_TIMEOUT};
 pub use gateway::write::WriteOptions;
 pub use store::HBaseStore;
 

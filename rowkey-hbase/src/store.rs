@@ -12,6 +12,7 @@ use rowkey_store::{
 };
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A table of HBase, read and written through HBase's Thrift 1 server.
 ///
@@ -122,16 +123,20 @@ impl HBaseStore {
                 retry: RetryPolicy::default(),
                 page_rows: 1000,
             }),
-            Transport::Native(native) => Backend::Native(NativeTarget {
-                writer: NativeWriter {
-                    client: native.with_policy(crate::native::policy(&RetryPolicy::default())),
-                    table: table.into(),
-                    clock: client.clock.clone(),
-                    epoch: client.epoch.clone(),
-                },
-                retry: RetryPolicy::default(),
-                page_rows: 1000,
-            }),
+            Transport::Native(native) => {
+                let retry = crate::failover_retry(crate::DEFAULT_SESSION_TIMEOUT);
+                Backend::Native(NativeTarget {
+                    writer: NativeWriter {
+                        client: native.with_policy(crate::native::policy(&retry, None)),
+                        table: table.into(),
+                        clock: client.clock.clone(),
+                        epoch: client.epoch.clone(),
+                    },
+                    retry,
+                    operation_timeout: None,
+                    page_rows: 1000,
+                })
+            }
         };
         let walks = match backend {
             // Thrift reads are pool jobs that run to their end unpolled:
@@ -158,18 +163,54 @@ impl HBaseStore {
 
     /// The same store with another retry policy for reads and writes (its
     /// idle timeout bounds how long a call waits on a silent server).
+    ///
+    /// The defaults differ by transport. Natively the store is HBase's
+    /// client and retries as it does, long enough to outlast a region
+    /// server's failover: [`failover_retry`](crate::failover_retry)`(`[`DEFAULT_SESSION_TIMEOUT`](crate::DEFAULT_SESSION_TIMEOUT)`)`
+    /// (give yours the cluster's `zookeeper.session.timeout`, and bound a
+    /// call with [`with_operation_timeout`](Self::with_operation_timeout)).
+    /// Over Thrift 1, the Thrift server's own client rides out a failover
+    /// (as its `hbase-site.xml` says) and the store's
+    /// [`RetryPolicy::default`] retries the connection to it.
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         match &mut self.backend {
             Backend::Thrift(target) => target.retry = retry,
             Backend::Native(native) => {
                 native.retry = retry;
-                native.writer.client = native
-                    .writer
-                    .client
-                    .with_policy(crate::native::policy(&retry));
+                native.reset_policy();
             }
         }
         self
+    }
+
+    /// The same store with each operation given at most `timeout`, its
+    /// retries and the pauses between them included: a read until its
+    /// last row, a write until its last batch is written, an atomic call
+    /// until it is answered. No retry starts past it and no call waits
+    /// beyond it; an operation that has not finished fails with a
+    /// non-transient [`StoreError::Backend`] whose source is
+    /// [`hbase_native::Error::OperationTimedOut`] (an atomic call that may
+    /// have been applied: [`StoreError::OutcomeUnknown`]). By default
+    /// there is none: the [`RetryPolicy`] alone bounds an operation.
+    ///
+    /// Natively only: over Thrift 1 a call runs to its end on the pool's
+    /// threads, bounded by the policy's idle timeout and attempts, and
+    /// this is not applied ([`operation_timeout`](Self::operation_timeout)
+    /// says `None` there).
+    pub fn with_operation_timeout(mut self, timeout: Duration) -> Self {
+        if let Backend::Native(native) = &mut self.backend {
+            native.operation_timeout = Some(timeout);
+            native.reset_policy();
+        }
+        self
+    }
+
+    /// The operation timeout, if any (never over Thrift 1).
+    pub fn operation_timeout(&self) -> Option<Duration> {
+        match &self.backend {
+            Backend::Thrift(_) => None,
+            Backend::Native(native) => native.operation_timeout,
+        }
     }
 
     /// The same store with other write batching.
@@ -232,7 +273,16 @@ struct NativeTarget {
     /// The client (with the store's retries) and what writes need.
     writer: NativeWriter,
     retry: RetryPolicy,
+    operation_timeout: Option<Duration>,
     page_rows: u32,
+}
+
+impl NativeTarget {
+    /// The client's policy, as the store's retries and timeout say.
+    fn reset_policy(&mut self) {
+        let policy = crate::native::policy(&self.retry, self.operation_timeout);
+        self.writer.client = self.writer.client.with_policy(policy);
+    }
 }
 
 /// HBase's key limit for rows of `table`.

@@ -227,6 +227,44 @@ async fn a_silent_server_times_out_within_the_tries() {
     assert!(matches!(exhausted(last), Error::Timeout { .. }), "{e}");
 }
 
+/// Mode 12 again, with an operation timeout shorter than the tries: the
+/// operation ends at its deadline, before its tries run out, saying so;
+/// an increment that went out is still of unknown outcome.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_silent_server_ends_the_operation_at_its_timeout() {
+    let fake = Fake::start(Mode::Silent).await;
+    let client = fake.client().await;
+    let client = client.with_policy(
+        client
+            .policy()
+            .with_operation_timeout(Some(Duration::from_millis(700))),
+    );
+    let (got, _) = timed(
+        "silent, timed: get",
+        client.get(TABLE, vec![b"a".to_vec()], vec![]),
+    )
+    .await;
+    let e = got.unwrap_err();
+    let Error::OperationTimedOut { attempts, last, .. } = &e else {
+        panic!("{e}");
+    };
+    assert!(*attempts < ATTEMPTS, "{e}");
+    assert!(matches!(**last, Error::Timeout { .. }), "{e}");
+    assert!(!e.is_retryable());
+    assert!(e.to_string().contains("within its timeout of 0.7 s"), "{e}");
+    let increment = crate::Modify::Increment(vec![(b"d".to_vec(), b"n".to_vec(), 1)]);
+    let (got, _) = timed(
+        "silent, timed: increment",
+        client.read_modify_write(TABLE, b"a".to_vec(), increment),
+    )
+    .await;
+    let e = got.unwrap_err();
+    let Error::OutcomeUnknown { last } = &e else {
+        panic!("{e}");
+    };
+    assert!(matches!(**last, Error::OperationTimedOut { .. }), "{e}");
+}
+
 /// Mode 13: a server that closes right after the preamble is a broken
 /// connection, retried; one that answers the client's TLS probe as TLS
 /// does is a server this client does not support, not retried.

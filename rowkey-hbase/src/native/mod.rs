@@ -9,14 +9,19 @@ pub(crate) mod write;
 
 use rowkey_store::{RetryPolicy, StoreError};
 
-/// The client's retries and call timeout, as the store's policy says.
-pub(crate) fn policy(retry: &RetryPolicy) -> hbase_native::CallPolicy {
+/// The client's retries and call timeout, as the store's policy says,
+/// and its operation timeout.
+pub(crate) fn policy(
+    retry: &RetryPolicy,
+    operation_timeout: Option<std::time::Duration>,
+) -> hbase_native::CallPolicy {
     hbase_native::CallPolicy::new(
         retry.attempts,
         retry.initial_backoff,
         retry.max_backoff,
         retry.idle_timeout,
     )
+    .with_operation_timeout(operation_timeout)
 }
 
 /// A client error as the store's: a missing table or family as such, a
@@ -27,6 +32,10 @@ pub(crate) fn store_error(op: &'static str, table: &str, e: hbase_native::Error)
     // would retry into a second apply.
     if let hbase_native::Error::OutcomeUnknown { .. } = e {
         return StoreError::outcome_unknown(op, e);
+    }
+    // Out of time: not transient, whatever the last try's failure was.
+    if let hbase_native::Error::OperationTimedOut { attempts, .. } = e {
+        return StoreError::backend(op, e).after_attempts(attempts);
     }
     let last = e.last();
     if let hbase_native::Error::TableNotFound { .. } = last {

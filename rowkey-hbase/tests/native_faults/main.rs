@@ -9,6 +9,7 @@
 //! native_faults regions::`.
 
 mod harness;
+mod failover;
 mod late_writes;
 mod outcomes;
 mod proxy;

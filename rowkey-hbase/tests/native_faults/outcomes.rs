@@ -36,7 +36,7 @@ use std::time::Duration;
 /// A cluster of these tests' own (three region servers): they stop and
 /// move servers and regions, and time their faults, so they neither
 /// disturb the other tests nor are disturbed by them; and one at a time.
-fn own_cluster() -> &'static HBase {
+pub(crate) fn own_cluster() -> &'static HBase {
     static CLUSTER: OnceLock<HBase> = OnceLock::new();
     CLUSTER.get_or_init(|| {
         HBase::try_start_with(&Options {
@@ -47,9 +47,9 @@ fn own_cluster() -> &'static HBase {
     })
 }
 
-static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(crate) static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-async fn command(line: &str) -> String {
+pub(crate) async fn command(line: &str) -> String {
     let line = line.to_owned();
     tokio::task::spawn_blocking(move || own_cluster().command(&line))
         .await

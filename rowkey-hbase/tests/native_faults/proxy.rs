@@ -86,3 +86,41 @@ async fn stalled_connections_are_given_up_and_reads_go_on() {
     eprintln!("{stalls} connections stalled");
     assert!(stalls >= 10, "{stalls} connections stalled");
 }
+
+/// Issue 48: a deadline the user sets bounds an operation however
+/// patient its retry policy. Every connection to every region server
+/// stalls: a read and a write each fail once their operation timeout has
+/// passed, with an error that is not transient and says so; with the
+/// stalls gone, the same store reads every row again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operation_timeout_ends_reads_and_writes_on_stalled_servers() {
+    use rowkey::store::{Cell, KeyRange, ReadRequest, Row, StoreError};
+    const N: u32 = 2_000;
+    // A policy that would wait minutes: 60 tries, calls of up to 20 s.
+    let (store, model, proxies) = proxied_table(N, &[N / 2], patient(), Vec::new).await;
+    let store = store.with_operation_timeout(Duration::from_secs(2));
+    assert_eq!(store.operation_timeout(), Some(Duration::from_secs(2)));
+    for proxy in proxies.lock().unwrap().values() {
+        proxy.plan((0..1_000).map(|_| Fault::StallAfter(0)));
+        proxy.cut_all();
+    }
+    let timed_out = |what: &str, e: StoreError| {
+        assert!(!e.is_transient(), "{what}: {e}");
+        let text = format!("{e} {:?}", std::error::Error::source(&e));
+        assert!(text.contains("within its timeout of 2.0 s"), "{what}: {text}");
+    };
+    let all = ReadRequest::new([KeyRange::new(Vec::new(), None)]);
+    let read = store.read_rows(all);
+    let read: Result<Vec<_>, _> = futures::TryStreamExt::try_collect(read).await;
+    timed_out("read", read.unwrap_err());
+    // A row outside the model's keys: the server may have applied it.
+    let row = Row::new(b"late".to_vec(), vec![Cell::new("d", "v", "late")]);
+    timed_out("write", store.write_rows(vec![row]).await.unwrap_err());
+    // The stalls lifted: the same store, the same rows.
+    for proxy in proxies.lock().unwrap().values() {
+        proxy.clear_plan();
+        proxy.cut_all();
+    }
+    let rows = ReadRequest::new([KeyRange::new(key(0), Some(key(N)))]);
+    check_read(&store, &model, rows, "after the stalls").await;
+}

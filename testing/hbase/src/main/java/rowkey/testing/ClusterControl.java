@@ -61,9 +61,12 @@ final class ClusterControl {
       case "merge":
         return merge(TableName.valueOf(w[1]), HBaseServer.unhex(w[2]));
       case "move":
-        return move(location(TableName.valueOf(w[1]), HBaseServer.unhex(w[2])));
+        // move TABLE HEXROW [PORT]: to that region server, else another.
+        return move(
+            location(TableName.valueOf(w[1]), HBaseServer.unhex(w[2])),
+            w.length > 3 ? Integer.parseInt(w[3]) : -1);
       case "move-meta":
-        return move(location(TableName.META_TABLE_NAME, new byte[0]));
+        return move(location(TableName.META_TABLE_NAME, new byte[0]), -1);
       case "balance":
         admin().balancerSwitch(true, true);
         boolean ran = admin().balance();
@@ -166,16 +169,17 @@ final class ClusterControl {
     return "regions=" + admin().getRegions(table).size();
   }
 
-  private String move(HRegionLocation from) throws Exception {
+  private String move(HRegionLocation from, int port) throws Exception {
     ServerName to = null;
     for (ServerName s : admin().getRegionServers()) {
-      if (!s.equals(from.getServerName())) {
+      if (port >= 0 ? s.getPort() == port : !s.equals(from.getServerName())) {
         to = s;
         break;
       }
     }
     if (to == null) {
-      throw new IllegalStateException("no other region server to move to");
+      throw new IllegalStateException(
+          port >= 0 ? "no region server on port " + port : "no other region server to move to");
     }
     RegionInfo region = from.getRegion();
     admin().move(region.getEncodedNameAsBytes(), to);

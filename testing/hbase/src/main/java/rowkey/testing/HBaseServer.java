@@ -181,6 +181,12 @@ public final class HBaseServer {
     zk = keeper;
     int zkPort = keeper.startup(new File(data, "zk"));
     conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
+    // What a region server in a JVM of its own (RegionServerProcess) needs
+    // to join this cluster.
+    try (java.io.OutputStream out =
+        new java.io.FileOutputStream(new File(data, RegionServerProcess.SITE))) {
+      conf.writeXml(out);
+    }
 
     LocalHBaseCluster local =
         new LocalHBaseCluster(conf, 1, regionServers, HMaster.class, HRegionServer.class);
