@@ -86,7 +86,8 @@
 //! [`store::blocking`], the same for code that is not async; the
 //! `bigtable` feature adds `rowkey::bigtable` (Cloud Bigtable, the
 //! `rowkey-bigtable` crate) and the `hbase` feature `rowkey::hbase`
-//! (HBase through its Thrift 1 server: `HBaseStore`, `HBaseAdmin` and
+//! (HBase natively, through HBase's own RPC, or through its Thrift 1
+//! server: `HBaseStore`, `HBaseAdmin`, the `hbase_native` client and
 //! hbase-thrift adapters, the `rowkey-hbase` crate).
 
 // Where rustdoc links this crate's items from other crates' pages when

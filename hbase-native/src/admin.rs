@@ -284,13 +284,7 @@ async fn master_call<R: prost::Message + Default>(
         .retrying(policy, None, || async {
             let master = cluster.master().await?;
             cluster
-                .call::<R>(
-                    &master,
-                    MASTER_SERVICE,
-                    method,
-                    request,
-                    policy.timeout(),
-                )
+                .call::<R>(&master, MASTER_SERVICE, method, request, policy.timeout())
                 .await
         })
         .await;

@@ -218,7 +218,13 @@ impl Client {
             .runtime
             .as_ref()
             .expect("the runtime lives as long as its handle")
-            .spawn(crate::scan::run(cluster, self.policy.started(), table, scan, tx));
+            .spawn(crate::scan::run(
+                cluster,
+                self.policy.started(),
+                table,
+                scan,
+                tx,
+            ));
         Scanner {
             pages: rx,
             page: Vec::new().into_iter(),

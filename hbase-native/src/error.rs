@@ -435,6 +435,14 @@ mod tests {
                 },
                 false,
             ),
+            (
+                Error::OperationTimedOut {
+                    timeout: Duration::from_secs(1),
+                    attempts: 2,
+                    last: e(),
+                },
+                false,
+            ),
             (Error::ClientClosed, false),
         ];
         for class in [

@@ -1,23 +1,32 @@
 //! [`HBaseAdmin`]: tables and their column families, created and deleted
-//! through HBase's Thrift 1 server.
+//! natively or through HBase's Thrift 1 server.
 
 use crate::client::{HBaseClient, Transport};
 use rowkey_store::admin::{TableMismatch, TableSpec, TableStatus};
 use rowkey_store::StoreError;
 
-/// Creates and deletes tables through HBase's Thrift 1 server.
+/// Creates and deletes tables, natively (the master's own calls) or
+/// through HBase's Thrift 1 server, as its [`HBaseClient`] connected.
 ///
-/// **Split keys.** Thrift 1's `createTable` takes no split keys, so a
-/// [`TableSpec`] with [`splits`](TableSpec::splits) is refused (nothing
-/// is created), with the HBase shell command that creates the table
-/// pre-split at them: run it in `hbase shell`, or create the table
-/// unsplit and let HBase split it as it grows.
+/// **Split keys.** Natively a [`TableSpec`] with
+/// [`splits`](TableSpec::splits) creates the table pre-split at them, and
+/// the create returns once every region is open. Thrift 1's
+/// `createTable` takes no split keys, so over Thrift such a spec is
+/// refused (nothing is created), with the HBase shell command that
+/// creates the table pre-split at them: run it in `hbase shell`, connect
+/// natively, or create the table unsplit and let HBase split it as it
+/// grows.
+///
+/// **Retries.** Natively each create, disable and delete carries one
+/// nonce for every try, so a retry after a lost answer finds the first
+/// try's procedure rather than failing with "table exists".
 ///
 /// ```no_run
 /// use rowkey::store::admin::{TableSpec, TableStatus};
 /// use rowkey_hbase::HBaseClient;
 /// # async fn run() -> Result<(), rowkey::store::StoreError> {
-/// let admin = HBaseClient::connect("127.0.0.1:9090").await?.admin();
+/// // Natively (`zk://` or `hbase://`); a Thrift 1 server's `host:port` works too.
+/// let admin = HBaseClient::connect("zk://zk1:2181/hbase").await?.admin();
 /// // The first run creates the table; later runs find it as it was.
 /// match admin.create_table_if_missing(&TableSpec::new("readings", &["d"])).await? {
 ///     TableStatus::Created => println!("created readings"),

@@ -45,8 +45,8 @@ const REOPEN: Duration = Duration::from_secs(60);
 /// assert!(failover_retry(Duration::from_secs(20)).attempts < 22);
 /// ```
 pub fn failover_retry(session_timeout: Duration) -> RetryPolicy {
-    let policy = RetryPolicy::default()
-        .backoff_between(Duration::from_millis(100), Duration::from_secs(10));
+    let policy =
+        RetryPolicy::default().backoff_between(Duration::from_millis(100), Duration::from_secs(10));
     let outlast = session_timeout.saturating_add(REOPEN);
     let mut paused = Duration::ZERO;
     let mut attempts = 1;

@@ -14,7 +14,41 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A table of HBase, read and written through HBase's Thrift 1 server.
+/// A table of HBase, read and written natively (HBase's own RPC, from
+/// an [`HBaseClient`] connected to `zk://...` or `hbase://...`) or
+/// through HBase's Thrift 1 server (`host:port`). Both keep the
+/// [`Store`] contract; how each gets there, and what only the native one
+/// does, is in `docs/stores.md` ("Which transport").
+///
+/// # Natively
+///
+/// - **Reads** go straight to each region's server, a scanner per region,
+///   at most [`with_read_page_rows`](Self::with_read_page_rows) rows a
+///   round trip; a multi-range plan is one scan with a
+///   `MultiRowRangeFilter`, a fuzzy plan a `FuzzyRowFilter` on the servers
+///   (applied on the client for reversed reads: HBASE-28634). A scanner
+///   lost to a move, a split, a lease or a dead server reopens after the
+///   last row delivered, wherever the region went; a row outside the
+///   range asked for is an error, never a result.
+/// - **Writes** go as one `Multi` per region server; a row's clears and
+///   cells are one atomic `RowMutations`, stamped once (see below), and a
+///   failed action is retried alone.
+/// - **Conditional writes and read-modify-writes** are HBase's own
+///   `checkAndMutate` (every condition; the `on_true` branch with any
+///   edits, clears and deletes included; no else-branch), sent once, and
+///   one increment or one append with a nonce, retried
+///   only on the server process that may have run them: an operation that
+///   may have been applied returns its exact effect or
+///   [`StoreError::OutcomeUnknown`], never a second apply.
+/// - **Faults.** Stale locations are looked up again in `hbase:meta` and
+///   the call retried as the [`RetryPolicy`] says, by default long enough
+///   to outlast a region server's failover
+///   ([`failover_retry`](crate::failover_retry)); an
+///   [operation timeout](Self::with_operation_timeout) caps any one
+///   operation.
+/// - **Stamped writes** and **pages** as over Thrift 1, below.
+///
+/// # Over Thrift 1
 ///
 /// - **Reads** open one scanner per range and ask for as many rows a
 ///   round trip as the read still wants (at most
@@ -37,8 +71,8 @@ use std::time::Duration;
 ///   its puts. Thrift 1 applies the two one after the other, not
 ///   atomically: a reader in between, or a failure in between, sees the
 ///   new cells beside the old values of the cleared columns, until the
-///   write is made again. Bigtable and `MemStore` apply a row's clears
-///   and cells at once, in order.
+///   write is made again. The native transport, Bigtable and `MemStore`
+///   apply a row's clears and cells at once, in order.
 /// - **Stamped writes.** Every write and delete carries one timestamp,
 ///   set on the client before its first try from a clock that strictly
 ///   increases within the [`HBaseClient`] ([`WriteClock`](rowkey_store::WriteClock)):
@@ -75,9 +109,10 @@ use std::time::Duration;
 ///   as of when it opened: other clients' writes since may be missing.
 ///   This client's writes and table changes drop parked scanners.
 ///
-/// It is a cheap handle: clones share the [`HBaseClient`]'s pool. Its
-/// futures and streams are `Send` and need no particular runtime: the
-/// blocking Thrift calls run on the pool's own threads.
+/// It is a cheap handle: clones share the [`HBaseClient`]'s connections.
+/// Its futures and streams are `Send` and need no particular runtime:
+/// the native client runs on a runtime of its own, the blocking Thrift
+/// calls on the pool's own threads.
 ///
 /// ```no_run
 /// use futures::TryStreamExt;
@@ -86,7 +121,9 @@ use std::time::Duration;
 /// # #[derive(rowkey::RowKey)] struct Spend { #[text(width = 6)] month: u32, user: u64 }
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let store = HBaseStore::connect("127.0.0.1:9090", "spend").await?;
+/// // Natively, through the cluster's ZooKeeper; `"127.0.0.1:9090"`
+/// // would go through a Thrift 1 server instead.
+/// let store = HBaseStore::connect("zk://zk1:2181/hbase", "spend").await?;
 /// let plan = Spend::scan().month.eq(202112).plan()?;
 /// let rows: Vec<_> = store.query(&plan).try_collect().await?;
 /// # Ok(()) }
@@ -154,9 +191,11 @@ impl HBaseStore {
         }
     }
 
-    /// Connects to HBase's Thrift 1 server at `address` (`host:port`) for
-    /// `table`, with a pool of its own ([`HBaseClient::connect`]; to share
-    /// one pool between tables, make the stores from one client).
+    /// Connects to HBase at `address` for `table`: natively for
+    /// `zk://...` or `hbase://...`, through a Thrift 1 server for
+    /// `host:port` ([`HBaseClient::connect`] says more), with connections
+    /// of its own (to share them between tables, make the stores from one
+    /// client).
     pub async fn connect(address: &str, table: &str) -> Result<Self, StoreError> {
         Ok(HBaseClient::connect(address).await?.table(table))
     }

@@ -97,7 +97,11 @@ const DAY_MS: f64 = 86_400_000.0;
 fn time_label(axis: TimeAxis, t: f64) -> String {
     if let TimeAxis::EpochMillis { grain } = axis {
         if let Some(d) = chrono::DateTime::from_timestamp_millis(t as i64) {
-            let format = if grain >= DAY_MS { "%Y-%m-%d" } else { "%Y-%m-%d %H:%M" };
+            let format = if grain >= DAY_MS {
+                "%Y-%m-%d"
+            } else {
+                "%Y-%m-%d %H:%M"
+            };
             return d.format(format).to_string();
         }
     }
@@ -306,7 +310,10 @@ mod tests {
         assert_eq!(bin_width(ints, 1.0, "hour"), "one value of hour");
         // 0 to 10 is eleven values: four bins of 3 (the last holds 9 and 10).
         let plain = Heat::new(1, ints, &[(0, 0.0), (0, 10.0)], 4);
-        assert_eq!((plain.step, plain.counts[0].clone()), (3.0, vec![1, 0, 0, 1]));
+        assert_eq!(
+            (plain.step, plain.counts[0].clone()),
+            (3.0, vec![1, 0, 0, 1])
+        );
         // Five values in 24 bins: five bins of one value each.
         let few: Vec<_> = (0..5).map(|i| (0, 100.0 + f64::from(i))).collect();
         let heat = Heat::new(1, ints, &few, 24);
@@ -332,7 +339,9 @@ mod tests {
     #[test]
     fn bins_of_dates_are_whole_days() {
         let days = TimeAxis::EpochMillis { grain: DAY_MS };
-        let month: Vec<_> = (0..30).map(|d| (0, 1.7e12 + f64::from(d) * DAY_MS)).collect();
+        let month: Vec<_> = (0..30)
+            .map(|d| (0, 1.7e12 + f64::from(d) * DAY_MS))
+            .collect();
         let heat = Heat::new(1, days, &month, 24);
         assert_eq!(bin_width(heat.axis, heat.step, "day"), "one 2d bin");
         assert_eq!(heat.counts[0], vec![2; 15]);

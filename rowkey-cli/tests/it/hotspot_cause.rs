@@ -248,20 +248,34 @@ fn heatmaps_over_integers_say_what_a_bin_holds() {
     let keys = keys_file("hot-events.keys", &keys, true);
     let (out, words) = run_and_draw_with(&layout, &keys, &["--hex", "--time", "date"], "dates");
     assert!(out.contains("(regions over date, 10 bins)"), "{out}");
-    assert!(words.contains("keys in a cell (one region, one 1d bin)"), "{words}");
+    assert!(
+        words.contains("keys in a cell (one region, one 1d bin)"),
+        "{words}"
+    );
     assert!(words.contains("date (UTC)"), "{words}");
     let first = HotEvent::rows(2_000).iter().map(|r| r.date).min().unwrap();
-    let first = format!("{}-{:02}-{:02}", first / 10_000, first / 100 % 100, first % 100);
+    let first = format!(
+        "{}-{:02}-{:02}",
+        first / 10_000,
+        first / 100 % 100,
+        first % 100
+    );
     assert!(words.contains(&first), "{first} in {words}");
 
     let (out, words) = run_and_draw_with(&layout, &keys, &["--hex", "--time", "event_id"], "ids");
     assert!(out.contains("(regions over event_id, 20 bins)"), "{out}");
-    assert!(words.contains("keys in a cell (one region, one value of event_id)"), "{words}");
+    assert!(
+        words.contains("keys in a cell (one region, one value of event_id)"),
+        "{words}"
+    );
     let (_, words) = run_and_draw_with(
         &layout,
         &keys,
         &["--hex", "--time", "event_id", "--bins", "4"],
         "ids-4",
     );
-    assert!(words.contains("keys in a cell (one region, 5 values of event_id)"), "{words}");
+    assert!(
+        words.contains("keys in a cell (one region, 5 values of event_id)"),
+        "{words}"
+    );
 }

@@ -362,7 +362,11 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         plan.fan_out.buckets_each = buckets.len() as u32;
         if buckets.len() > 1 {
             let inputs = self.salt.map_or(0, |s| s.inputs.len().min(64));
-            let all = if inputs == 64 { u64::MAX } else { (1u64 << inputs) - 1 };
+            let all = if inputs == 64 {
+                u64::MAX
+            } else {
+                (1u64 << inputs) - 1
+            };
             plan.fan_out.unfixed_salt = all & !self.salt_fixed;
         }
         plan

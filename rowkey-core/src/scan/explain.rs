@@ -205,8 +205,16 @@ impl PlanExplain {
         }
         let unfixed: Vec<&str> = self.unfixed_salt_inputs().collect();
         if salted && !unfixed.is_empty() {
-            let (them, it) = if unfixed.len() == 1 { ("it", "its") } else { ("them", "their") };
-            let per = if self.lists.is_empty() { "" } else { " a combination" };
+            let (them, it) = if unfixed.len() == 1 {
+                ("it", "its")
+            } else {
+                ("them", "their")
+            };
+            let per = if self.lists.is_empty() {
+                ""
+            } else {
+                " a combination"
+            };
             write!(
                 f,
                 "\nthe salt hashes {}, and {} {} not fixed: fix {them} (eq) or list {it} values \

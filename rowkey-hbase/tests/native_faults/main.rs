@@ -8,8 +8,8 @@
 //! written). Run one module with `cargo test -p rowkey-hbase --test
 //! native_faults regions::`.
 
-mod harness;
 mod failover;
+mod harness;
 mod late_writes;
 mod outcomes;
 mod proxy;

@@ -107,7 +107,10 @@ async fn an_operation_timeout_ends_reads_and_writes_on_stalled_servers() {
     let timed_out = |what: &str, e: StoreError| {
         assert!(!e.is_transient(), "{what}: {e}");
         let text = format!("{e} {:?}", std::error::Error::source(&e));
-        assert!(text.contains("within its timeout of 2.0 s"), "{what}: {text}");
+        assert!(
+            text.contains("within its timeout of 2.0 s"),
+            "{what}: {text}"
+        );
     };
     let all = ReadRequest::new([KeyRange::new(Vec::new(), None)]);
     let read = store.read_rows(all);
