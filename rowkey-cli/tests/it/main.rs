@@ -23,6 +23,7 @@ mod text_forms;
 
 /// The picture as a PNG.
 mod png;
+mod prefix_ranges;
 /// Running the binary.
 mod run;
 /// The interpreter-against-derive check every layout goes through.

@@ -63,7 +63,7 @@ pub(super) fn encode(
 /// The salt's group field picks a group, checked where the derived
 /// `encode_into` checks it: at the start of the field, before its bytes
 /// (so a value out of the groups is the error named, whatever follows).
-fn check_group(
+pub(super) fn check_group(
     w: &KeyWriter<'_>,
     layout: &Layout,
     f: &FieldLayout,
@@ -77,7 +77,7 @@ fn check_group(
     }
 }
 
-fn put_field(
+pub(super) fn put_field(
     w: &mut KeyWriter<'_>,
     f: &FieldLayout,
     v: &Value,

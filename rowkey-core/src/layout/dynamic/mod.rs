@@ -38,11 +38,13 @@ mod decoded;
 mod encode;
 pub(crate) mod neutral;
 mod parse;
+mod prefix;
 mod salt;
 
 pub use crate::values::Value;
 pub(crate) use decode::take_field;
 pub use decoded::{BucketCheck, DecodedField, DecodedKey, PrefixReport};
+pub use prefix::KeyRangeBytes;
 
 use super::Layout;
 use crate::{DecodeError, EncodeError};
