@@ -1,7 +1,8 @@
 //! `rowkey`: explain, decode and encode row keys from a layout exported as
 //! JSON (`serde_json::to_string(&Key::layout())`), print pre-split
-//! commands, draw how a sample of keys falls over regions, and say what
-//! a layout change does to stored rows (`diff`).
+//! commands, draw how a sample of keys falls over regions, say what a
+//! layout change does to stored rows (`diff`), and read rows of a live
+//! HBase or Bigtable table with their keys decoded (`get`, `scan`).
 
 mod cmd;
 mod out;
@@ -25,6 +26,21 @@ struct LayoutArg {
     /// The layout: JSON of `Key::layout()` (rowkey's `serde` feature).
     #[arg(long, value_name = "L.json")]
     layout: PathBuf,
+}
+
+/// Where `get` and `scan` read.
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
+#[derive(Args)]
+struct TableArg {
+    /// The store: HBase natively (`zk://QUORUM/PARENT`, `hbase://MASTERS`),
+    /// HBase's Thrift 1 server (`HOST:PORT`), or Bigtable
+    /// (`bigtable://PROJECT/INSTANCE`, `bigtable://PROJECT/INSTANCE@HOST:PORT`
+    /// for the emulator).
+    #[arg(long, value_name = "ADDRESS")]
+    store: String,
+    /// The table.
+    #[arg(long)]
+    table: String,
 }
 
 #[derive(Subcommand)]
@@ -120,6 +136,39 @@ enum Command {
         /// written, and the new ones recorded once verified.
         #[arg(long, value_name = "TABLE")]
         registry: Option<String>,
+    },
+    /// Read one row of a live table by its key's field values: the key
+    /// decoded, and each cell. Exit 0 when the row is there, 1 when it is
+    /// not, 2 on bad input or a store that cannot be read.
+    #[cfg(any(feature = "bigtable", feature = "hbase"))]
+    Get {
+        #[command(flatten)]
+        layout: LayoutArg,
+        #[command(flatten)]
+        table: TableArg,
+        /// The salt bucket, for a salt whose bucket or group a user
+        /// function picks.
+        #[arg(long, value_name = "N")]
+        bucket: Option<u32>,
+        /// `field=value` for every field, as `rowkey encode` takes them.
+        #[arg(required = true, value_name = "FIELD=VALUE")]
+        values: Vec<String>,
+    },
+    /// Read the rows of a live table whose keys start with the values of
+    /// their first fields (none: every row), each key decoded, with its
+    /// cells; in the order the table stores them.
+    #[cfg(any(feature = "bigtable", feature = "hbase"))]
+    Scan {
+        #[command(flatten)]
+        layout: LayoutArg,
+        #[command(flatten)]
+        table: TableArg,
+        /// The most rows to print.
+        #[arg(long, default_value_t = 20, value_parser = parse_limit)]
+        limit: u64,
+        /// `field=value` for the key's first fields, in key order.
+        #[arg(value_name = "FIELD=VALUE")]
+        values: Vec<String>,
     },
     /// Print the layout: fields, offsets, widths, codecs, order, salt.
     Explain {
@@ -249,6 +298,11 @@ fn parse_batch(text: &str) -> Result<u32, String> {
 }
 
 /// Time bins: 1 to 1000, more than a picture shows.
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
+fn parse_limit(text: &str) -> Result<u64, String> {
+    count(text, 1_000_000).map(u64::from)
+}
+
 fn parse_bins(text: &str) -> Result<u32, String> {
     count(text, MAX_BINS)
 }
@@ -348,6 +402,46 @@ fn main() -> ExitCode {
                 file: keys.as_deref(),
             },
         ),
+        #[cfg(any(feature = "bigtable", feature = "hbase"))]
+        Command::Get {
+            layout,
+            table,
+            bucket,
+            values,
+        } => {
+            // 0: the row is there; 1: it is not; 2: bad input or a store
+            // that cannot be read.
+            let args = cmd::ReadArgs {
+                layout: &layout.layout,
+                store: &table.store,
+                table: &table.table,
+                values: &values,
+                bucket,
+                limit: 1,
+            };
+            return match cmd::get(args).and_then(|found| out::flush().map(|()| found)) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        #[cfg(any(feature = "bigtable", feature = "hbase"))]
+        Command::Scan {
+            layout,
+            table,
+            limit,
+            values,
+        } => cmd::scan(cmd::ReadArgs {
+            layout: &layout.layout,
+            store: &table.store,
+            table: &table.table,
+            values: &values,
+            bucket: None,
+            limit,
+        }),
         Command::Encode {
             layout,
             bucket,

@@ -4,11 +4,15 @@
 
 mod diff;
 mod hotspot;
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
+mod read;
 #[cfg(feature = "bigtable")]
 mod rekey;
 
 pub use diff::{diff, DiffArgs};
 pub use hotspot::{hotspot, HotspotArgs};
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
+pub use read::{get, scan, ReadArgs};
 #[cfg(feature = "bigtable")]
 pub use rekey::{rekey, RekeyArgs};
 

@@ -14,6 +14,7 @@ mod diff;
 mod hotspot_cause;
 mod iot;
 mod layout_files;
+mod live_read;
 #[cfg(feature = "bigtable")]
 mod rekey;
 #[cfg(feature = "bigtable")]

@@ -12,9 +12,9 @@ use rowkey_fixtures::layouts::*;
 use std::fmt::Debug;
 
 fn in_ranges(ranges: &[KeyRangeBytes], key: &[u8]) -> bool {
-    ranges
-        .iter()
-        .any(|(start, stop)| key >= start.as_slice() && stop.as_ref().is_none_or(|s| key < s.as_slice()))
+    ranges.iter().any(|(start, stop)| {
+        key >= start.as_slice() && stop.as_ref().is_none_or(|s| key < s.as_slice())
+    })
 }
 
 fn run<T: RowKey + DecodeKeyOwned + Debug>(rows: &[T]) {
@@ -30,7 +30,11 @@ fn run<T: RowKey + DecodeKeyOwned + Debug>(rows: &[T]) {
             let ranges = layout
                 .prefix_ranges(given)
                 .unwrap_or_else(|e| panic!("{}: {k} fields: {e}", layout.name));
-            assert!(ranges.windows(2).all(|w| w[0].0 < w[1].0), "{}: sorted", layout.name);
+            assert!(
+                ranges.windows(2).all(|w| w[0].0 < w[1].0),
+                "{}: sorted",
+                layout.name
+            );
             let whole_table = ranges == [(Vec::new(), None)];
             for (key, vals) in keys.iter().zip(&values) {
                 let matches = &vals[..k] == given;

@@ -92,7 +92,10 @@ impl Layout {
             Some(KeyPrefix::Salt(s)) => {
                 let inputs_given = match s.hash {
                     SaltHash::Phoenix => all_given,
-                    _ => s.inputs.iter().all(|n| index(n).is_some_and(|i| i < values.len())),
+                    _ => s
+                        .inputs
+                        .iter()
+                        .all(|n| index(n).is_some_and(|i| i < values.len())),
                 };
                 let bucket = if inputs_given {
                     let parts = salted_parts(s, self, &written, &spans);
