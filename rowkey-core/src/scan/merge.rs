@@ -3,30 +3,7 @@
 //! does), with an optional limit.
 
 use super::merge_heads::{MergeHeads, MergeOrder};
-
-/// A row whose key a merge compares.
-pub trait ScanRow {
-    /// The row key.
-    fn row_key(&self) -> &[u8];
-}
-
-impl ScanRow for Vec<u8> {
-    fn row_key(&self) -> &[u8] {
-        self
-    }
-}
-
-impl ScanRow for &[u8] {
-    fn row_key(&self) -> &[u8] {
-        self
-    }
-}
-
-impl<K: AsRef<[u8]>, V> ScanRow for (K, V) {
-    fn row_key(&self) -> &[u8] {
-        self.0.as_ref()
-    }
-}
+use super::scan_row::ScanRow;
 
 /// Rows of sorted sources in logical key order; see [`merge_sorted`]. The
 /// merge itself is a [`MergeHeads`] (a loser tree), each winner's source

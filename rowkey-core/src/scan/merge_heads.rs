@@ -4,7 +4,7 @@
 //! `merge_sorted_stream` and the store queries), whose heads arrive when
 //! their reads deliver them.
 
-use super::merge::ScanRow;
+use super::scan_row::ScanRow;
 use super::sort_prefix::sort_prefix;
 use std::cmp::Ordering;
 

@@ -56,6 +56,7 @@ pub(crate) mod merge;
 mod merge_heads;
 pub(crate) mod page;
 mod plan;
+mod scan_row;
 mod sort_prefix;
 mod state_cast;
 pub(crate) mod step;
@@ -67,10 +68,11 @@ pub use cursor::{Cursor, InvalidCursor};
 pub use explain::PlanExplain;
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};
 pub use in_list::{ScanQuery, DEFAULT_MAX_RANGES};
-pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted, ScanRow};
+pub use merge::{merge_sorted, merge_sorted_by_offset, MergeSorted};
 pub use merge_heads::{MergeHeads, MergeOrder};
 pub use page::{offset_limit, page, Page, ReadCost, Resume};
 pub use plan::{PlanRanges, ScanPlan};
+pub use scan_row::ScanRow;
 pub use step::Step;
 // The traits the derive implements to build a key's scan steps are not
 // API: generated code names them through `__private::scan`.

@@ -5,8 +5,8 @@
 //! still counted for the others (issue 41: a bucket change beside a
 //! dropped `#[desc_ts]` counted no key as moved).
 
-use super::sample::same_value;
-use super::{Change, KeyOutcome};
+use super::outcome::{same_value, KeyOutcome};
+use super::Change;
 use crate::layout::dynamic::{DecodedKey, Value};
 use crate::layout::{FieldLayout, KeyPrefix, Layout, ValueKind};
 use crate::KeyReader;

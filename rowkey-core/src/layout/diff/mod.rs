@@ -32,11 +32,13 @@
 
 mod count;
 mod fields;
+mod outcome;
 mod prefix;
 mod sample;
 
 pub use count::SampleCount;
-pub use sample::{KeyOutcome, SampleReport};
+pub use outcome::KeyOutcome;
+pub use sample::SampleReport;
 
 use count::Scope;
 
