@@ -39,8 +39,15 @@ pub struct HBaseAdmin {
     client: HBaseClient,
 }
 
+impl HBaseClient {
+    /// The admin API: create and delete tables.
+    pub fn admin(&self) -> HBaseAdmin {
+        HBaseAdmin::new(self.clone())
+    }
+}
+
 impl HBaseAdmin {
-    pub(crate) fn new(client: HBaseClient) -> Self {
+    fn new(client: HBaseClient) -> Self {
         HBaseAdmin { client }
     }
 

@@ -2,6 +2,7 @@
 //! HBase's key limit replaced by equivalent ones that fit, and ranges that
 //! can hold no HBase row recognised (they get no scan).
 
+use hbase_thrift::hbase::TScan;
 use rowkey_core::scan::prefix_successor;
 use rowkey_core::HBASE_MAX_KEY_LEN;
 
@@ -87,6 +88,26 @@ pub(crate) fn below(key: &[u8]) -> Option<Vec<u8>> {
             v.push(b - 1);
             Some(v)
         }
+    }
+}
+
+/// A `TScan` with rows and direction, every other field `None`.
+pub(crate) fn tscan(
+    start_row: Option<Vec<u8>>,
+    stop_row: Option<Vec<u8>>,
+    reversed: Option<bool>,
+) -> TScan {
+    TScan {
+        start_row,
+        stop_row,
+        timestamp: None,
+        columns: None,
+        caching: None,
+        filter_string: None,
+        batch_size: None,
+        sort_columns: None,
+        reversed,
+        cache_blocks: None,
     }
 }
 

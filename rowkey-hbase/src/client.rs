@@ -1,11 +1,9 @@
 //! [`HBaseClient`]: a pool of connections to one HBase Thrift server,
 //! shared by the stores of its tables and its admin.
 
-use crate::admin::HBaseAdmin;
 use crate::gateway::pool::{Pool, Slot};
 use crate::gateway::retry::with_retries;
 use crate::gateway::GatewayError;
-use crate::store::HBaseStore;
 use crate::thrift1::Thrift1Connector;
 use rowkey_store::{RetryPolicy, StoreError};
 use std::sync::Arc;
@@ -217,17 +215,6 @@ impl HBaseClient {
     /// address) rather than through a Thrift gateway.
     pub fn is_native(&self) -> bool {
         matches!(self.transport, Transport::Native(_))
-    }
-
-    /// The store of `table`. Nothing is sent: a missing table is an error
-    /// of the first read or write ([`StoreError::NoSuchTable`]).
-    pub fn table(&self, table: &str) -> HBaseStore {
-        HBaseStore::new(self.clone(), table)
-    }
-
-    /// The admin API: create and delete tables.
-    pub fn admin(&self) -> HBaseAdmin {
-        HBaseAdmin::new(self.clone())
     }
 
     /// The server's address, as given.

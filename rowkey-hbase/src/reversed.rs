@@ -1,8 +1,7 @@
 //! [`ReversedTScan`]: a range read backwards through Thrift1, which cannot
 //! bound a backwards scan exactly, as a `TScan` and a step per row.
 
-use crate::bounds::{below, Bounds};
-use crate::scan::tscan;
+use crate::bounds::{below, tscan, Bounds};
 use hbase_thrift::hbase::TScan;
 use rowkey_store::{KeyRange, Row};
 

@@ -1,6 +1,6 @@
 //! [`ToTScan`]: a range as the Thrift1 `TScan` that reads exactly its rows.
 
-use crate::bounds::Bounds;
+use crate::bounds::{tscan, Bounds};
 use crate::reversed::ReversedTScan;
 use hbase_thrift::hbase::TScan;
 use rowkey_core::scan::ScanRange;
@@ -95,24 +95,4 @@ impl ToTScan for KeyRange {
 /// the first row of the table, as an empty start bound does here.
 fn forward(b: &Bounds) -> TScan {
     tscan(Some(b.start.clone()), b.stop.clone(), None)
-}
-
-/// A `TScan` with rows and direction, every other field `None`.
-pub(crate) fn tscan(
-    start_row: Option<Vec<u8>>,
-    stop_row: Option<Vec<u8>>,
-    reversed: Option<bool>,
-) -> TScan {
-    TScan {
-        start_row,
-        stop_row,
-        timestamp: None,
-        columns: None,
-        caching: None,
-        filter_string: None,
-        batch_size: None,
-        sort_columns: None,
-        reversed,
-        cache_blocks: None,
-    }
 }

@@ -148,8 +148,16 @@ impl std::fmt::Debug for HBaseStore {
     }
 }
 
+impl HBaseClient {
+    /// The store of `table`. Nothing is sent: a missing table is an error
+    /// of the first read or write ([`StoreError::NoSuchTable`]).
+    pub fn table(&self, table: &str) -> HBaseStore {
+        HBaseStore::new(self.clone(), table)
+    }
+}
+
 impl HBaseStore {
-    pub(crate) fn new(client: HBaseClient, table: &str) -> Self {
+    fn new(client: HBaseClient, table: &str) -> Self {
         let backend = match &client.transport {
             Transport::Thrift(thrift) => Backend::Thrift(Target {
                 pool: thrift.pool.clone(),

@@ -2,11 +2,11 @@
 //! hbase-thrift's client over it.
 
 use super::errors::{from_thrift_within, is_timeout};
+use crate::bounds::tscan;
 use crate::gateway::{Connection, GatewayError, ScannerId, ServerScan};
 use crate::puts::mutation_of;
 use crate::puts::{column, mutations_of};
 use crate::rows::rows_from_thrift;
-use crate::scan::tscan;
 use hbase_thrift::hbase::{
     BatchMutation, ColumnDescriptor, HbaseSyncClient, Mutation, TAppend, THbaseSyncClient,
 };
