@@ -17,14 +17,11 @@
 //! (HBase's Thrift 1 gateway: a `checkAndPut`). Only conditional writes
 //! of one cell are used, which every store here applies atomically.
 
+use super::lock_cell::{without_lock, LOCK_QUALIFIER};
 use crate::{CellCheck, CellCondition, ConditionalWrite, RowEdit, Store, StoreError, StoreExt};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// The lock cell's qualifier: a leading 0x00 keeps it apart from the
-/// columns of derived records.
-pub(crate) const LOCK_QUALIFIER: &[u8] = b"\x00rowkey.lock";
 
 /// A lock held: where, and the value that says it is ours.
 pub(crate) struct Held {
@@ -163,14 +160,6 @@ pub(crate) async fn release<S: Store>(main: &S, held: Held) -> Result<(), StoreE
         }
         Err(e) => Err(e),
     }
-}
-
-/// `row` without its lock cell; `None` when that was all it held (a
-/// record's lock is taken before the record is written, and an
-/// update's read sees it).
-pub(crate) fn without_lock(mut row: crate::Row) -> Option<crate::Row> {
-    row.cells.retain(|c| c.qualifier != LOCK_QUALIFIER);
-    (!row.cells.is_empty()).then_some(row)
 }
 
 /// The family the lock of `record`'s row lives in: its first cell's.

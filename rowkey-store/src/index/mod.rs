@@ -10,8 +10,10 @@ use rowkey_core::{RowKey, SparseIndexOf};
 
 mod bulk;
 mod join;
+mod key_fn;
 mod load;
 mod lock;
+mod lock_cell;
 mod record;
 mod table;
 mod unique;
@@ -150,7 +152,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     fn target<X: SparseIndexOf<R>, R>(&self) -> [write::Target<'_, R, I>; 1] {
         [write::Target {
             store: &self.index,
-            key: write::index_key_fn::<X, R>(),
+            key: key_fn::index_key_fn::<X, R>(),
             unique: None,
         }]
     }

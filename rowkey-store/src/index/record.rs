@@ -2,7 +2,8 @@
 //! record operations of [`IndexedStore`], and [`Records`], the checked
 //! join that skips stale index rows.
 
-use super::write::{self, IndexKeyFn};
+use super::key_fn::{self, IndexKeyFn};
+use super::write;
 use super::{IndexJoin, IndexStats, IndexedStore};
 use crate::{Record, Store, StoreError};
 use futures_core::Stream;
@@ -134,7 +135,7 @@ impl<S: Store, I: Store> IndexedStore<S, I> {
     {
         Records::new(
             self.query_index(plan).with_columns(R::columns()),
-            write::index_key_fn::<X, R>(),
+            key_fn::index_key_fn::<X, R>(),
         )
     }
 }

@@ -1,7 +1,8 @@
 //! [`IndexedTable`]: a table of records with any number of indexes,
 //! sparse ones included, kept consistent by every write.
 
-use super::write::{self, IndexKeyFn, Target};
+use super::key_fn::{self, IndexKeyFn};
+use super::write::{self, Target};
 use super::DEFAULT_JOIN_BATCH;
 use super::{load, lock, IndexJoin, PutRecordsOptions, PutRecordsProgress, Records};
 use crate::{Record, Store, StoreError, StoreExt};
@@ -301,7 +302,7 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     fn add_index<X: SparseIndexOf<R>>(mut self, table: I, unique: bool) -> Self {
         let index = Index {
             store: table,
-            key: write::index_key_fn::<X, R>(),
+            key: key_fn::index_key_fn::<X, R>(),
             layout: X::layout(),
             unique,
         };
@@ -338,7 +339,7 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     /// the order they were added (for re-keys).
     pub(crate) fn index_parts(
         &self,
-    ) -> impl Iterator<Item = (&I, write::IndexKeyFn<R>, &'static Layout)> + '_ {
+    ) -> impl Iterator<Item = (&I, key_fn::IndexKeyFn<R>, &'static Layout)> + '_ {
         self.indexes.iter().map(|i| (&i.store, i.key, i.layout))
     }
 
@@ -471,7 +472,7 @@ impl<R: Record, S: Store, I: Store> IndexedTable<R, S, I> {
     where
         X: SparseIndexOf<R>,
     {
-        let key = write::index_key_fn::<X, R>();
+        let key = key_fn::index_key_fn::<X, R>();
         match self.index::<X>() {
             Some(index) => {
                 let hits = index.query(plan);

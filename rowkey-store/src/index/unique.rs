@@ -12,8 +12,8 @@
 //! cannot delete conditionally (HBase's Thrift 1 gateway) refuses writes
 //! that remove a unique index row with its [`StoreError::Unsupported`].
 
-use super::lock::without_lock;
-use super::write::IndexKeyFn;
+use super::key_fn::IndexKeyFn;
+use super::lock_cell::without_lock;
 use super::{INDEX_FAMILY, INDEX_QUALIFIER};
 use crate::{
     CellCheck, CellCondition, ConditionalWrite, Record, RowEdit, Store, StoreError, StoreExt,

@@ -13,20 +13,12 @@
 //! no longer indexes to it.
 
 use super::index_row;
+use super::key_fn::IndexKeyFn;
 use crate::{Record, Row, Store, StoreError, StoreExt};
-use rowkey_core::{EncodeError, RowKey, SparseIndexOf};
+use rowkey_core::RowKey;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
-
-/// How one index keys a record: `X::sparse_index_key`, encoded; `None`
-/// when the (sparse) index holds no row for it.
-pub(crate) type IndexKeyFn<R> = fn(&R) -> Result<Option<Vec<u8>>, EncodeError>;
-
-/// `X`'s [`IndexKeyFn`].
-pub(crate) fn index_key_fn<X: SparseIndexOf<R>, R>() -> IndexKeyFn<R> {
-    |record| X::sparse_index_key(record).map(|x| x.to_vec()).transpose()
-}
 
 /// One index table and how it keys records.
 pub(crate) struct Target<'a, R, I> {
@@ -197,7 +189,7 @@ pub(crate) async fn update_record<R: Record, S: Store, I: Store>(
     let main_key = new_row.key.clone();
     let new_keys = index_keys(targets, record, OP)?;
     let stored = main.read_record_row::<R>(&main_key).await?;
-    let Some(row) = stored.and_then(super::lock::without_lock) else {
+    let Some(row) = stored.and_then(super::lock_cell::without_lock) else {
         let stores: Vec<&I> = targets.iter().map(|t| t.store).collect();
         return put_rows(main, &stores, new_row, new_keys).await;
     };
