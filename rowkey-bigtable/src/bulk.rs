@@ -7,8 +7,8 @@
 //! without it (a server that loses entries is not asked again).
 
 use crate::call::{chain, Call};
-use crate::read::Target;
 use crate::status::{is_transient_code, status_of, store_error};
+use crate::target::Target;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::MutateRowsRequest;
 use rowkey_core::KeyDisplay;

@@ -14,22 +14,14 @@
 //! operation's deadline (the store's operation timeout), and each tells
 //! the server how long it has left (`grpc-timeout`).
 
-use crate::read::Target;
 use crate::status::{retry_delay, status_of};
+use crate::target::Target;
 use rowkey_store::{RetryPolicy, StoreError};
 use std::future::Future;
 use std::time::Duration;
 use tokio::time::Instant;
 use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue, KeyAndValueRef, MetadataMap};
 use tonic::{Code, Status};
-
-/// `google.bigtable.v2.FeatureFlags` as this client sends it on every
-/// request: `reverse_scans` (1), `last_scanned_row_responses` (4),
-/// `routing_cookie` (6) and `retry_info` (7), each `true`; the message's
-/// bytes base64url-encoded. Without `reverse_scans`, Bigtable (and the
-/// emulator) refuse a reversed read as UNIMPLEMENTED; the others tell
-/// Cloud Bigtable it may send what this client honours.
-pub(crate) const FEATURE_FLAGS: &str = "CAEgATABOAE=";
 
 /// The prefix of the metadata keys that carry routing cookies.
 const COOKIE_PREFIX: &str = "x-goog-cbt-cookie";
@@ -187,25 +179,4 @@ pub(crate) fn chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bigtable_rs::google::bigtable::v2::FeatureFlags;
-
-    #[test]
-    fn feature_flags_say_what_the_client_honours() {
-        let flags = FeatureFlags {
-            reverse_scans: true,
-            last_scanned_row_responses: true,
-            routing_cookie: true,
-            retry_info: true,
-            ..FeatureFlags::default()
-        };
-        let bytes = prost::Message::encode_to_vec(&flags);
-        assert_eq!(bytes, [0x08, 0x01, 0x20, 0x01, 0x30, 0x01, 0x38, 0x01]);
-        // base64url of those 8 bytes.
-        assert_eq!(FEATURE_FLAGS, "CAEgATABOAE=");
-    }
 }

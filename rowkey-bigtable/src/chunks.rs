@@ -17,7 +17,7 @@
 //! cases (`tests/data/bigtable-readrows.json`, run by the `conformance`
 //! tests below), which hold the rules above.
 
-use crate::store::MAX_MESSAGE_BYTES;
+use crate::target::MAX_MESSAGE_BYTES;
 use bigtable_rs::google::bigtable::v2::read_rows_response::cell_chunk::RowStatus;
 use bigtable_rs::google::bigtable::v2::read_rows_response::CellChunk;
 use rowkey_core::KeyDisplay;

@@ -5,8 +5,8 @@
 
 use crate::call::Call;
 use crate::mutate::{not_resent, Mutation};
-use crate::read::Target;
 use crate::status::store_error;
+use crate::target::Target;
 use crate::versions::{VersionedCell, VersionedRow};
 use bigtable_rs::google::bigtable::v2::column_range::{EndQualifier, StartQualifier};
 use bigtable_rs::google::bigtable::v2::read_modify_write_rule::Rule;

@@ -80,6 +80,7 @@ pub use admin::{BigtableAdmin, TableMismatch, TableSpec, TableStatus};
 pub use bigtable_rs::google::bigtable::v2::RowFilter;
 pub use mutate::{FailedMutation, MutateRowsError, Mutation, RowMutation};
 pub use sample::KeySample;
-pub use store::{BigtableStore, MAX_MESSAGE_BYTES};
+pub use store::BigtableStore;
+pub use target::MAX_MESSAGE_BYTES;
 pub use versions::{VersionedCell, VersionedRow, VersionedRowStream};
 pub use write::{WriteOptions, MAX_MUTATIONS};

@@ -6,8 +6,8 @@
 //! row's outcome reported: [`MutateRowsError`]).
 
 use crate::call::{chain, Call};
-use crate::read::Target;
 use crate::status::store_error;
+use crate::target::Target;
 use bigtable_rs::google::bigtable::v2::mutation::{
     DeleteFromColumn, DeleteFromFamily, DeleteFromRow, Mutation as Op, SetCell,
 };

@@ -23,7 +23,7 @@ use crate::call::Call;
 use crate::chunks::{AssembledRow, RowAssembler};
 use crate::rowset::{request_row_set, row_filter};
 use crate::status::store_error;
-pub(crate) use crate::target::Target;
+use crate::target::Target;
 use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, ReadRowsResponse};
 use futures_core::Stream;
 use rowkey_store::{ReadRequest, StoreError};

@@ -3,8 +3,8 @@
 //! equal size.
 
 use crate::call::Call;
-use crate::read::Target;
 use crate::status::store_error;
+use crate::target::Target;
 use bigtable_rs::google::bigtable::v2::SampleRowKeysRequest;
 use rowkey_store::StoreError;
 

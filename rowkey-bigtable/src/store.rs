@@ -3,8 +3,9 @@
 
 use crate::conditional::{check_and_mutate, newest, read_modify_write, Conditional};
 use crate::mutate::{mutate_row, MutateRowsError, Mutation, RowMutation};
-use crate::read::{read, Target};
+use crate::read::read;
 use crate::sample::{sample_row_keys, KeySample};
+use crate::target::{Target, MAX_MESSAGE_BYTES};
 use crate::versions::VersionedRow;
 use crate::versions::VersionedRowStream;
 use crate::write::{delete, mutate_rows, write, WriteOptions, MAX_MUTATIONS};
@@ -17,11 +18,6 @@ use rowkey_store::{
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The largest response message the client accepts: Bigtable cells go up
-/// to 100 MB and rows to 256 MB; tonic's default of 4 MiB would refuse a
-/// 5 MiB cell ("decoded message length too large").
-pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
 
 /// A table of Cloud Bigtable, or of the emulator.
 ///

@@ -1,6 +1,5 @@
 //! [`Target`]: where a store's calls go, and the headers each carries.
 
-use crate::call::FEATURE_FLAGS;
 use crate::status::url_encode;
 use bigtable_rs::bigtable::BigTable;
 use rowkey_store::WriteClock;
@@ -8,6 +7,19 @@ use rowkey_store::{RetryPolicy, WriteEpoch};
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::metadata::MetadataValue;
+
+/// The largest response message the client accepts: Bigtable cells go up
+/// to 100 MB and rows to 256 MB; tonic's default of 4 MiB would refuse a
+/// 5 MiB cell ("decoded message length too large").
+pub const MAX_MESSAGE_BYTES: usize = 256 << 20;
+
+/// `google.bigtable.v2.FeatureFlags` as this client sends it on every
+/// request: `reverse_scans` (1), `last_scanned_row_responses` (4),
+/// `routing_cookie` (6) and `retry_info` (7), each `true`; the message's
+/// bytes base64url-encoded. Without `reverse_scans`, Bigtable (and the
+/// emulator) refuse a reversed read as UNIMPLEMENTED; the others tell
+/// Cloud Bigtable it may send what this client honours.
+pub(crate) const FEATURE_FLAGS: &str = "CAEgATABOAE=";
 
 /// Where calls go: the client, the full table name, the app profile, the
 /// retry policy and the operation timeout.
@@ -52,5 +64,26 @@ impl Target {
             MetadataValue::from_static(FEATURE_FLAGS),
         );
         request
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bigtable_rs::google::bigtable::v2::FeatureFlags;
+
+    #[test]
+    fn feature_flags_say_what_the_client_honours() {
+        let flags = FeatureFlags {
+            reverse_scans: true,
+            last_scanned_row_responses: true,
+            routing_cookie: true,
+            retry_info: true,
+            ..FeatureFlags::default()
+        };
+        let bytes = prost::Message::encode_to_vec(&flags);
+        assert_eq!(bytes, [0x08, 0x01, 0x20, 0x01, 0x30, 0x01, 0x38, 0x01]);
+        // base64url of those 8 bytes.
+        assert_eq!(FEATURE_FLAGS, "CAEgATABOAE=");
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::bulk::{mutate_batch, Failure, Item, Resend};
 use crate::mutate::{FailedMutation, MutateRowsError, Mutation as MutationSpec, RowMutation};
-use crate::read::Target;
+use crate::target::Target;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::mutation::{
     DeleteFromColumn, DeleteFromRow, Mutation as Op, SetCell,
