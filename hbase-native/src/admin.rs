@@ -7,11 +7,12 @@
 //! why it failed if it did.
 
 use crate::client::Client;
-use crate::cluster::{Cluster, MASTER_SERVICE};
+use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::options::CallPolicy;
 use crate::proto;
 use crate::regions::Region;
+use crate::servers::MASTER_SERVICE;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::options::CallPolicy;
 use crate::outcome::{refused, send_to_row, unreadable, Resend};
 use crate::proto::{self, mutation_proto as mp};
+use crate::servers::Servers;
 use crate::types::{RowMutation, RowResult};
 use prost::Message;
 
@@ -123,7 +124,7 @@ pub(crate) async fn check_and_mutate(
             async move {
                 if protos.len() == 1 {
                     let request = proto::MutateRequest {
-                        region: Cluster::region(&region.name),
+                        region: Servers::region(&region.name),
                         mutation: protos[0].clone(),
                         condition: Some(condition.clone()),
                         nonce_group: None,
@@ -138,7 +139,7 @@ pub(crate) async fn check_and_mutate(
                 }
                 let request = proto::MultiRequest {
                     region_action: vec![proto::RegionAction {
-                        region: Cluster::region(&region.name),
+                        region: Servers::region(&region.name),
                         atomic: Some(true),
                         condition: Some(condition.clone()),
                         action: protos
@@ -257,7 +258,7 @@ pub(crate) async fn read_modify_write(
             let (mutation, columns) = (&mutation, &columns);
             async move {
                 let request = proto::MutateRequest {
-                    region: Cluster::region(&region.name),
+                    region: Servers::region(&region.name),
                     mutation: mutation.clone(),
                     condition: None,
                     nonce_group: Some(crate::nonce::group()),

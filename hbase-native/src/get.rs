@@ -2,10 +2,11 @@
 //! server, one `Multi` of `Get`s per server, all servers at once; the
 //! gets that failed (a moved region) sent again alone.
 
-use crate::cluster::{Cluster, CLIENT_SERVICE};
+use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::options::CallPolicy;
 use crate::proto;
+use crate::servers::{Servers, CLIENT_SERVICE};
 use crate::types::RowResult;
 use bytes::Bytes;
 
@@ -66,7 +67,7 @@ async fn get_once(
             let mut sent = Vec::new();
             for (name, indexes) in &regions {
                 request.region_action.push(proto::RegionAction {
-                    region: Cluster::region(name),
+                    region: Servers::region(name),
                     atomic: None,
                     condition: None,
                     action: indexes

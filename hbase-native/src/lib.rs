@@ -77,6 +77,7 @@ mod regions;
 mod retries;
 mod scan;
 mod scanner;
+mod servers;
 mod types;
 mod wire;
 mod zookeeper;

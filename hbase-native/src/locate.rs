@@ -2,11 +2,11 @@
 //! the masters' registry), and a table's regions (from `hbase:meta`).
 
 use crate::address::Registry;
-use crate::cluster::{Cluster, META_SERVICE};
 use crate::error::{Error, Result};
 use crate::proto;
 use crate::regions::{Region, TableRegions};
 use crate::scanner::RegionScanner;
+use crate::servers::{Servers, META_SERVICE};
 use crate::zookeeper;
 use prost::Message;
 
@@ -20,7 +20,7 @@ fn server(name: &proto::ServerName) -> String {
 
 /// Reads an HBase znode's message under the registry's parent; an error
 /// if it does not exist.
-async fn znode<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<M> {
+async fn znode<M: Message + Default>(cluster: &Servers, node: &str) -> Result<M> {
     match znode_if_any(cluster, node).await? {
         Some(message) => Ok(message),
         None => {
@@ -38,7 +38,7 @@ async fn znode<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<M>
 }
 
 /// The quorum as given, and the znode parent.
-fn parent_of(cluster: &Cluster) -> (String, &str) {
+fn parent_of(cluster: &Servers) -> (String, &str) {
     let Registry::ZooKeeper { parent, .. } = &cluster.registry else {
         unreachable!("only read with a ZooKeeper registry");
     };
@@ -47,7 +47,7 @@ fn parent_of(cluster: &Cluster) -> (String, &str) {
 
 /// Reads an HBase znode's message under the registry's parent, if it
 /// exists.
-async fn znode_if_any<M: Message + Default>(cluster: &Cluster, node: &str) -> Result<Option<M>> {
+async fn znode_if_any<M: Message + Default>(cluster: &Servers, node: &str) -> Result<Option<M>> {
     let Registry::ZooKeeper { servers, .. } = &cluster.registry else {
         unreachable!("only read with a ZooKeeper registry");
     };
@@ -70,7 +70,7 @@ async fn znode_if_any<M: Message + Default>(cluster: &Cluster, node: &str) -> Re
 }
 
 /// Where `hbase:meta` is open.
-pub(crate) async fn find_meta(cluster: &Cluster) -> Result<String> {
+pub(crate) async fn find_meta(cluster: &Servers) -> Result<String> {
     match &cluster.registry {
         Registry::ZooKeeper { .. } => {
             let meta: proto::MetaRegionServer = znode(cluster, "meta-region-server").await?;
@@ -114,7 +114,7 @@ pub(crate) async fn find_meta(cluster: &Cluster) -> Result<String> {
 }
 
 /// The active master.
-pub(crate) async fn find_master(cluster: &Cluster) -> Result<String> {
+pub(crate) async fn find_master(cluster: &Servers) -> Result<String> {
     match &cluster.registry {
         Registry::ZooKeeper { .. } => match znode_if_any::<proto::Master>(cluster, "master").await?
         {
@@ -169,11 +169,11 @@ pub(crate) fn meta_name(table: &str) -> &str {
 /// to `TABLE ,,` (meta orders keys by table name first, so a space sorts
 /// after every row of `TABLE`).
 pub(crate) async fn table_regions(
-    cluster: &Cluster,
+    cluster: &Servers,
+    meta: &str,
     table: &str,
 ) -> Result<std::sync::Arc<TableRegions>> {
     let name = meta_name(table);
-    let meta = cluster.meta_server().await?;
     let scan = proto::Scan {
         start_row: Some([name.as_bytes(), b",,"].concat()),
         stop_row: Some([name.as_bytes(), b" ,,"].concat()),
@@ -187,7 +187,7 @@ pub(crate) async fn table_regions(
     let (mut scanner, mut page) = RegionScanner::open(
         cluster,
         cluster.options.call_timeout,
-        &meta,
+        meta,
         META_REGION,
         scan,
         1000,
@@ -196,7 +196,7 @@ pub(crate) async fn table_regions(
     let mut regions = Vec::new();
     loop {
         for row in page.rows.drain(..) {
-            if let Some(region) = region_of(name, &row, &meta)? {
+            if let Some(region) = region_of(name, &row, meta)? {
                 regions.push(region);
             }
         }

@@ -6,10 +6,11 @@
 //! (`KeyValueCodec`), as HBase's Java client sends them: the region server
 //! reads them as they are, with no protobuf message per cell.
 
-use crate::cluster::{Cluster, CLIENT_SERVICE};
+use crate::cluster::Cluster;
 use crate::error::{Error, RemoteException, Result};
 use crate::options::CallPolicy;
 use crate::proto::{self, mutation_proto as mp};
+use crate::servers::{Servers, CLIENT_SERVICE};
 use crate::types::RowMutation;
 use std::collections::BTreeMap;
 
@@ -190,7 +191,7 @@ fn multi_request(
     };
     for (name, rows) in regions {
         let mut plain = proto::RegionAction {
-            region: Cluster::region(name),
+            region: Servers::region(name),
             atomic: None,
             condition: None,
             action: Vec::new(),
@@ -212,7 +213,7 @@ fn multi_request(
             } else {
                 cells.extend_from_slice(&row_cells);
                 let atomic = proto::RegionAction {
-                    region: Cluster::region(name),
+                    region: Servers::region(name),
                     atomic: Some(true),
                     condition: None,
                     action: protos

@@ -25,11 +25,12 @@
 //! included, is `OutcomeUnknown` too: never a transient error, which a
 //! caller would retry into a second apply.
 
-use crate::cluster::{Cluster, CLIENT_SERVICE};
+use crate::cluster::Cluster;
 use crate::connection::{CallFailure, Connection};
 use crate::error::{Error, Result};
 use crate::options::CallPolicy;
 use crate::regions::Region;
+use crate::servers::CLIENT_SERVICE;
 use std::future::Future;
 
 /// Where a call that may have run may be sent again.

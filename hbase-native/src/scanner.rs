@@ -6,9 +6,9 @@
 //! send it anywhere else, and reopen after the last row they delivered
 //! when it is lost.
 
-use crate::cluster::{Cluster, CLIENT_SERVICE};
 use crate::error::{Error, Result};
 use crate::proto;
+use crate::servers::{Servers, CLIENT_SERVICE};
 use crate::types::{Cell, RowResult};
 use bytes::Bytes;
 
@@ -27,7 +27,7 @@ pub(crate) struct Page {
 
 /// A scanner open on one region of one server.
 pub(crate) struct RegionScanner<'a> {
-    cluster: &'a Cluster,
+    cluster: &'a Servers,
     timeout: std::time::Duration,
     server: String,
     region: String,
@@ -40,7 +40,7 @@ pub(crate) struct RegionScanner<'a> {
 impl<'a> RegionScanner<'a> {
     /// Opens `scan` on region `name` of `server`, asking for `rows` rows.
     pub(crate) async fn open(
-        cluster: &'a Cluster,
+        cluster: &'a Servers,
         timeout: std::time::Duration,
         server: &str,
         name: &[u8],
@@ -57,7 +57,7 @@ impl<'a> RegionScanner<'a> {
             partial: None,
         };
         let request = proto::ScanRequest {
-            region: Some(Cluster::region(name)),
+            region: Some(Servers::region(name)),
             scan: Some(scan),
             number_of_rows: Some(rows),
             close_scanner: Some(false),
