@@ -107,6 +107,9 @@ fn leading_values(layout: &Layout, args: &[String]) -> Result<Vec<Value>, String
                 names.join(", ")
             ));
         };
+        if at < i {
+            return Err(format!("field `{name}` is given twice"));
+        }
         if at != i {
             let want = layout.fields.get(i).map_or("", |f| f.name);
             return Err(format!(

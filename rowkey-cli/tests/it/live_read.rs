@@ -188,3 +188,40 @@ fn get_and_scan_read_hbase_natively_and_through_thrift() {
         );
     }
 }
+
+/// Fields a prefix cannot be made of are refused before any store is
+/// reached (the address is a closed port): each with what is wrong.
+#[test]
+fn scan_refuses_values_it_cannot_scan_by() {
+    let layout = layout("HotEvent");
+    for (values, says) in [
+        (
+            &["event_id=1", "event_id=2"][..],
+            "field `event_id` is given twice",
+        ),
+        (&["date=20210101"][..], "give `event_id` before `date`"),
+        (
+            &["nope=1"][..],
+            "HotEvent has no field `nope` (fields: event_id, date, offset)",
+        ),
+        (&["event_id=abc"][..], "`abc` is not a u32"),
+        (&["event_id"][..], "`event_id` is not field=value"),
+    ] {
+        let mut args = vec![
+            "scan",
+            "--layout",
+            layout.to_str().unwrap(),
+            "--store",
+            "127.0.0.1:1",
+            "--table",
+            "t",
+        ];
+        args.extend(values);
+        let out = rowkey(&args).assert().failure();
+        let text = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            text.contains(says) && !text.contains("panicked"),
+            "{values:?}: {text}"
+        );
+    }
+}
