@@ -7,8 +7,7 @@
 
 use crate::support::via_json;
 use rowkey::layout::dynamic::{KeyRangeBytes, Value};
-use rowkey::{DecodeKeyOwned, IndexOf, RowKey};
-use rowkey_fixtures::layouts::*;
+use rowkey::{DecodeKeyOwned, RowKey};
 use std::fmt::Debug;
 
 fn in_ranges(ranges: &[KeyRangeBytes], key: &[u8]) -> bool {
@@ -56,20 +55,11 @@ fn run<T: RowKey + DecodeKeyOwned + Debug>(rows: &[T]) {
 
 #[test]
 fn prefix_ranges_hold_exactly_the_keys_of_their_values() {
-    const N: usize = 400;
-    run(&OrderStatus::rows(N));
-    run(&HotEvent::rows(N));
-    let trades = Trade::rows(N);
-    run(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>());
-    run(&trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>());
-    run(&RiskProfile::rows(N));
-    run(&IdCardProfile::rows(N));
-    run(&PhoneProfile::rows(N));
-    run(&CarTelemetry::rows(N));
-    run(&UserOp::rows(N));
-    run(&SitePage::rows(N));
-    run(&CallRecord::rows(N));
-    run(&Ledger::rows(N));
-    run(&ReadingKey::rows(N));
-    run(&Invoice::rows(N));
+    struct Exact;
+    impl crate::support::SeedCheck for Exact {
+        fn run<T: RowKey + DecodeKeyOwned + Debug>(&mut self, rows: &[T]) {
+            run(rows);
+        }
+    }
+    crate::support::each_seed_layout(400, &mut Exact);
 }

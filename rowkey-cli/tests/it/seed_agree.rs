@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use rowkey::{DecodeKeyOwned, IndexOf, RowKey};
+use rowkey::{DecodeKeyOwned, RowKey};
 use rowkey_fixtures::layouts::*;
 use std::fmt::Debug;
 use support::{check_bytes, check_value, neighbours, via_json};
@@ -23,22 +23,13 @@ fn run<T: RowKey + DecodeKeyOwned + Debug>(rows: &[T]) {
 
 #[test]
 fn seed_layouts_agree_with_derived_code() {
-    const N: usize = 500;
-    run(&OrderStatus::rows(N));
-    run(&HotEvent::rows(N));
-    let trades = Trade::rows(N);
-    run(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>());
-    run(&trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>());
-    run(&RiskProfile::rows(N));
-    run(&IdCardProfile::rows(N));
-    run(&PhoneProfile::rows(N));
-    run(&CarTelemetry::rows(N));
-    run(&UserOp::rows(N));
-    run(&SitePage::rows(N));
-    run(&CallRecord::rows(N));
-    run(&Ledger::rows(N));
-    run(&ReadingKey::rows(N));
-    run(&Invoice::rows(N));
+    struct Agree;
+    impl support::SeedCheck for Agree {
+        fn run<T: RowKey + DecodeKeyOwned + Debug>(&mut self, rows: &[T]) {
+            run(rows);
+        }
+    }
+    support::each_seed_layout(500, &mut Agree);
 }
 
 #[test]

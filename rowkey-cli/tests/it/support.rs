@@ -161,3 +161,29 @@ pub fn neighbours(key: &[u8]) -> Vec<Vec<u8>> {
     }
     out
 }
+
+/// A check run on the keys of one layout.
+pub trait SeedCheck {
+    fn run<T: RowKey + DecodeKeyOwned + Debug>(&mut self, rows: &[T]);
+}
+
+/// `check` on `n` generated rows of every seed layout and the IoT ones.
+pub fn each_seed_layout(n: usize, check: &mut impl SeedCheck) {
+    use rowkey::IndexOf;
+    use rowkey_fixtures::layouts::*;
+    check.run(&OrderStatus::rows(n));
+    check.run(&HotEvent::rows(n));
+    let trades = Trade::rows(n);
+    check.run(&trades.iter().map(Trade::seller_key).collect::<Vec<_>>());
+    check.run(&trades.iter().map(BuyerTrade::index_key).collect::<Vec<_>>());
+    check.run(&RiskProfile::rows(n));
+    check.run(&IdCardProfile::rows(n));
+    check.run(&PhoneProfile::rows(n));
+    check.run(&CarTelemetry::rows(n));
+    check.run(&UserOp::rows(n));
+    check.run(&SitePage::rows(n));
+    check.run(&CallRecord::rows(n));
+    check.run(&Ledger::rows(n));
+    check.run(&ReadingKey::rows(n));
+    check.run(&Invoice::rows(n));
+}
