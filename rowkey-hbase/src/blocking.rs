@@ -2,13 +2,15 @@
 //! is for reqwest: the same operations, each run to completion on the
 //! calling thread; reads are iterators pulling one row at a time.
 //!
-//! The Thrift calls run on the client's own threads, so the calling
+//! Either transport works: the native client runs on a runtime of its
+//! own and the Thrift calls on the client's own threads, so the calling
 //! thread only waits: no async runtime is started or needed.
 //!
 //! ```no_run
 //! use rowkey_hbase::blocking;
 //! # #[derive(rowkey::RowKey)] struct Op { uid: u64, seq: u32 }
-//! let store = blocking::connect("127.0.0.1:9090", "ops")?;
+//! // Natively; a Thrift 1 server's `"127.0.0.1:9090"` works the same way.
+//! let store = blocking::connect("zk://127.0.0.1:2181/hbase", "ops")?;
 //! for row in store.query(&Op::scan().uid.eq(7).plan()?) {
 //!     println!("{:?}", row?);
 //! }
