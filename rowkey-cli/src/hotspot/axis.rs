@@ -27,7 +27,7 @@ pub enum TimeAxis {
 /// The points a heatmap bins: each key's region and its place on the
 /// time axis. Built a value at a time (a sample can be millions of keys:
 /// nothing but the numbers is kept).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TimePoints {
     points: Vec<(usize, f64)>,
     /// The axis of the values so far, if they are not integers.
@@ -37,12 +37,19 @@ pub struct TimePoints {
     shapes: [bool; 3],
 }
 
+impl Default for TimePoints {
+    fn default() -> Self {
+        TimePoints::new()
+    }
+}
+
 impl TimePoints {
     /// No points yet.
     pub fn new() -> TimePoints {
         TimePoints {
+            points: Vec::new(),
+            times: None,
             shapes: [true; 3],
-            ..TimePoints::default()
         }
     }
 
