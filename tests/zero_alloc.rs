@@ -1,7 +1,8 @@
 //! Proof that encoding and borrowed decoding allocate nothing: a global
 //! allocator counts allocations made by the current thread.
 
-use rowkey::{KeyDisplay, KeyPart, RowKey};
+use rowkey::store::Record as _;
+use rowkey::{KeyDisplay, KeyPart, Record, RowKey};
 use rowkey_fixtures::alloc::{allocations, Counting};
 use rowkey_fixtures::{BucketedCall as CallRecord, Spend};
 
@@ -27,6 +28,25 @@ struct Site<'a> {
     n: Option<i32>,
     #[max_len(64)]
     path: &'a str,
+}
+
+/// A record's key with a `String` field, which `Record::key` clones.
+#[derive(RowKey, Debug, PartialEq)]
+struct SiteKey {
+    #[max_len(32)]
+    #[reverse(segments = ".")]
+    host: String,
+    #[desc]
+    #[max_len(8)]
+    tag: String,
+}
+
+#[derive(Record, Debug, PartialEq)]
+#[record(key = SiteKey, family = "d")]
+struct SiteRecord {
+    tag: String,
+    hits: u64,
+    host: String,
 }
 
 #[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
@@ -142,6 +162,16 @@ fn encode_and_borrowed_decode_allocate_nothing() {
     let (_, count) = allocations(|| site.encoded_len());
     assert_eq!(count, 0, "Site::encoded_len");
     assert_eq!(Site::decode(&key).unwrap(), site);
+
+    // A record writes its key from its own fields: no clone of them.
+    let record = SiteRecord {
+        tag: "a\0b".to_string(),
+        hits: 3,
+        host: "www.iteblog.com".to_string(),
+    };
+    let (key, count) = allocations(|| record.to_key().unwrap());
+    assert_eq!(count, 0, "Record::to_key");
+    assert_eq!(key, record.key().to_key().unwrap());
 
     // Errors are built without allocating too.
     let long = Spend {

@@ -146,6 +146,12 @@ impl<const N: usize> KeyBuf<N> {
 pub trait KeyStorage: Deref<Target = [u8]> + Sized {
     /// `key`'s bytes, written straight into the storage.
     fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError>;
+    /// What `write` writes, the errors naming key struct `key` (a key
+    /// written from a record's fields: `key_fields::encode_ref_parts`).
+    fn encode_with(
+        key: &'static str,
+        write: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Self, EncodeError>;
 }
 
 impl<const N: usize> KeyStorage for KeyBuf<N> {
@@ -153,12 +159,26 @@ impl<const N: usize> KeyStorage for KeyBuf<N> {
     fn encode<K: RowKey + ?Sized>(key: &K) -> Result<Self, EncodeError> {
         let mut buf = Self::new();
         let base = buf.bytes.as_ptr();
-        // SAFETY: nothing of `bytes` needs to be written at position 0;
-        // the writer writes every byte before the position it ends at,
-        // so `len` keeps the field invariant (`finish_over`: if
-        // `write_key` left that writer in `w`).
+        // SAFETY: as in `encode_with`.
         let mut w = unsafe { KeyWriter::over_uninit(&mut buf.bytes, K::layout().name, 0) };
         key.write_key(&mut w)?;
+        buf.len = w.finish_over(base)?;
+        Ok(buf)
+    }
+
+    #[inline(always)]
+    fn encode_with(
+        key: &'static str,
+        write: impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Self, EncodeError> {
+        let mut buf = Self::new();
+        let base = buf.bytes.as_ptr();
+        // SAFETY: nothing of `bytes` needs to be written at position 0;
+        // the writer writes every byte before the position it ends at,
+        // so `len` keeps the field invariant (`finish_over`: if `write`
+        // left that writer in `w`).
+        let mut w = unsafe { KeyWriter::over_uninit(&mut buf.bytes, key, 0) };
+        write(&mut w)?;
         buf.len = w.finish_over(base)?;
         Ok(buf)
     }
@@ -382,7 +402,22 @@ mod tests {
                 let key = Name(v.clone()).to_key().unwrap();
                 let n = Name(v.clone()).encode_into(&mut garbage).unwrap();
                 prop_assert_eq!(&*key, &garbage[..n]);
-                prop_assert_eq!(key.len(), Name(v).encoded_len());
+                prop_assert_eq!(key.len(), Name(v.clone()).encoded_len());
+                prop_assert_eq!(Name(v.clone()).to_vec().unwrap(), key.to_vec());
+                // Buffers shorter than MAX_LEN take `encode_into`'s other
+                // path: the exact length fits, one byte less is an error
+                // that names the whole key's length.
+                let mut exact = vec![0xA5u8; key.len()];
+                prop_assert_eq!(Name(v.clone()).encode_into(&mut exact).unwrap(), key.len());
+                prop_assert_eq!(&exact[..], &*key);
+                if !key.is_empty() {
+                    let mut short = vec![0xA5u8; key.len() - 1];
+                    let err = Name(v).encode_into(&mut short).unwrap_err();
+                    prop_assert_eq!(
+                        err.kind(),
+                        EncodeErrorKind::BufferTooSmall { needed: key.len(), available: key.len() - 1 }
+                    );
+                }
             }
         }
     }

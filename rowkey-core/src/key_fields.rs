@@ -5,7 +5,8 @@
 //! needs no list of the key's fields in its own attributes. Reached only
 //! through `__private`: not API.
 
-use crate::{DecodeError, RowKey};
+use crate::buf::KeyStorage;
+use crate::{DecodeError, EncodeError, KeyWriter, RowKey};
 
 /// The fields of a derived key, by name, and the key taken apart into one
 /// `Option` per field (`Parts`, a tuple in key order).
@@ -28,6 +29,26 @@ pub trait KeyFields: RowKey + Sized {
     fn decode_parts(bytes: &[u8]) -> Result<Self::Parts, DecodeError>;
     /// The key from its parts, `None` if a slot is empty.
     fn from_parts(parts: Self::Parts) -> Option<Self>;
+    /// The key's fields borrowed from elsewhere (a record's own fields),
+    /// one `Option<&T>` per field in key order: a record's key is written
+    /// from them without building the key (no clone of a `String` field).
+    type RefParts<'a>;
+    /// Every borrowed slot empty. (The bound makes `'a` early bound, here
+    /// and in each impl.)
+    fn empty_ref_parts<'a>() -> Self::RefParts<'a>
+    where
+        'a: 'a;
+    /// Whether [`write_ref_parts`](Self::write_ref_parts) writes the key:
+    /// not when its encoder needs the whole struct (a custom salt hash
+    /// takes `&Self`), where the caller builds the key instead.
+    const WRITES_REF_PARTS: bool;
+    /// Writes the key of `parts` into `w`, as `write_key` writes the key
+    /// struct. A slot left empty is a bug of the caller (a record's
+    /// `const` checks prove it fills each).
+    fn write_ref_parts(
+        parts: &Self::RefParts<'_>,
+        w: &mut KeyWriter<'_>,
+    ) -> Result<(), EncodeError>;
 }
 
 /// The `I`-th field of the key, of type `T`.
@@ -39,6 +60,25 @@ pub trait KeyFields: RowKey + Sized {
 pub trait KeyField<const I: usize, T>: KeyFields {
     /// The field's slot.
     fn slot(parts: &mut Self::Parts) -> &mut Option<T>;
+    /// The field's borrowed slot. (The bound makes both lifetimes early
+    /// bound, here and in the derive's impl, which spells `RefParts` out.)
+    fn ref_slot<'p, 'a>(parts: &'p mut Self::RefParts<'a>) -> &'p mut Option<&'a T>
+    where
+        'a: 'p;
+}
+
+/// The key of borrowed `parts`, `None` where the key cannot be written
+/// from them ([`KeyFields::WRITES_REF_PARTS`]).
+#[inline(always)]
+pub fn encode_ref_parts<K: KeyFields>(
+    parts: &K::RefParts<'_>,
+) -> Option<Result<K::Key, EncodeError>> {
+    if !K::WRITES_REF_PARTS {
+        return None;
+    }
+    Some(K::Key::encode_with(K::layout().name, |w| {
+        K::write_ref_parts(parts, w)
+    }))
 }
 
 /// The index of the key field `name`, `usize::MAX` if the key has none

@@ -106,7 +106,9 @@ pub mod __private {
     pub use crate::buf::KeyStorage;
     pub use crate::error::InField;
     pub use crate::key::WriteKey;
-    pub use crate::key_fields::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
+    pub use crate::key_fields::{
+        concat, encode_ref_parts, is_key_field, key_index, str_eq, KeyField, KeyFields,
+    };
     pub use crate::reader::decode_fields;
     pub use crate::{
         DecodeError, DecodeErrorKind, DecodeKey, DecodePart, EncodeError, EncodeErrorKind,

@@ -33,6 +33,9 @@ pub struct KeyWriter<'b> {
 
 impl<'b> KeyWriter<'b> {
     /// A writer at the start of `out`, for key struct `key`.
+    // Inlined across crates: a call here put the writer in memory, and
+    // `encode_into` paid 1.4x the hand-written encoder (issue 48).
+    #[inline]
     pub fn new(out: &'b mut [u8], key: &'static str) -> Self {
         // SAFETY: the writer stores only initialised bytes (the field's
         // invariant), so `out` stays initialised.

@@ -62,11 +62,30 @@ pub fn row_key(input: &DeriveInput, errors: TokenStream) -> TokenStream {
                 fn from_parts(_: Self::Parts) -> __rk::Option<Self> {
                     ::core::unimplemented!()
                 }
+                type RefParts<'__a> = ();
+                fn empty_ref_parts<'__a>()
+                where
+                    '__a: '__a,
+                {
+                }
+                const WRITES_REF_PARTS: bool = false;
+                fn write_ref_parts(
+                    _: &(),
+                    _: &mut __rk::KeyWriter<'_>,
+                ) -> __rk::Result<(), __rk::EncodeError> {
+                    ::core::unimplemented!()
+                }
             }
 
             #[automatically_derived]
             impl<const __I: usize, __T> __rk::KeyField<__I, __T> for #ident {
                 fn slot(_: &mut Self::Parts) -> &mut __rk::Option<__T> {
+                    ::core::unimplemented!()
+                }
+                fn ref_slot<'__p, '__a>(_: &'__p mut ()) -> &'__p mut __rk::Option<&'__a __T>
+                where
+                    '__a: '__p,
+                {
                     ::core::unimplemented!()
                 }
             }

@@ -35,6 +35,9 @@ pub type ReadFn<P, T> = fn(&mut P, Option<&[u8]>) -> Result<T, CellError>;
 pub struct FieldFns<K: KeyFields, T> {
     /// A key field into the key's slot (a cell: nothing).
     pub put_key: fn(&mut K::Parts, &T),
+    /// A key field, borrowed, into the key's borrowed slot (a cell:
+    /// nothing): what `Record::to_key` writes the key from.
+    pub put_ref: for<'a> fn(&mut K::RefParts<'a>, &'a T),
     /// The field from the key's slot or from its cell's bytes.
     pub read: ReadFn<K::Parts, T>,
     /// The cell's bytes (`None`: no cell).
@@ -60,10 +63,18 @@ fn no_cell<T>(_: &T) -> Option<Vec<u8>> {
     None
 }
 fn no_key<P, T>(_: &mut P, _: &T) {}
+fn put_ref_slot<'a, K: KeyField<I, T>, T, const I: usize>(
+    parts: &mut K::RefParts<'a>,
+    value: &'a T,
+) {
+    *K::ref_slot(parts) = Some(value);
+}
+fn no_key_ref<'a, K: KeyFields, T>(_: &mut K::RefParts<'a>, _: &'a T) {}
 
 impl<K: KeyField<I, T>, T: Clone, const I: usize, M> FieldRole<K, T> for Select<K, I, true, M> {
     const FNS: FieldFns<K, T> = FieldFns {
         put_key: put_slot::<K, T, I>,
+        put_ref: put_ref_slot::<K, T, I>,
         read: take_slot::<K, T, I>,
         write: no_cell::<T>,
     };
@@ -79,6 +90,7 @@ fn builtin_read<P, T: CellValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, C
 impl<K: KeyFields, T: CellValue, const I: usize> FieldRole<K, T> for Select<K, I, false, Builtin> {
     const FNS: FieldFns<K, T> = FieldFns {
         put_key: no_key::<K::Parts, T>,
+        put_ref: no_key_ref::<K, T>,
         read: builtin_read::<K::Parts, T>,
         write: builtin_write::<T>,
     };
@@ -96,6 +108,7 @@ impl<K: KeyFields, T, C: CellCodec<T>, const I: usize> FieldRole<K, T>
 {
     const FNS: FieldFns<K, T> = FieldFns {
         put_key: no_key::<K::Parts, T>,
+        put_ref: no_key_ref::<K, T>,
         read: with_read::<K::Parts, C, T>,
         write: with_write::<C, T>,
     };
@@ -138,6 +151,7 @@ fn json_read<P, T: JsonValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, Cell
 impl<K: KeyFields, T: JsonValue, const I: usize> FieldRole<K, T> for Select<K, I, false, Json> {
     const FNS: FieldFns<K, T> = FieldFns {
         put_key: no_key::<K::Parts, T>,
+        put_ref: no_key_ref::<K, T>,
         read: json_read::<K::Parts, T>,
         write: json_write::<T>,
     };
@@ -163,6 +177,7 @@ where
 {
     const FNS: FieldFns<K, Option<T>> = FieldFns {
         put_key: no_key::<K::Parts, Option<T>>,
+        put_ref: no_key_ref::<K, Option<T>>,
         read: optional_read::<K, T, Select<K, I, false, M>>,
         write: optional_write::<K, T, Select<K, I, false, M>>,
     };
@@ -218,6 +233,20 @@ pub fn write_field<K: KeyFields, T>(
             qualifier: qualifier.to_vec(),
             value: bytes,
         });
+    }
+}
+
+/// The bytes of the key whose fields were borrowed into `parts`, or of
+/// `whole()` where the key is written from the whole struct (a custom
+/// salt hash).
+#[inline(always)]
+pub fn record_key<K: KeyFields>(
+    parts: &K::RefParts<'_>,
+    whole: impl FnOnce() -> K,
+) -> Result<K::Key, rowkey_core::EncodeError> {
+    match rowkey_core::__private::encode_ref_parts::<K>(parts) {
+        Some(key) => key,
+        None => whole().to_key(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! keys can be built from.
 
 use crate::{Cell, Columns, RecordError, Row};
-use rowkey_core::RowKey;
+use rowkey_core::{EncodeError, RowKey};
 
 /// A value stored as one main-table row: its key, its cells, and the way
 /// back from the row.
@@ -104,6 +104,15 @@ pub trait Record: Sized {
 
     /// The key of the record's main row.
     fn key(&self) -> Self::Key;
+
+    /// The bytes of the record's main key: `self.key().to_key()`. The
+    /// derive writes them from the record's own fields without building
+    /// the key, so a `String` key field is not cloned (within the
+    /// hand-written encoder's instructions: BENCHMARKS.md, "Keys").
+    #[inline]
+    fn to_key(&self) -> Result<<Self::Key as RowKey>::Key, EncodeError> {
+        self.key().to_key()
+    }
 
     /// The cells of the record's main row (at least one: stores refuse
     /// rows without cells).

@@ -91,8 +91,7 @@ impl Row {
     /// it names ([`Record::columns`](crate::Record::columns)) but has no
     /// cell for.
     pub(crate) fn of_record<R: crate::Record>(record: &R) -> Result<Row, rowkey_core::EncodeError> {
-        use rowkey_core::RowKey;
-        let key = record.key().to_vec()?;
+        let key = record.to_key()?.to_vec();
         let cells = record.cells();
         let clear = match R::columns() {
             Some(columns) => Columns::new(

@@ -46,6 +46,7 @@ mod merge;
 mod optional_parts;
 mod page_cost;
 mod record_derive;
+mod record_key_bytes;
 mod record_props;
 mod record_trial;
 mod salt;

@@ -18,7 +18,8 @@
 //! proves it).
 
 use rowkey::scan::merge_sorted;
-use rowkey::RowKey;
+use rowkey::store::Record as _;
+use rowkey::{Record, RowKey};
 use rowkey_fixtures::hand::*;
 use std::hint::black_box;
 
@@ -32,6 +33,27 @@ struct Spend<'a> {
     user: &'a str,
     #[desc_ts]
     at_ms: i64,
+}
+
+/// Spend's key owned, for a record (a record's key borrows nothing).
+#[derive(RowKey, Debug, PartialEq)]
+struct SpendKey {
+    #[text(width = 6)]
+    month: u32,
+    #[pad(width = 10, fill = 0x01, align = left)]
+    user: String,
+    #[desc_ts]
+    at_ms: i64,
+}
+
+/// A record keyed by `SpendKey`: its key fields, and a cell.
+#[derive(Record, Debug, PartialEq)]
+#[record(key = SpendKey, family = "d")]
+struct SpendRow {
+    month: u32,
+    user: String,
+    at_ms: i64,
+    cents: i64,
 }
 
 #[derive(RowKey, Debug, PartialEq)]
@@ -147,6 +169,16 @@ fn spend() -> Spend<'static> {
         month: 202112,
         user: "zhangsan",
         at_ms: 1_638_316_800_000,
+    }
+}
+
+fn spend_row() -> SpendRow {
+    let s = spend();
+    SpendRow {
+        month: s.month,
+        user: s.user.to_owned(),
+        at_ms: s.at_ms,
+        cents: 1250,
     }
 }
 
@@ -319,6 +351,14 @@ macro_rules! u64_cases {
 const CASES: &[&str] = &[
     "spend/encode/rowkey",
     "spend/encode/hand",
+    "spend/encode_into/rowkey",
+    "spend/encode_into/hand",
+    "spend/encode_into_slice/rowkey",
+    "spend/encode_into_slice/hand",
+    "spend/to_vec/rowkey",
+    "spend/to_vec/hand",
+    "spend/record_key/rowkey",
+    "spend/record_key/hand",
     "spend/encode/format",
     "spend/encode/memcomparable",
     "spend/encode/storekey",
@@ -375,12 +415,69 @@ fn run(case: &str, iters: u64) -> bool {
             let s = spend();
             bench_loop(iters, || black_box(&s).to_key().unwrap());
         }
-        "spend/encode/hand" => {
+        // The hand-written encoder always writes into a caller's array.
+        "spend/encode/hand" | "spend/encode_into/hand" => {
             let s = spend();
             bench_loop(iters, || {
                 let s = black_box(&s);
                 let mut out = [0u8; 24];
                 spend_by_hand(s.month, s.user, s.at_ms, &mut out).unwrap();
+                out
+            });
+        }
+        "spend/encode_into/rowkey" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let mut out = [0u8; 24];
+                black_box(&s).encode_into(&mut out).unwrap();
+                out
+            });
+        }
+        // Into a slice whose length the compiler does not know (a batch
+        // buffer), as callers that reuse one pass it.
+        "spend/encode_into_slice/rowkey" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let mut out = [0u8; 64];
+                let len = black_box(&s).encode_into(black_box(&mut out[..])).unwrap();
+                (out, len)
+            });
+        }
+        "spend/encode_into_slice/hand" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let s = black_box(&s);
+                let mut out = [0u8; 64];
+                let slice = black_box(&mut out[..]);
+                let buf: &mut [u8; 24] = (&mut slice[..24]).try_into().unwrap();
+                spend_by_hand(s.month, s.user, s.at_ms, buf).unwrap();
+                (out, 24)
+            });
+        }
+        "spend/to_vec/rowkey" => {
+            let s = spend();
+            bench_loop(iters, || black_box(&s).to_vec().unwrap());
+        }
+        "spend/to_vec/hand" => {
+            let s = spend();
+            bench_loop(iters, || {
+                let s = black_box(&s);
+                let mut out = vec![0u8; 24];
+                let buf: &mut [u8; 24] = (&mut out[..]).try_into().unwrap();
+                spend_by_hand(s.month, s.user, s.at_ms, buf).unwrap();
+                out
+            });
+        }
+        "spend/record_key/rowkey" => {
+            let r = spend_row();
+            bench_loop(iters, || black_box(&r).to_key().unwrap());
+        }
+        "spend/record_key/hand" => {
+            let r = spend_row();
+            bench_loop(iters, || {
+                let r = black_box(&r);
+                let mut out = [0u8; 24];
+                spend_by_hand(r.month, &r.user, r.at_ms, &mut out).unwrap();
                 out
             });
         }
@@ -560,6 +657,16 @@ fn check() -> Result<(), String> {
     let mut out = [0u8; 24];
     spend_by_hand(s.month, s.user, s.at_ms, &mut out).unwrap();
     same("spend", &key, &out)?;
+    let mut into = [0u8; 24];
+    s.encode_into(&mut into).unwrap();
+    same("spend encode_into", &into, &out)?;
+    same("spend to_vec", &s.to_vec().unwrap(), &out)?;
+    same("spend record key", &spend_row().to_key().unwrap(), &out)?;
+    same(
+        "spend record's key",
+        &spend_row().key().to_key().unwrap(),
+        &out,
+    )?;
     same("spend format!", &key, &spend_format(&s))?;
     if Spend::decode(&key).unwrap() != s
         || spend_decode_by_hand(&key) != Some((s.month, s.user, s.at_ms))

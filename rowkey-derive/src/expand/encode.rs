@@ -2,9 +2,10 @@
 //! `to_key` write), the consts and `layout`.
 
 use super::{codec, prefix};
-use crate::model::{FieldModel, KeyModel};
+use crate::attr::HashChoice;
+use crate::model::{FieldModel, KeyModel, PrefixModel};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let ident = model.ident;
@@ -48,20 +49,49 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     });
     let begin = prefix::encode_begin(model);
     let end = prefix::encode_end(model);
+    let body = quote! {
+        #begin
+        #(#writes)*
+        #end
+        ::core::result::Result::Ok(())
+    };
+    let places: Vec<_> = model.fields.iter().map(place).collect();
+    let idents = model.fields.iter().map(|f| f.ident);
+    // Always inlined into `to_key`/`encode_into`, its callers, in
+    // optimised builds: the writer then lives in registers and the
+    // buffer's constant length folds the bounds checks, at every field
+    // count. A debug build compiles it once.
+    let inline = quote! {
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        #[cfg_attr(debug_assertions, inline)]
+    };
+    // A key a record can borrow its fields for writes them in one
+    // function of the borrowed values, which `write_key` and the record's
+    // `write_ref_parts` both call; any other reads them from `self`.
+    let (write_fields, write_key_body) = if writes_ref_parts(model) {
+        let types = model.fields.iter().map(|f| f.ty);
+        let f = quote! {
+            #inline
+            #[allow(clippy::too_many_arguments)]
+            fn __rk_write_fields(
+                __w: &mut __rk::KeyWriter<'_>,
+                #(#places: &#types,)*
+            ) -> ::core::result::Result<(), __rk::EncodeError> {
+                #body
+            }
+        };
+        (f, quote!(__rk_write_fields(__w, #(&self.#idents),*)))
+    } else {
+        (quote!(), quote! { #(let #places = &self.#idents;)* #body })
+    };
     quote! {
+        #write_fields
+
         #[automatically_derived]
         impl #impl_generics __rk::WriteKey for #ident #ty_generics #where_clause {
-            // Always inlined into `to_key`/`encode_into`, its two callers,
-            // in optimised builds: the writer then lives in registers and
-            // the buffer's constant length folds the bounds checks, at
-            // every field count. A debug build compiles it once.
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            #[cfg_attr(debug_assertions, inline)]
+            #inline
             fn write_key(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
-                #begin
-                #(#writes)*
-                #end
-                ::core::result::Result::Ok(())
+                #write_key_body
             }
         }
 
@@ -84,6 +114,23 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     }
 }
 
+/// The local that holds a reference to field `f`'s value while the key
+/// is written.
+pub(super) fn place(f: &FieldModel) -> syn::Ident {
+    format_ident!("__rk_f_{}", f.ident)
+}
+
+/// Whether the key is written from its fields borrowed one by one
+/// (`KeyFields::write_ref_parts`): a key a record can use, unless a custom
+/// salt hash takes the whole struct.
+pub(super) fn writes_ref_parts(model: &KeyModel) -> bool {
+    let custom_hash = matches!(
+        &model.prefix,
+        Some(PrefixModel::Salt(s)) if matches!(s.hash, HashChoice::Custom(_))
+    );
+    super::key_fields::has_key_fields(model) && !custom_hash
+}
+
 /// Runs `body` on a reference to the field's value, unwrapping `Option`
 /// with a tag byte first.
 fn with_value(
@@ -91,8 +138,8 @@ fn with_value(
     on_err: &TokenStream,
     body: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
-    let ident = f.ident;
-    with_value_at_or(f, quote!(&self.#ident), on_err, body)
+    let place = place(f);
+    with_value_at_or(f, quote!(#place), on_err, body)
 }
 
 /// [`with_value`] for a value at `place` (a `&T`, or `&Option<T>`), each

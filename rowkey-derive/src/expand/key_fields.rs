@@ -7,8 +7,13 @@ use crate::model::KeyModel;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+/// Whether the key gets `KeyFields`: no generics, no borrowed fields.
+pub fn has_key_fields(model: &KeyModel) -> bool {
+    model.generics.params.is_empty() && !model.fields.iter().any(|f| crate::ty::borrows(f.ty))
+}
+
 pub fn impl_key_fields(model: &KeyModel) -> TokenStream {
-    if !model.generics.params.is_empty() || model.fields.iter().any(|f| crate::ty::borrows(f.ty)) {
+    if !has_key_fields(model) {
         return TokenStream::new();
     }
     let ident = model.ident;
@@ -18,13 +23,42 @@ pub fn impl_key_fields(model: &KeyModel) -> TokenStream {
     let index: Vec<_> = (0..model.fields.len())
         .map(Literal::usize_unsuffixed)
         .collect();
+    // The tuple spelled out, not `Self::RefParts<'__a>`: where the
+    // runtime's import failed (`#[rowkey(crate = "..")]` naming another
+    // crate), that path is a second error at the derive.
+    let ref_parts = quote!((#(__rk::Option<&'__a #types>,)*));
     let nones = model.fields.iter().map(|_| quote!(__rk::None));
+    let ref_nones = nones.clone();
+    let writes = super::encode::writes_ref_parts(model);
+    let write = if writes {
+        let places: Vec<_> = model.fields.iter().map(super::encode::place).collect();
+        quote! {
+            match *__parts {
+                (#(__rk::Some(#places),)*) => __rk_write_fields(__w, #(#places),*),
+                _ => __rk::Err(__w.error(__rk::EncodeErrorKind::Invalid(
+                    "a record left a key field unset",
+                ))),
+            }
+        }
+    } else {
+        quote!(__rk::Err(__w.error(__rk::EncodeErrorKind::Invalid(
+            "this key is written from the whole struct (a custom salt hash)",
+        ))))
+    };
     let slots = model.fields.iter().zip(&index).map(|(f, i)| {
         let ty = f.ty;
         quote! {
             #[automatically_derived]
             impl __rk::KeyField<#i, #ty> for #ident {
                 fn slot(__parts: &mut Self::Parts) -> &mut __rk::Option<#ty> {
+                    &mut __parts.#i
+                }
+                fn ref_slot<'__p, '__a>(
+                    __parts: &'__p mut #ref_parts,
+                ) -> &'__p mut __rk::Option<&'__a #ty>
+                where
+                    '__a: '__p,
+                {
                     &mut __parts.#i
                 }
             }
@@ -44,6 +78,21 @@ pub fn impl_key_fields(model: &KeyModel) -> TokenStream {
             }
             fn from_parts(__parts: Self::Parts) -> __rk::Option<Self> {
                 __rk::Some(#ident { #(#idents: __parts.#index?,)* })
+            }
+            type RefParts<'__a> = #ref_parts;
+            fn empty_ref_parts<'__a>() -> #ref_parts
+            where
+                '__a: '__a,
+            {
+                (#(#ref_nones,)*)
+            }
+            const WRITES_REF_PARTS: bool = #writes;
+            #[inline(always)]
+            fn write_ref_parts<'__a>(
+                __parts: &#ref_parts,
+                __w: &mut __rk::KeyWriter<'_>,
+            ) -> __rk::Result<(), __rk::EncodeError> {
+                #write
             }
         }
         #(#slots)*

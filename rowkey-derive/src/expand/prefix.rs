@@ -199,9 +199,9 @@ pub fn encode_field_start(model: &KeyModel, i: usize) -> TokenStream {
     })) = &model.prefix
     {
         if g.field == i {
-            let ident = model.fields[i].ident;
+            let place = super::encode::place(&model.fields[i]);
             let name = model.fields[i].name();
-            let group = group_expr(&g.kind, quote!(&self.#ident), model.fields[i].ty);
+            let group = group_expr(&g.kind, quote!(#place), model.fields[i].ty);
             out.extend(quote! {
                 let __group = ::core::option::Option::Some(
                     #group.ok_or_else(|| __w.error(__rk::EncodeErrorKind::GroupOutOfRange)).__in_field(#name)?

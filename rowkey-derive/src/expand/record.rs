@@ -35,6 +35,7 @@ pub fn record(model: &RecordModel) -> TokenStream {
     };
     let mut consts = Vec::new();
     let mut puts = Vec::new();
+    let mut put_refs = Vec::new();
     let mut writes = Vec::new();
     let mut columns = Vec::new();
     for f in &stored {
@@ -74,6 +75,7 @@ pub fn record(model: &RecordModel) -> TokenStream {
         let family = f.family.clone().unwrap_or_default();
         let qualifier = Literal::byte_string(f.qualifier.as_bytes());
         puts.push(quote!((#fns.put_key)(&mut __parts, &self.#field);));
+        put_refs.push(quote!((#fns.put_ref)(&mut __parts, &self.#field);));
         writes.push(
             quote!(__rr::write_field(&#fns, &self.#field, #family, #qualifier, &mut __cells);),
         );
@@ -115,6 +117,13 @@ pub fn record(model: &RecordModel) -> TokenStream {
                     let mut __parts = <__Key as __rr::KeyFields>::empty_parts();
                     #(#puts)*
                     __rr::key_from_parts::<__Key>(__parts)
+                }
+
+                #[inline]
+                fn to_key(&self) -> ::core::result::Result<<__Key as __rk::RowKey>::Key, __rk::EncodeError> {
+                    let mut __parts = <__Key as __rr::KeyFields>::empty_ref_parts();
+                    #(#put_refs)*
+                    __rr::record_key::<__Key>(&__parts, || __rr::Record::key(self))
                 }
 
                 fn cells(&self) -> __rr::Vec<__rr::Cell> {

@@ -15,7 +15,6 @@
 use super::index_row;
 use super::key_fn::IndexKeyFn;
 use crate::{Record, Row, Store, StoreError, StoreExt};
-use rowkey_core::RowKey;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
@@ -252,7 +251,7 @@ pub(crate) async fn delete_record<R: Record, S: Store, I: Store>(
     targets: &[Target<'_, R, I>],
     record: &R,
 ) -> Result<(), StoreError> {
-    let main_key = record.key().to_vec()?;
+    let main_key = record.to_key()?.to_vec();
     let keys = index_keys(targets, record, "delete rows")?;
     for (t, key) in targets.iter().zip(&keys) {
         if let (Some(_), Some(key)) = (t.unique, key) {
