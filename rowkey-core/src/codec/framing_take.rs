@@ -4,8 +4,9 @@
 
 use super::byte_search::find_byte;
 use super::bytes::{DecodeBytes, DecodeBytesOwned};
+use super::bytes_codec::BytesCodec;
 use super::escaped;
-use super::framing::{BytesCodec, Framing, Side};
+use super::framing::{Framing, Side};
 use super::reverse::{reverse_in_place, Reverse};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::reader::KeyReader;

@@ -36,6 +36,7 @@
 pub mod binary;
 mod byte_search;
 pub mod bytes;
+pub mod bytes_codec;
 #[cfg(feature = "chrono")]
 pub mod chrono;
 pub(crate) mod civil;
@@ -49,6 +50,7 @@ pub mod desc;
 pub(crate) mod desc_part;
 pub(crate) mod epoch;
 pub mod escaped;
+pub(crate) mod field_codec;
 pub mod float;
 pub mod framing;
 mod framing_take;
@@ -70,64 +72,20 @@ pub mod uuid_text;
 
 pub use binary::BinaryPart;
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
+pub use bytes_codec::BytesCodec;
 pub use civil::CivilTime;
 pub use date_format::{DateFormat, FormatError, FormatItem};
 pub use date_text::TextDate;
 pub use decimal::{Digits, TextInt};
 pub use decimal_text::DecimalText;
 pub use desc::{DescTs, Timestamp};
-pub use framing::{BytesCodec, Framing};
+pub use field_codec::FieldCodec;
+pub use framing::Framing;
 pub use reverse::Reverse;
 pub use uuid_text::UuidText;
 
 use crate::layout::rules::CodecRules;
-use crate::layout::LayoutCodec;
-
-/// How a field's value becomes bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum FieldCodec {
-    /// The type's own [`KeyPart`](crate::KeyPart) encoding (integers
-    /// big-endian with the sign bit flipped, bool, char, arrays, enums,
-    /// user types).
-    Binary,
-    /// Zero-padded decimal digits.
-    Text {
-        /// Digits written.
-        width: usize,
-        /// Digits stored back to front.
-        reverse: bool,
-    },
-    /// Text or bytes.
-    Bytes {
-        /// How the value is delimited.
-        framing: Framing,
-        /// The longest value accepted.
-        max_len: usize,
-        /// Reversal applied.
-        reverse: Reverse,
-    },
-    /// `i64::MAX - ts`.
-    DescTimestamp {
-        /// 19 digits instead of 8 bytes.
-        text: bool,
-    },
-    /// A date or time as fixed-width text (`#[text(format = "..")]`).
-    DateText {
-        /// The format (serialised as its string).
-        format: DateFormat,
-    },
-    /// A UUID's 36-character lowercase hyphenated form (`#[text]`).
-    UuidText,
-    /// A non-negative decimal as zero-padded digits with a fixed number of
-    /// decimals (`#[text(width, scale)]`).
-    DecimalText {
-        /// Characters, the `.` included.
-        width: usize,
-        /// Digits after the `.`.
-        scale: u32,
-    },
-}
+use crate::layout::{FieldLayout, LayoutCodec};
 
 /// The codec a [`FieldCodec`] names, for a field with `#[desc]` =
 /// `$desc` in a key whose separator is `$sep`, bound to `$c` while `$body`
@@ -202,5 +160,103 @@ impl FieldCodec {
         f: impl FnOnce(&dyn LayoutCodec) -> R,
     ) -> R {
         with_codec!(*self, desc, separator, |c| f(&c))
+    }
+}
+
+impl FieldLayout {
+    /// The digits codec of a `#[text]` integer field, as the derive writes
+    /// it (`None` for other codecs).
+    pub fn digits(&self) -> Option<Digits> {
+        match self.codec {
+            FieldCodec::Text { width, reverse } => Some(Digits {
+                width,
+                reverse,
+                desc: self.desc,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The codec of a text or bytes field in a key whose separator is
+    /// `separator` (`None` for other codecs).
+    pub fn bytes_codec(&self, separator: Option<u8>) -> Option<BytesCodec> {
+        match self.codec {
+            FieldCodec::Bytes {
+                framing,
+                max_len,
+                reverse,
+            } => Some(BytesCodec {
+                framing,
+                max_len,
+                reverse,
+                desc: self.desc,
+                separator,
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::framing::Side;
+    use crate::layout::{Order, ValueKind};
+
+    fn field(codec: FieldCodec, desc: bool) -> FieldLayout {
+        FieldLayout {
+            name: "f",
+            rust_type: "T",
+            value: ValueKind::Opaque,
+            codec,
+            offset: None,
+            max_len: 8,
+            fixed_len: None,
+            order: Order::Ascending,
+            optional: false,
+            desc,
+        }
+    }
+
+    #[test]
+    fn a_field_gives_the_codec_its_bytes_are_written_with() {
+        let text = field(
+            FieldCodec::Text {
+                width: 6,
+                reverse: true,
+            },
+            true,
+        );
+        let digits = Digits {
+            width: 6,
+            reverse: true,
+            desc: true,
+        };
+        assert_eq!(text.digits(), Some(digits));
+        assert_eq!(text.bytes_codec(Some(b'_')), None);
+
+        let padded = Framing::Padded {
+            width: 8,
+            fill: 0x01,
+            side: Side::Left,
+        };
+        let bytes = field(
+            FieldCodec::Bytes {
+                framing: padded,
+                max_len: 8,
+                reverse: Reverse::Chars,
+            },
+            false,
+        );
+        let codec = BytesCodec {
+            framing: padded,
+            max_len: 8,
+            reverse: Reverse::Chars,
+            desc: false,
+            separator: Some(b'_'),
+        };
+        assert_eq!(bytes.bytes_codec(Some(b'_')), Some(codec));
+        assert_eq!(bytes.digits(), None);
+        assert_eq!(field(FieldCodec::Binary, false).digits(), None);
     }
 }

@@ -24,7 +24,7 @@ pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
 
-pub use crate::codec::FieldCodec;
+pub use crate::codec::field_codec::FieldCodec;
 use crate::salt::{HashPrefixPlan, SaltPlan};
 use crate::split::SplitKeys;
 pub(crate) use codec::LayoutCodec;
@@ -145,40 +145,6 @@ pub enum Order {
     Unordered,
 }
 
-impl FieldLayout {
-    /// The digits codec of a `#[text]` integer field, as the derive writes
-    /// it (`None` for other codecs).
-    pub fn digits(&self) -> Option<crate::codec::Digits> {
-        match self.codec {
-            FieldCodec::Text { width, reverse } => Some(crate::codec::Digits {
-                width,
-                reverse,
-                desc: self.desc,
-            }),
-            _ => None,
-        }
-    }
-
-    /// The codec of a text or bytes field in a key whose separator is
-    /// `separator` (`None` for other codecs).
-    pub fn bytes_codec(&self, separator: Option<u8>) -> Option<crate::codec::BytesCodec> {
-        match self.codec {
-            FieldCodec::Bytes {
-                framing,
-                max_len,
-                reverse,
-            } => Some(crate::codec::BytesCodec {
-                framing,
-                max_len,
-                reverse,
-                desc: self.desc,
-                separator,
-            }),
-            _ => None,
-        }
-    }
-}
-
 impl Layout {
     /// The field called `name`.
     pub fn field(&self, name: &str) -> Option<&FieldLayout> {
@@ -202,69 +168,5 @@ impl Layout {
             Some(s) => SplitKeys::new(s.split_keys()),
             None => SplitKeys::default(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::codec::framing::Side;
-    use crate::codec::{BytesCodec, Digits, Framing, Reverse};
-
-    fn field(codec: FieldCodec, desc: bool) -> FieldLayout {
-        FieldLayout {
-            name: "f",
-            rust_type: "T",
-            value: ValueKind::Opaque,
-            codec,
-            offset: None,
-            max_len: 8,
-            fixed_len: None,
-            order: Order::Ascending,
-            optional: false,
-            desc,
-        }
-    }
-
-    #[test]
-    fn a_field_gives_the_codec_its_bytes_are_written_with() {
-        let text = field(
-            FieldCodec::Text {
-                width: 6,
-                reverse: true,
-            },
-            true,
-        );
-        let digits = Digits {
-            width: 6,
-            reverse: true,
-            desc: true,
-        };
-        assert_eq!(text.digits(), Some(digits));
-        assert_eq!(text.bytes_codec(Some(b'_')), None);
-
-        let padded = Framing::Padded {
-            width: 8,
-            fill: 0x01,
-            side: Side::Left,
-        };
-        let bytes = field(
-            FieldCodec::Bytes {
-                framing: padded,
-                max_len: 8,
-                reverse: Reverse::Chars,
-            },
-            false,
-        );
-        let codec = BytesCodec {
-            framing: padded,
-            max_len: 8,
-            reverse: Reverse::Chars,
-            desc: false,
-            separator: Some(b'_'),
-        };
-        assert_eq!(bytes.bytes_codec(Some(b'_')), Some(codec));
-        assert_eq!(bytes.digits(), None);
-        assert_eq!(field(FieldCodec::Binary, false).digits(), None);
     }
 }

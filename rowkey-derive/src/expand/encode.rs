@@ -1,11 +1,11 @@
 //! `impl RowKey`: `encoded_len`, `write_key` (what `encode_into` and
 //! `to_key` write), the consts and `layout`.
 
+use super::fields::{place, writes_ref_parts};
 use super::{codec, prefix};
-use crate::attr::HashChoice;
-use crate::model::{FieldModel, KeyModel, PrefixModel};
+use crate::model::{FieldModel, KeyModel};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     let ident = model.ident;
@@ -112,23 +112,6 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
             }
         }
     }
-}
-
-/// The local that holds a reference to field `f`'s value while the key
-/// is written.
-pub(super) fn place(f: &FieldModel) -> syn::Ident {
-    format_ident!("__rk_f_{}", f.ident)
-}
-
-/// Whether the key is written from its fields borrowed one by one
-/// (`KeyFields::write_ref_parts`): a key a record can use, unless a custom
-/// salt hash takes the whole struct.
-pub(super) fn writes_ref_parts(model: &KeyModel) -> bool {
-    let custom_hash = matches!(
-        &model.prefix,
-        Some(PrefixModel::Salt(s)) if matches!(s.hash, HashChoice::Custom(_))
-    );
-    super::key_fields::has_key_fields(model) && !custom_hash
 }
 
 /// Runs `body` on a reference to the field's value, unwrapping `Option`

@@ -3,14 +3,10 @@
 //! Only for keys without generics or borrowed fields (a record's key
 //! owns its fields).
 
+use super::fields::{has_key_fields, place, writes_ref_parts};
 use crate::model::KeyModel;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-
-/// Whether the key gets `KeyFields`: no generics, no borrowed fields.
-pub fn has_key_fields(model: &KeyModel) -> bool {
-    model.generics.params.is_empty() && !model.fields.iter().any(|f| crate::ty::borrows(f.ty))
-}
 
 pub fn impl_key_fields(model: &KeyModel) -> TokenStream {
     if !has_key_fields(model) {
@@ -29,9 +25,9 @@ pub fn impl_key_fields(model: &KeyModel) -> TokenStream {
     let ref_parts = quote!((#(__rk::Option<&'__a #types>,)*));
     let nones = model.fields.iter().map(|_| quote!(__rk::None));
     let ref_nones = nones.clone();
-    let writes = super::encode::writes_ref_parts(model);
+    let writes = writes_ref_parts(model);
     let write = if writes {
-        let places: Vec<_> = model.fields.iter().map(super::encode::place).collect();
+        let places: Vec<_> = model.fields.iter().map(place).collect();
         quote! {
             match *__parts {
                 (#(__rk::Some(#places),)*) => __rk_write_fields(__w, #(#places),*),

@@ -6,6 +6,7 @@ pub mod cell_value;
 mod codec;
 mod decode;
 mod encode;
+mod fields;
 mod index;
 mod key_fields;
 pub mod key_part;

@@ -199,7 +199,7 @@ pub fn encode_field_start(model: &KeyModel, i: usize) -> TokenStream {
     })) = &model.prefix
     {
         if g.field == i {
-            let place = super::encode::place(&model.fields[i]);
+            let place = super::fields::place(&model.fields[i]);
             let name = model.fields[i].name();
             let group = group_expr(&g.kind, quote!(#place), model.fields[i].ty);
             out.extend(quote! {
