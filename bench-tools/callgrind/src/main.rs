@@ -80,6 +80,17 @@ struct SaltedCall {
     time: u64,
 }
 
+/// A record keyed by `Event`, its fields in another order, and a cell.
+#[derive(Record, Debug, PartialEq)]
+#[record(key = Event, family = "d")]
+struct EventRow {
+    seq: u64,
+    name: String,
+    payload: u32,
+    at: i64,
+    tenant: u32,
+}
+
 #[derive(RowKey, Debug, PartialEq)]
 struct Event {
     tenant: u32,
@@ -203,6 +214,17 @@ fn event() -> Event {
         name: "checkout\0completed".into(),
         at: 1_638_316_800_000,
         seq: 42,
+    }
+}
+
+fn event_row() -> EventRow {
+    let e = event();
+    EventRow {
+        seq: e.seq,
+        name: e.name,
+        payload: 3,
+        at: e.at,
+        tenant: e.tenant,
     }
 }
 
@@ -371,6 +393,12 @@ const CASES: &[&str] = &[
     "salted_call/encode/hand",
     "event/encode/rowkey",
     "event/encode/hand",
+    "event/encode_into/rowkey",
+    "event/encode_into/hand",
+    "event/to_vec/rowkey",
+    "event/to_vec/hand",
+    "event/record_key/rowkey",
+    "event/record_key/hand",
     "event/encode/format",
     "event/encode/memcomparable",
     "event/encode/storekey",
@@ -458,14 +486,16 @@ fn run(case: &str, iters: u64) -> bool {
             let s = spend();
             bench_loop(iters, || black_box(&s).to_vec().unwrap());
         }
+        // Written on the stack, then copied into a `Vec` of its length:
+        // the cheapest way by hand (a `vec![0; 24]` to write into costs
+        // a zeroed allocation).
         "spend/to_vec/hand" => {
             let s = spend();
             bench_loop(iters, || {
                 let s = black_box(&s);
-                let mut out = vec![0u8; 24];
-                let buf: &mut [u8; 24] = (&mut out[..]).try_into().unwrap();
-                spend_by_hand(s.month, s.user, s.at_ms, buf).unwrap();
-                out
+                let mut out = [0u8; 24];
+                spend_by_hand(s.month, s.user, s.at_ms, &mut out).unwrap();
+                out.to_vec()
             });
         }
         "spend/record_key/rowkey" => {
@@ -535,7 +565,41 @@ fn run(case: &str, iters: u64) -> bool {
             let e = event();
             bench_loop(iters, || black_box(&e).to_key().unwrap());
         }
-        "event/encode/hand" => {
+        "event/encode_into/rowkey" => {
+            let e = event();
+            bench_loop(iters, || {
+                let mut out = [0u8; EVENT_MAX];
+                let n = black_box(&e).encode_into(&mut out).unwrap();
+                (out, n)
+            });
+        }
+        "event/to_vec/rowkey" => {
+            let e = event();
+            bench_loop(iters, || black_box(&e).to_vec().unwrap());
+        }
+        "event/to_vec/hand" => {
+            let e = event();
+            bench_loop(iters, || {
+                let e = black_box(&e);
+                let mut out = [0u8; EVENT_MAX];
+                let n = event_by_hand(e.tenant, &e.name, e.at, e.seq, &mut out).unwrap();
+                out[..n].to_vec()
+            });
+        }
+        "event/record_key/rowkey" => {
+            let r = event_row();
+            bench_loop(iters, || black_box(&r).to_key().unwrap());
+        }
+        "event/record_key/hand" => {
+            let r = event_row();
+            bench_loop(iters, || {
+                let r = black_box(&r);
+                let mut out = [0u8; EVENT_MAX];
+                let n = event_by_hand(r.tenant, &r.name, r.at, r.seq, &mut out).unwrap();
+                (out, n)
+            });
+        }
+        "event/encode/hand" | "event/encode_into/hand" => {
             let e = event();
             bench_loop(iters, || {
                 let e = black_box(&e);
@@ -745,6 +809,18 @@ fn check() -> Result<(), String> {
             let mut out = [0u8; EVENT_MAX];
             let n = event_by_hand(e.tenant, &e.name, e.at, e.seq, &mut out).unwrap();
             same("event", &key, &out[..n])?;
+            let mut into = [0u8; EVENT_MAX];
+            let m = e.encode_into(&mut into).unwrap();
+            same("event encode_into", &into[..m], &out[..n])?;
+            same("event to_vec", &e.to_vec().unwrap(), &out[..n])?;
+            let row = EventRow {
+                seq: e.seq,
+                name: e.name.clone(),
+                payload: 1,
+                at: e.at,
+                tenant: e.tenant,
+            };
+            same("event record key", &row.to_key().unwrap(), &out[..n])?;
             if Event::decode(&key).unwrap() != e
                 || event_decode_by_hand(&key) != Some((e.tenant, e.name.clone(), e.at, e.seq))
             {
