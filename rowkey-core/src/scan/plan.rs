@@ -19,6 +19,17 @@ use std::sync::Arc;
 ///
 /// The same bounds apply after each bucket's prefix: `start` and `stop`
 /// here are those bounds, without the bucket.
+///
+/// # "no field `host` on type `ScanPlan<N>`"
+///
+/// A range (`range`, `between`, `since`, `until`, `latest`,
+/// `starts_with`) ends a typed query and gives the plan, so no field can
+/// follow it; rustc words that error itself. To bind a field after one
+/// that takes a range, list the earlier field's values (`is_in`, one
+/// exact range each), or leave it free (`any()`, a filter on the later
+/// field, the earlier one checked in your code), or key (or index) the
+/// table with the later field first. The chapter "Queries and plans"
+/// (`docs/queries-and-plans.md`) has an example.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ScanPlan<const N: usize> {
     salt: Option<SaltPlan>,
