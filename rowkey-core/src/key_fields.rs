@@ -38,7 +38,7 @@ pub trait KeyFields: RowKey + Sized {
     fn empty_ref_parts<'a>() -> Self::RefParts<'a>
     where
         'a: 'a;
-    /// Whether [`write_ref_parts`](Self::write_ref_parts) writes the key:
+    /// Whether `write_ref_parts` writes the key:
     /// not when its encoder needs the whole struct (a custom salt hash
     /// takes `&Self`), where the caller builds the key instead.
     const WRITES_REF_PARTS: bool;
