@@ -64,8 +64,17 @@ pub trait RowKey: WriteKey {
         // length the compiler does not know: 116 -> 95 instructions,
         // `bench-tools/callgrind.sh spend/encode_into_slice`). A shorter
         // one takes the general path.
+        let available = out.len();
         match out.get_mut(..Self::MAX_LEN) {
-            Some(head) => write_into(self, head),
+            Some(head) => match write_into(self, head) {
+                // Only a field that writes past `MAX_LEN` (a hand-written
+                // `KeyPart` breaking its contract) gets here: the caller's
+                // whole buffer decides.
+                Err(e) if available > Self::MAX_LEN && is_too_small(&e) => {
+                    write_into_short(self, out)
+                }
+                written => written,
+            },
             None => write_into_short(self, out),
         }
     }
@@ -84,7 +93,7 @@ pub trait RowKey: WriteKey {
         // length: no zero fill, no `encoded_len` pass. Keys that may be
         // long are measured first and written in place, so the stack
         // buffer stays small.
-        if Self::MAX_LEN <= STACK_TO_VEC_MAX {
+        if encodes_on_stack::<Self>() {
             return self.to_key().map(|key| key.as_ref().to_vec());
         }
         let mut out = vec![0; self.encoded_len()];
@@ -131,6 +140,19 @@ pub trait WriteKey {
 
 /// The longest key [`RowKey::to_vec`] encodes on the stack first.
 const STACK_TO_VEC_MAX: usize = 1024;
+
+/// Whether `e` says the output was too short.
+fn is_too_small(e: &EncodeError) -> bool {
+    matches!(e.kind(), crate::EncodeErrorKind::BufferTooSmall { .. })
+}
+
+/// Whether [`RowKey::to_vec`] encodes a key of `K` on the stack first (a
+/// key of at most [`STACK_TO_VEC_MAX`] bytes); what a store that copies
+/// a [`KeyBuf`](crate::KeyBuf) into a `Vec` asks too.
+#[doc(hidden)]
+pub const fn encodes_on_stack<K: RowKey + ?Sized>() -> bool {
+    K::MAX_LEN <= STACK_TO_VEC_MAX
+}
 
 /// [`RowKey::encode_into`]'s write into `out`.
 #[inline(always)]

@@ -105,6 +105,7 @@ pub mod __private {
     }
     pub use crate::buf::KeyStorage;
     pub use crate::error::InField;
+    pub use crate::key::encodes_on_stack;
     pub use crate::key::WriteKey;
     pub use crate::key_fields::{
         concat, encode_ref_parts, is_key_field, key_index, str_eq, KeyField, KeyFields,

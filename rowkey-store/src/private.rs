@@ -13,6 +13,7 @@ pub use crate::cell::{CellError, CellValue};
 
 use core::marker::PhantomData;
 pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
+use rowkey_core::EncodeErrorKind;
 
 /// The codec marker of a field with no codec attribute: its type's
 /// [`CellValue`].
@@ -245,6 +246,12 @@ pub fn record_key<K: KeyFields>(
     whole: impl FnOnce() -> K,
 ) -> Result<K::Key, rowkey_core::EncodeError> {
     match rowkey_core::__private::encode_ref_parts::<K>(parts) {
+        // A field that wrote past the key's `MAX_LEN` (a hand-written
+        // `KeyPart` breaking its contract): the error of the built key,
+        // which names the whole key's length.
+        Some(Err(e)) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => {
+            whole().to_key()
+        }
         Some(key) => key,
         None => whole().to_key(),
     }

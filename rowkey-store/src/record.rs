@@ -108,7 +108,9 @@ pub trait Record: Sized {
     /// The bytes of the record's main key: `self.key().to_key()`. The
     /// derive writes them from the record's own fields without building
     /// the key, so a `String` key field is not cloned (within the
-    /// hand-written encoder's instructions: BENCHMARKS.md, "Keys").
+    /// hand-written encoder's instructions: BENCHMARKS.md, "Keys"); a key
+    /// with a custom salt hash (`#[salt(hash = path)]`, which takes the
+    /// whole key) is built first.
     #[inline]
     fn to_key(&self) -> Result<<Self::Key as RowKey>::Key, EncodeError> {
         self.key().to_key()
@@ -141,5 +143,16 @@ pub trait Record: Sized {
     /// row's old cell: name the columns, or write a cell for every one.
     fn columns() -> Option<Columns> {
         None
+    }
+}
+
+/// `record`'s main key as a `Vec`: written from its fields on the stack
+/// and copied, as [`RowKey::to_vec`] does for keys short enough; longer
+/// keys are built and written in place, so the stack stays small.
+pub(crate) fn record_key_vec<R: Record>(record: &R) -> Result<Vec<u8>, EncodeError> {
+    if rowkey_core::__private::encodes_on_stack::<R::Key>() {
+        Ok(record.to_key()?.to_vec())
+    } else {
+        record.key().to_vec()
     }
 }

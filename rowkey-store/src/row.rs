@@ -91,7 +91,7 @@ impl Row {
     /// it names ([`Record::columns`](crate::Record::columns)) but has no
     /// cell for.
     pub(crate) fn of_record<R: crate::Record>(record: &R) -> Result<Row, rowkey_core::EncodeError> {
-        let key = record.to_key()?.to_vec();
+        let key = crate::record::record_key_vec(record)?;
         let cells = record.cells();
         let clear = match R::columns() {
             Some(columns) => Columns::new(

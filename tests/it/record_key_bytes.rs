@@ -131,3 +131,96 @@ fn the_bytes_are_the_hand_written_ones() {
     rowkey_fixtures::hand::spend_by_hand(s.month, &s.user, s.at_ms, &mut out).unwrap();
     assert_eq!(&*key, &out[..]);
 }
+
+/// Field names the generated locals are built from: a leading underscore
+/// and a name that is not snake case (CI's clippy runs with `-D
+/// warnings`, so a lint the derive leaks on them fails the build).
+#[allow(non_snake_case)]
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct OddNamesKey {
+    _pad: u8,
+    userID: u32,
+    r#type: u16,
+}
+
+#[allow(non_snake_case)]
+#[derive(Record, Debug, Clone, PartialEq)]
+#[record(key = OddNamesKey, family = "d")]
+struct OddNames {
+    r#type: u16,
+    userID: u32,
+    _pad: u8,
+    note: u8,
+}
+
+#[test]
+fn field_names_of_any_shape() {
+    let r = OddNames {
+        r#type: 3,
+        userID: 7,
+        _pad: 1,
+        note: 0,
+    };
+    assert_eq!(&*r.to_key().unwrap(), [1, 0, 0, 0, 7, 0, 3]);
+    agree(&r).unwrap();
+}
+
+/// A hand-written part that writes one byte more than its `MAX_LEN` says:
+/// a broken contract, which gives the same error however the key is
+/// written, and a buffer with room for the extra byte takes it.
+#[derive(Debug, Clone, PartialEq)]
+struct Liar;
+
+impl rowkey::KeyPart for Liar {
+    const MAX_LEN: usize = 1;
+    const FIXED_LEN: Option<usize> = Some(1);
+    fn encoded_len(&self) -> usize {
+        2
+    }
+    fn encode(&self, w: &mut rowkey::KeyWriter<'_>) -> Result<(), rowkey::EncodeError> {
+        w.put(&[7, 7])
+    }
+}
+
+impl<'de> rowkey::DecodePart<'de> for Liar {
+    fn decode(r: &mut rowkey::KeyReader<'de>) -> Result<Self, rowkey::DecodeError> {
+        r.take_array::<1>().map(|_| Liar)
+    }
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct LiarKey {
+    id: u8,
+    liar: Liar,
+}
+
+#[derive(Record, Debug, Clone, PartialEq)]
+#[record(key = LiarKey, family = "d")]
+struct LiarRecord {
+    id: u8,
+    liar: Liar,
+    v: u8,
+}
+
+#[test]
+fn a_part_that_writes_past_its_max_len_errs_alike() {
+    let r = LiarRecord {
+        id: 1,
+        liar: Liar,
+        v: 0,
+    };
+    let err = r.to_key().unwrap_err();
+    assert_eq!(err.to_string(), r.key().to_key().unwrap_err().to_string());
+    assert!(
+        matches!(
+            err.kind(),
+            rowkey::EncodeErrorKind::BufferTooSmall { needed: 3, .. }
+        ),
+        "{err}"
+    );
+    // `encode_into` a buffer longer than `MAX_LEN` (2): the part's extra
+    // byte fits, as it did before the constant-length path.
+    let mut out = [0u8; 8];
+    assert_eq!(r.key().encode_into(&mut out).unwrap(), 3);
+    assert_eq!(out[..3], [1, 7, 7]);
+}

@@ -13,9 +13,11 @@ pub fn has_key_fields(model: &KeyModel) -> bool {
 }
 
 /// The local that holds a reference to field `f`'s value while the key
-/// is written.
+/// is written. Built from the field's name (a string), so it has the
+/// derive's span, not the field's: a field `_pad` or `userID` gives no
+/// snake-case warning in the user's crate.
 pub fn place(f: &FieldModel) -> syn::Ident {
-    format_ident!("__rk_f_{}", f.ident)
+    format_ident!("__rk_f_{}", f.name())
 }
 
 /// Whether the key is written from its fields borrowed one by one

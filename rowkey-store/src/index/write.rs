@@ -251,7 +251,7 @@ pub(crate) async fn delete_record<R: Record, S: Store, I: Store>(
     targets: &[Target<'_, R, I>],
     record: &R,
 ) -> Result<(), StoreError> {
-    let main_key = record.to_key()?.to_vec();
+    let main_key = crate::record::record_key_vec(record)?;
     let keys = index_keys(targets, record, "delete rows")?;
     for (t, key) in targets.iter().zip(&keys) {
         if let (Some(_), Some(key)) = (t.unique, key) {
