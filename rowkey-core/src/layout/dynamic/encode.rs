@@ -24,23 +24,7 @@ pub(super) fn encode(
     }
     let mut out = vec![0u8; layout.max_len];
     let mut w = KeyWriter::new(&mut out, layout.name);
-    match &layout.prefix {
-        Some(KeyPrefix::Salt(s)) => s.reserve(&mut w)?,
-        Some(KeyPrefix::HashPrefix(h)) => h.reserve(&mut w)?,
-        None => {}
-    }
-    let sep = layout.separator.map(|c| c as u8);
-    let mut spans = Vec::with_capacity(layout.fields.len());
-    for (i, (f, v)) in layout.fields.iter().zip(values).enumerate() {
-        if let (Some(b), true) = (sep, i > 0) {
-            w.put_byte(b)?;
-        }
-        w.field(f.name);
-        let start = w.position();
-        check_group(&w, layout, f, v)?;
-        put_field(&mut w, f, v, sep)?;
-        spans.push(start..w.position());
-    }
+    let spans = write_head(&mut w, layout, values)?;
     match &layout.prefix {
         Some(KeyPrefix::Salt(s)) => {
             let key = w.written_since(0).to_vec();
@@ -63,7 +47,35 @@ pub(super) fn encode(
 /// The salt's group field picks a group, checked where the derived
 /// `encode_into` checks it: at the start of the field, before its bytes
 /// (so a value out of the groups is the error named, whatever follows).
-pub(super) fn check_group(
+/// Reserves the layout's prefix, then writes `values` into the first
+/// fields (separators between them), and returns each field's span: what
+/// a whole key and a key prefix both start with.
+pub(super) fn write_head(
+    w: &mut KeyWriter<'_>,
+    layout: &Layout,
+    values: &[Value],
+) -> Result<Vec<core::ops::Range<usize>>, EncodeError> {
+    match &layout.prefix {
+        Some(KeyPrefix::Salt(s)) => s.reserve(w)?,
+        Some(KeyPrefix::HashPrefix(h)) => h.reserve(w)?,
+        None => {}
+    }
+    let sep = layout.separator.map(|c| c as u8);
+    let mut spans = Vec::with_capacity(values.len());
+    for (i, (f, v)) in layout.fields.iter().zip(values).enumerate() {
+        if let (Some(b), true) = (sep, i > 0) {
+            w.put_byte(b)?;
+        }
+        w.field(f.name);
+        let start = w.position();
+        check_group(w, layout, f, v)?;
+        put_field(w, f, v, sep)?;
+        spans.push(start..w.position());
+    }
+    Ok(spans)
+}
+
+fn check_group(
     w: &KeyWriter<'_>,
     layout: &Layout,
     f: &FieldLayout,
@@ -77,7 +89,7 @@ pub(super) fn check_group(
     }
 }
 
-pub(super) fn put_field(
+fn put_field(
     w: &mut KeyWriter<'_>,
     f: &FieldLayout,
     v: &Value,

@@ -3,7 +3,7 @@
 //! `Key::scan().a.eq(..).b.eq(..).plan()` reads, for a tool that has only
 //! the layout (the CLI's `scan`).
 
-use super::encode::{check_group, put_field};
+use super::encode::write_head;
 use super::salt::{choose_bucket, salted_parts};
 use super::{EncodeValuesError, Value};
 use crate::layout::{KeyPrefix, Layout};
@@ -35,24 +35,9 @@ impl Layout {
         }
         let mut out = vec![0u8; self.max_len + 1];
         let mut w = KeyWriter::new(&mut out, self.name);
-        match &self.prefix {
-            Some(KeyPrefix::Salt(s)) => s.reserve(&mut w)?,
-            Some(KeyPrefix::HashPrefix(h)) => h.reserve(&mut w)?,
-            None => {}
-        }
-        let head = w.position();
+        let head = self.prefix.as_ref().map_or(0, KeyPrefix::len);
+        let spans = write_head(&mut w, self, values)?;
         let sep = self.separator.map(|c| c as u8);
-        let mut spans = Vec::with_capacity(values.len());
-        for (i, (f, v)) in self.fields.iter().zip(values).enumerate() {
-            if let (Some(b), true) = (sep, i > 0) {
-                w.put_byte(b)?;
-            }
-            w.field(f.name);
-            let start = w.position();
-            check_group(&w, self, f, v)?;
-            put_field(&mut w, f, v, sep)?;
-            spans.push(start..w.position());
-        }
         // The separator after the last field given: "ab" then `|` is not
         // a prefix of "abc|...".
         if let (Some(b), true) = (sep, !values.is_empty() && values.len() < self.fields.len()) {
