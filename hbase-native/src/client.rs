@@ -94,7 +94,11 @@ impl Client {
             }),
         };
         client
-            .run(|cluster, _| async move { cluster.meta_server().await })
+            .run(|cluster, _| async move {
+                // A Kerberos login fails here, not at the first call.
+                cluster.login().await?;
+                cluster.meta_server().await
+            })
             .await?;
         Ok(client)
     }

@@ -29,6 +29,12 @@ impl Cluster {
         }
     }
 
+    /// Logs in now if the client uses Kerberos (see `Security::login`).
+    pub(crate) async fn login(&self) -> Result<()> {
+        let registry = self.servers.registry.to_string();
+        self.servers.security.login(&registry).await
+    }
+
     /// Where `hbase:meta` is: `host:port` of its region server.
     pub(crate) async fn meta_server(&self) -> Result<String> {
         let slot = lock(&self.meta).clone();

@@ -5,6 +5,7 @@
 //! never used again.
 
 use crate::error::{Error, Result};
+use crate::transport::{Reader, Security, Writer};
 use crate::wire::{self, Answer};
 use bytes::{BufMut, Bytes};
 use prost::Message;
@@ -13,7 +14,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
@@ -29,7 +29,7 @@ struct Shared {
     server: String,
     /// Where the connection goes (the server's address, or a proxy's).
     address: String,
-    writer: tokio::sync::Mutex<OwnedWriteHalf>,
+    writer: tokio::sync::Mutex<Writer>,
     waiting: Mutex<Waiting>,
     next_id: AtomicU32,
 }
@@ -75,14 +75,16 @@ impl Drop for ReaderTask {
 
 impl Connection {
     /// Connects to `address` (what the server is called in errors:
-    /// `server`) and says hello to `service` as `user`; must run on a
-    /// tokio runtime (the reader is a task of it).
+    /// `server`) and says hello to `service` as `user`, or authenticates
+    /// as `security` says; must run on a tokio runtime (the reader is a
+    /// task of it).
     pub(crate) async fn open(
         server: &str,
         address: &str,
         service: &str,
         user: &str,
         timeout: Duration,
+        security: &Security,
     ) -> Result<Connection> {
         let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
             .await
@@ -93,15 +95,15 @@ impl Connection {
             })?
             .map_err(|e| Error::connection(server, e))?;
         let _ = stream.set_nodelay(true);
-        let (read, mut write) = stream.into_split();
-        tokio::time::timeout(timeout, write.write_all(&wire::hello(service, user)))
-            .await
-            .map_err(|_| Error::Timeout {
-                server: server.to_owned(),
-                call: "connection header",
-                after: timeout,
-            })?
-            .map_err(|e| Error::connection(server, e))?;
+        let (read, write) = stream.into_split();
+        let (read, write) =
+            tokio::time::timeout(timeout, security.hello(server, service, user, read, write))
+                .await
+                .map_err(|_| Error::Timeout {
+                    server: server.to_owned(),
+                    call: "connection header",
+                    after: timeout,
+                })??;
         let shared = Arc::new(Shared {
             server: server.to_owned(),
             address: address.to_owned(),
@@ -226,7 +228,7 @@ impl Connection {
 }
 
 /// Reads answers until the stream ends or breaks, handing each to its call.
-async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
+async fn read_answers(mut read: Reader, shared: Arc<Shared>) {
     let mut answered = false;
     let error = loop {
         let mut len = [0u8; 4];
@@ -238,7 +240,7 @@ async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
                 break Error::Unsupported {
                     server: shared.server.clone(),
                     what: "TLS (it closed the connection at the preamble and answers a TLS \
-                           ClientHello)"
+                           ClientHello; hbase-native does not speak TLS yet)"
                         .into(),
                 };
             }
@@ -250,7 +252,7 @@ async fn read_answers(mut read: OwnedReadHalf, shared: Arc<Shared>) {
             break unexpected_frame(&shared.server, len);
         }
         let mut frame = Vec::new();
-        if let Err(e) = read_frame(&mut read, len, &mut frame).await {
+        if let Err(e) = read.read_frame(len, &mut frame).await {
             break Error::connection(&shared.server, closed_why(e));
         }
         match wire::answer(Bytes::from(frame), &shared.server) {
@@ -318,7 +320,10 @@ fn refused(server: &str, exception: crate::error::RemoteException) -> Error {
     {
         return Error::Unsupported {
             server: server.to_owned(),
-            what: format!("SASL authentication (it answered {exception})"),
+            what: format!(
+                "SASL authentication (it answered {exception}); for Kerberos, build \
+                 hbase-native with its `kerberos` feature and set Options::kerberos"
+            ),
         };
     }
     Error::Remote {
@@ -385,7 +390,7 @@ fn unexpected_frame(server: &str, len: usize) -> Error {
     if matches!(bytes[0], 0x15 | 0x16) && bytes[1] == 0x03 {
         return Error::Unsupported {
             server: server.to_owned(),
-            what: "TLS".into(),
+            what: "TLS (hbase-native does not speak TLS yet)".into(),
         };
     }
     Error::protocol(

@@ -136,13 +136,24 @@ pub enum Error {
         /// What was wrong.
         why: String,
     },
-    /// The server wants what this client does not do: SASL (Kerberos,
-    /// tokens) or TLS.
+    /// The server wants what this client was not set up for: SASL
+    /// (Kerberos without [`Options::kerberos`](crate::Options), tokens) or
+    /// TLS.
     Unsupported {
         /// `host:port`.
         server: String,
         /// What it wants.
         what: String,
+    },
+    /// `server` wants Kerberos and the login or the SASL exchange failed:
+    /// no ticket, an expired one, an unknown principal, a KDC that does
+    /// not answer, a protection level the client does not allow. `why`
+    /// says what to fix. Not retried: another try meets the same.
+    Authentication {
+        /// `host:port`.
+        server: String,
+        /// What failed, and what to do about it.
+        why: String,
     },
     /// No such table.
     TableNotFound {
@@ -305,9 +316,11 @@ impl fmt::Display for Error {
             }
             Error::Unsupported { server, what } => write!(
                 f,
-                "{server} asks for {what}, which this client does not support yet \
-                 (only clusters with hbase.security.authentication=simple and no TLS)"
+                "{server} asks for {what}, which this connection is not set up for"
             ),
+            Error::Authentication { server, why } => {
+                write!(f, "Kerberos authentication with {server} failed: {why}")
+            }
             Error::TableNotFound { table } => write!(f, "table {table} does not exist"),
             Error::TableExists { table } => write!(f, "table {table} exists already"),
             Error::RegionsInTransition { table, why } => {
@@ -406,6 +419,13 @@ mod tests {
                 Error::Unsupported {
                     server: "s:1".into(),
                     what: "TLS".into(),
+                },
+                false,
+            ),
+            (
+                Error::Authentication {
+                    server: "s:1".into(),
+                    why: "no ticket".into(),
                 },
                 false,
             ),

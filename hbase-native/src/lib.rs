@@ -67,6 +67,8 @@ mod error;
 mod fake;
 mod filter;
 mod get;
+#[cfg(feature = "kerberos")]
+mod kerberos;
 mod locate;
 mod mutate;
 mod nonce;
@@ -78,6 +80,7 @@ mod retries;
 mod scan;
 mod scanner;
 mod servers;
+mod transport;
 mod types;
 mod wire;
 mod zookeeper;
@@ -87,6 +90,8 @@ pub use admin::Admin;
 pub use atomic::{Check, Compare, Modify};
 pub use client::{Client, Scanner};
 pub use error::{Error, RemoteException, Result};
+#[cfg(feature = "kerberos")]
+pub use kerberos::{Kerberos, Protection};
 pub use options::{AddressMap, CallPolicy, Options};
 pub use regions::{Region, TableRegions};
 pub use types::{Cell, Filter, RowMutation, RowResult, Scan};

@@ -44,6 +44,10 @@ pub struct Options {
     pub threads: usize,
     /// Where to connect for a server's address; `None`: the address itself.
     pub address_map: Option<AddressMap>,
+    /// Kerberos for a secure cluster (`hbase.security.authentication=kerberos`);
+    /// `None`: SIMPLE authentication as `user`.
+    #[cfg(feature = "kerberos")]
+    pub kerberos: Option<crate::Kerberos>,
 }
 
 impl Default for Options {
@@ -58,14 +62,16 @@ impl Default for Options {
             user: std::env::var("USER").unwrap_or_else(|_| "hbase-native".into()),
             threads: 1,
             address_map: None,
+            #[cfg(feature = "kerberos")]
+            kerberos: None,
         }
     }
 }
 
 impl fmt::Debug for Options {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Options")
-            .field("connect_timeout", &self.connect_timeout)
+        let mut f = f.debug_struct("Options");
+        f.field("connect_timeout", &self.connect_timeout)
             .field("call_timeout", &self.call_timeout)
             .field("attempts", &self.attempts)
             .field("initial_backoff", &self.initial_backoff)
@@ -73,8 +79,10 @@ impl fmt::Debug for Options {
             .field("operation_timeout", &self.operation_timeout)
             .field("user", &self.user)
             .field("threads", &self.threads)
-            .field("address_map", &self.address_map.as_ref().map(|_| "fn"))
-            .finish()
+            .field("address_map", &self.address_map.as_ref().map(|_| "fn"));
+        #[cfg(feature = "kerberos")]
+        f.field("kerberos", &self.kerberos);
+        f.finish()
     }
 }
 
@@ -168,6 +176,14 @@ impl Options {
     /// The same options waiting at most `timeout` for a connection.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// The same options logging in to a Kerberized cluster as `kerberos`
+    /// says (the default: the ticket `kinit` left).
+    #[cfg(feature = "kerberos")]
+    pub fn kerberos(mut self, kerberos: crate::Kerberos) -> Self {
+        self.kerberos = Some(kerberos);
         self
     }
 

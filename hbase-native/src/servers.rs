@@ -8,6 +8,7 @@ use crate::connection::Connection;
 use crate::error::Result;
 use crate::options::Options;
 use crate::proto;
+use crate::transport::Security;
 use prost::Message;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,12 +25,14 @@ pub(crate) type Slot<T> = Arc<OnceCell<T>>;
 pub(crate) struct Servers {
     pub(crate) options: Options,
     pub(crate) registry: Registry,
+    pub(crate) security: Security,
     connections: Mutex<HashMap<(String, &'static str), Slot<Connection>>>,
 }
 
 impl Servers {
     pub(crate) fn new(registry: Registry, options: Options) -> Servers {
         Servers {
+            security: Security::new(&options),
             options,
             registry,
             connections: Mutex::default(),
@@ -61,6 +64,7 @@ impl Servers {
                         service,
                         &self.options.user,
                         self.options.connect_timeout,
+                        &self.security,
                     )
                 })
                 .await;

@@ -24,16 +24,26 @@ pub(crate) const KEY_VALUE_CODEC: &str = "org.apache.hadoop.hbase.codec.KeyValue
 /// stream, not an allocation.
 pub(crate) const MAX_FRAME: usize = 512 << 20;
 
-/// The preamble and connection header that open a connection to `service`.
+/// The preamble and connection header that open a connection to `service`
+/// as `user` (SIMPLE authentication).
 pub(crate) fn hello(service: &str, user: &str) -> Vec<u8> {
+    let mut out = PREAMBLE.to_vec();
+    out.extend_from_slice(&connection_header(service, Some(user)));
+    out
+}
+
+/// The connection header, as its length and the message. With SASL, no
+/// user: the server takes the one that authenticated (a different one
+/// would be a proxy user, which it refuses).
+pub(crate) fn connection_header(service: &str, user: Option<&str>) -> Vec<u8> {
     let header = proto::ConnectionHeader {
-        user_info: Some(proto::UserInformation {
+        user_info: user.map(|user| proto::UserInformation {
             effective_user: user.to_owned(),
         }),
         service_name: Some(service.to_owned()),
         cell_block_codec_class: Some(KEY_VALUE_CODEC.to_owned()),
     };
-    let mut out = PREAMBLE.to_vec();
+    let mut out = Vec::with_capacity(4 + header.encoded_len());
     out.extend_from_slice(&(header.encoded_len() as u32).to_be_bytes());
     header.encode(&mut out).expect("a Vec grows");
     out

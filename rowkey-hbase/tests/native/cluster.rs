@@ -6,14 +6,14 @@ use rowkey_core::split::SplitKeys;
 use rowkey_hbase::HBaseClient;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `zk://127.0.0.1:PORT` of the shared cluster.
+/// `zk://127.0.0.1:PORT` of the shared cluster (`crate::cluster`).
 pub fn address() -> String {
-    rowkey_fixtures::hbase::cluster().zk_address()
+    crate::cluster().zk_address()
 }
 
-/// A native client of the shared cluster.
+/// A native client of the shared cluster, with `crate::native_options`.
 pub async fn client() -> HBaseClient {
-    HBaseClient::connect(&address())
+    HBaseClient::connect_native(&address(), crate::native_options())
         .await
         .expect("a native client of the test cluster")
 }

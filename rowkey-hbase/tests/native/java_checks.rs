@@ -6,13 +6,14 @@
 //! request (`MultiRowRangeFilter`, with `FuzzyRowFilter` beside it) keep
 //! exactly what `plan.contains` keeps, and what Java's filters keep.
 
+use crate::cluster;
 use crate::cluster::{client, fresh_table, spread};
 use futures::TryStreamExt;
 use rowkey::scan::ScanPlan;
 use rowkey::store::admin::TableSpec;
 use rowkey::store::{Cell, KeyRange, ReadRequest, Row, Store, StoreExt};
 use rowkey::RowKey;
-use rowkey_fixtures::hbase::{cluster, JavaClient};
+use rowkey_fixtures::hbase::JavaClient;
 
 fn hex(bytes: &[u8]) -> String {
     if bytes.is_empty() {

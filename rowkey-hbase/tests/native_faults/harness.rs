@@ -29,9 +29,11 @@ pub fn patient() -> RetryPolicy {
         .idle_timeout(Duration::from_secs(20))
 }
 
-/// A native client of this binary's cluster.
+/// A native client of this binary's cluster (`crate::cluster`, with
+/// `crate::native_options`: the binaries that share these tests run them
+/// on an open and on a Kerberized cluster).
 pub async fn client() -> HBaseClient {
-    HBaseClient::connect(&rowkey_fixtures::hbase::cluster().zk_address())
+    HBaseClient::connect_native(&crate::cluster().zk_address(), crate::native_options())
         .await
         .expect("a native client")
 }
@@ -40,7 +42,7 @@ pub async fn client() -> HBaseClient {
 pub async fn command(line: &str) -> String {
     let line = line.to_owned();
     tokio::task::spawn_blocking(move || {
-        rowkey_fixtures::hbase::cluster()
+        crate::cluster()
             .command(&line)
             .unwrap_or_else(|e| panic!("cluster command failed: {e}"))
     })
@@ -184,11 +186,10 @@ pub async fn proxied_table(
             proxy.addr.clone()
         }
     };
-    let options = rowkey_hbase::hbase_native::Options::default().address_map(map);
-    let client =
-        HBaseClient::connect_native(&rowkey_fixtures::hbase::cluster().zk_address(), options)
-            .await
-            .unwrap();
+    let options = crate::native_options().address_map(map);
+    let client = HBaseClient::connect_native(&crate::cluster().zk_address(), options)
+        .await
+        .unwrap();
     let (store, model) = table(&client, n, splits).await;
     (store.with_retry(policy), model, proxies)
 }

@@ -17,3 +17,13 @@ mod read_points;
 mod regions;
 mod servers;
 mod writes;
+
+/// The cluster these tests run on: an open one.
+pub fn cluster() -> &'static rowkey_fixtures::hbase::HBase {
+    rowkey_fixtures::hbase::cluster()
+}
+
+/// How the tests' native clients connect: as they do by default.
+pub fn native_options() -> rowkey_hbase::hbase_native::Options {
+    rowkey_hbase::hbase_native::Options::default()
+}

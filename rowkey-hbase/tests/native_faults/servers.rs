@@ -59,5 +59,5 @@ async fn region_servers_stopped_and_aborted_mid_scan_and_mid_batch() {
         )
         .await;
     }
-    assert_eq!(rowkey_fixtures::hbase::cluster().region_servers().len(), 3);
+    assert_eq!(crate::cluster().region_servers().len(), 3);
 }

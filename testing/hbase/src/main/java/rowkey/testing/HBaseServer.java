@@ -54,7 +54,7 @@ public final class HBaseServer {
 
   public static void main(String[] args) {
     if (args.length < 1) {
-      System.err.println("usage: HBaseServer DATA_DIR [THRIFT_PORT] [--gateways] [--kerberos] [--region-servers=N] [KEY=VALUE...]");
+      System.err.println("usage: HBaseServer DATA_DIR [THRIFT_PORT] [--gateways] [--kerberos] [--ticket-lifetime=SECONDS] [--region-servers=N] [KEY=VALUE...]");
       System.exit(2);
     }
     File data = new File(args[0]).getAbsoluteFile();
@@ -67,14 +67,18 @@ public final class HBaseServer {
     // cluster commands on stdin (ClusterControl).
     int regionServers = 1;
     // --kerberos: a KDC in this JVM and a cluster that demands Kerberos
-    // (Kerberos.java), for the tests of a client that cannot do SASL.
+    // (Kerberos.java); the ready line adds realm= and kdc=.
     boolean kerberos = false;
+    // --ticket-lifetime=SECONDS: the KDC's longest ticket (--kerberos).
+    long ticketLifetime = 0;
     Map<String, String> settings = new LinkedHashMap<>();
     for (int i = 2; i < args.length; i++) {
       if (args[i].equals("--gateways")) {
         gateways = true;
       } else if (args[i].equals("--kerberos")) {
         kerberos = true;
+      } else if (args[i].startsWith("--ticket-lifetime=")) {
+        ticketLifetime = Long.parseLong(args[i].substring("--ticket-lifetime=".length()));
       } else if (args[i].startsWith("--region-servers=")) {
         regionServers = Integer.parseInt(args[i].substring("--region-servers=".length()));
       } else if (args[i].contains("=")) {
@@ -101,13 +105,13 @@ public final class HBaseServer {
         .addShutdownHook(new Thread(() -> stop(ours ? data : null), "rowkey-stop"));
     try {
       long started = System.nanoTime();
-      int[] ports = start(data, thriftPort, settings, regionServers, kerberos);
+      int[] ports = start(data, thriftPort, settings, regionServers, kerberos, ticketLifetime);
       String why = readyCheck(ports[0], 120_000);
       if (why != null) {
         System.err.println("rowkey-hbase: not ready: " + why);
         System.exit(4);
       }
-      String extra = gateways ? startGateways() : "";
+      String extra = (gateways ? startGateways() : "") + kerberosInfo;
       long ms = (System.nanoTime() - started) / 1_000_000;
       System.out.println(
           "rowkey-hbase ready thrift="
@@ -130,6 +134,8 @@ public final class HBaseServer {
   // What stop() shuts down, set as start() brings each part up (stop may
   // run while start is still going).
   private static volatile MiniZooKeeperCluster zk;
+  // " realm=R kdc=PORT" for the ready line, with --kerberos.
+  private static volatile String kerberosInfo = "";
   private static volatile LocalHBaseCluster cluster;
   private static volatile ThriftServer thrift;
   private static final List<ThriftServer> EXTRA = new CopyOnWriteArrayList<>();
@@ -138,7 +144,12 @@ public final class HBaseServer {
 
   /** Starts ZooKeeper, HBase and Thrift; returns {thrift port, zk port}. */
   private static int[] start(
-      File data, int thriftPort, Map<String, String> settings, int regionServers, boolean kerberos)
+      File data,
+      int thriftPort,
+      Map<String, String> settings,
+      int regionServers,
+      boolean kerberos,
+      long ticketLifetime)
       throws Exception {
     Configuration conf = HBaseConfiguration.create();
     conf.setBoolean("hbase.cluster.distributed", false);
@@ -170,7 +181,7 @@ public final class HBaseServer {
       conf.set(e.getKey(), e.getValue());
     }
     if (kerberos) {
-      Kerberos.secure(conf, data);
+      kerberosInfo = Kerberos.secure(conf, data, ticketLifetime);
     }
     configuration = conf;
 

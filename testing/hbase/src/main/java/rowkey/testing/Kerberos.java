@@ -7,12 +7,16 @@ import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
- * A Kerberized HBase for the tests of a client that does not speak SASL:
- * an in-process KDC (MiniKdc, Apache Kerby) on a free loopback port, one
- * service principal {@code hbase/localhost} in a keytab under the data
- * directory, and the master, region servers and Thrift server logged in
- * from it. ZooKeeper stays unauthenticated (no JAAS section), so a client
- * can still find the cluster and then meet the refusal at the RPC server.
+ * A Kerberized HBase: an in-process KDC (MiniKdc, Apache Kerby) on a free
+ * loopback port, one service principal {@code hbase/localhost} in a keytab
+ * under the data directory, and the master, region servers and Thrift
+ * server logged in from it. ZooKeeper stays unauthenticated (no JAAS
+ * section), as HBase's znodes for meta and the master are world-readable
+ * in secure clusters, so a client finds the cluster through it.
+ *
+ * <p>For a client: a principal {@code rowkey} in {@code kdc/client.keytab}
+ * and a krb5.conf for MIT Kerberos in {@code kdc/krb5-client.conf} (TCP to
+ * this KDC, no DNS canonicalization: {@code hbase/localhost} is the name).
  */
 final class Kerberos {
   private static volatile MiniKdc kdc;
@@ -23,18 +27,49 @@ final class Kerberos {
    * Starts the KDC under {@code data}/kdc and sets {@code conf} (and the
    * JVM's krb5.conf) for a cluster that demands Kerberos; logs this JVM in.
    */
-  static void secure(Configuration conf, File data) throws Exception {
+  static String secure(Configuration conf, File data, long ticketLifetimeSeconds)
+      throws Exception {
     File dir = new File(data, "kdc");
     if (!dir.isDirectory() && !dir.mkdirs()) {
       throw new java.io.IOException("cannot create " + dir);
     }
     Properties settings = MiniKdc.createConf();
     settings.setProperty(MiniKdc.KDC_BIND_ADDRESS, "127.0.0.1");
+    if (ticketLifetimeSeconds > 0) {
+      // Tickets that run out during a test: a client must log in again.
+      // In seconds (Kerby's unit), the shortest allowed as short.
+      String seconds = Long.toString(ticketLifetimeSeconds);
+      settings.setProperty(MiniKdc.MAX_TICKET_LIFETIME, seconds);
+      settings.setProperty(MiniKdc.MIN_TICKET_LIFETIME, seconds);
+      settings.setProperty(MiniKdc.MAX_RENEWABLE_LIFETIME, seconds);
+    }
     MiniKdc started = new MiniKdc(settings, dir);
     started.start(); // also points java.security.krb5.conf at its krb5.conf
     kdc = started;
     File keytab = new File(dir, "hbase.keytab");
     started.createPrincipal(keytab, "hbase/localhost");
+    started.createPrincipal(new File(dir, "client.keytab"), "rowkey");
+    String client =
+        "[libdefaults]\n"
+            + "  default_realm = " + started.getRealm() + "\n"
+            + "  udp_preference_limit = 1\n"
+            + "  dns_lookup_kdc = false\n"
+            + "  dns_lookup_realm = false\n"
+            + "  dns_canonicalize_hostname = false\n"
+            + "  rdns = false\n"
+            + "  ignore_acceptor_hostname = false\n"
+            // MiniKdc's maximum is not applied to what a client asks for:
+            // a client of this file asks for the short life itself.
+            + (ticketLifetimeSeconds > 0
+                ? "  ticket_lifetime = " + ticketLifetimeSeconds + "s\n"
+                : "")
+            + "[realms]\n"
+            + "  " + started.getRealm() + " = {\n"
+            + "    kdc = 127.0.0.1:" + started.getPort() + "\n"
+            + "  }\n";
+    java.nio.file.Files.write(
+        new File(dir, "krb5-client.conf").toPath(),
+        client.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     String principal = "hbase/localhost@" + started.getRealm();
     String path = keytab.getAbsolutePath();
     conf.set("hadoop.security.authentication", "kerberos");
@@ -47,6 +82,7 @@ final class Kerberos {
     conf.set("hbase.thrift.keytab.file", path);
     UserGroupInformation.setConfiguration(conf);
     UserGroupInformation.loginUserFromKeytab(principal, path);
+    return " realm=" + started.getRealm() + " kdc=" + started.getPort();
   }
 
   /** Stops the KDC, if one runs. */

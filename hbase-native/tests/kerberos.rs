@@ -1,0 +1,392 @@
+//! Kerberos against a real Kerberized HBase 2.6.1 (the harness's
+//! `--kerberos`: a MiniKdc in the JVM, the servers logged in from its
+//! keytab), at each `hbase.rpc.protection` level: reads and writes over
+//! authenticated, signed and encrypted connections (what passes on the
+//! wire is checked through a tapping proxy), a keytab login that outlives
+//! its tickets, the ticket cache `kinit` fills, and the errors a user
+//! meets, each naming what to fix, in bounded time.
+#![cfg(feature = "kerberos")]
+
+use futures::TryStreamExt;
+use hbase_native::{Client, Error, Kerberos, Options, Protection, RowMutation, Scan};
+use rowkey_fixtures::hbase::{HBase, Kdc, Options as ServerOptions};
+use rowkey_fixtures::proxy::FaultProxy;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// MIT Kerberos reads `KRB5_CONFIG` and `KRB5CCNAME` from the environment,
+/// one for the process: the tests take turns.
+static KRB5: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn kerberized(protection: &str, ticket_lifetime: Option<Duration>) -> HBase {
+    HBase::try_start_with(&ServerOptions {
+        kerberos: true,
+        ticket_lifetime,
+        settings: vec![("hbase.rpc.protection".into(), protection.into())],
+        ..ServerOptions::default()
+    })
+    .unwrap_or_else(|e| panic!("a Kerberized HBase: {e}"))
+}
+
+fn use_kdc(kdc: &Kdc) {
+    std::env::set_var("KRB5_CONFIG", &kdc.krb5_conf);
+}
+
+fn keytab_login(kdc: &Kdc) -> Kerberos {
+    Kerberos::default()
+        .keytab(&kdc.client_principal, &kdc.client_keytab)
+        .service_principal("hbase/_HOST@".to_owned() + &kdc.realm)
+}
+
+/// A proxy before every server the client meets, made as it meets them,
+/// each tapped: what a wire-tapper between client and cluster sees.
+#[derive(Clone, Default)]
+struct Taps(Arc<Mutex<HashMap<String, Arc<FaultProxy>>>>);
+
+impl Taps {
+    /// Options whose connections go through the taps; the servers keep
+    /// their names (`localhost:PORT`), which the service principal needs.
+    fn options(&self) -> Options {
+        let taps = self.clone();
+        Options::default().attempts(3).address_map(move |server| {
+            let mut taps = taps.0.lock().unwrap();
+            let proxy = taps.entry(server.to_owned()).or_insert_with(|| {
+                let proxy = FaultProxy::start(server);
+                proxy.tap();
+                Arc::new(proxy)
+            });
+            proxy.addr.clone()
+        })
+    }
+
+    /// Every byte each way, over all servers.
+    fn seen(&self) -> (Vec<u8>, Vec<u8>) {
+        let (mut up, mut down) = (Vec::new(), Vec::new());
+        for proxy in self.0.lock().unwrap().values() {
+            let (u, d) = proxy.tapped();
+            up.extend(u);
+            down.extend(d);
+        }
+        (up, down)
+    }
+
+    /// Connections made through the taps.
+    fn connections(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap()
+            .values()
+            .map(|p| p.connections())
+            .sum()
+    }
+
+    fn cut_all(&self) {
+        for proxy in self.0.lock().unwrap().values() {
+            proxy.cut_all();
+        }
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// What goes in the values: a marker a tapper can look for.
+const MARKER: &[u8] = b"rowkey-kerberos-plaintext-marker";
+
+/// Creates `table`, writes `n` rows and reads them back every way.
+async fn round_trip(client: &Client, table: &str, n: u32) {
+    let admin = client.admin();
+    let _ = admin.delete_table(table).await;
+    admin
+        .create_table(table, &["d"], &[b"row00500".to_vec()])
+        .await
+        .expect("create");
+    let rows: BTreeMap<Vec<u8>, Vec<u8>> = (0..n)
+        .map(|i| {
+            // Values of many sizes: wrap tokens of many sizes, one past
+            // 64 KiB (HBase's default SASL buffer).
+            let len = if i == 7 {
+                70_000
+            } else {
+                (i as usize * 37) % 5000
+            };
+            let mut value = MARKER.to_vec();
+            value.resize(MARKER.len() + len, b'a' + (i % 26) as u8);
+            (format!("row{i:05}").into_bytes(), value)
+        })
+        .collect();
+    let mutations = rows
+        .iter()
+        .map(|(k, v)| RowMutation::put(k.clone()).set(b"d", b"q", v).at(1))
+        .collect();
+    client.mutate(table, mutations).await.expect("write");
+    let got: Vec<_> = client
+        .scan(table, Scan::all().caching(97))
+        .try_collect()
+        .await
+        .expect("scan");
+    let got: BTreeMap<Vec<u8>, Vec<u8>> = got
+        .into_iter()
+        .map(|r| (r.row, r.cells[0].value.clone()))
+        .collect();
+    assert_eq!(got, rows);
+    let reversed: Vec<_> = client
+        .scan(table, Scan::all().reversed().limit(10))
+        .try_collect()
+        .await
+        .expect("reversed scan");
+    assert_eq!(reversed.len(), 10);
+    assert_eq!(reversed[0].row, format!("row{:05}", n - 1).into_bytes());
+}
+
+/// A cluster at `level`: a keytab client that insists on it reads and
+/// writes exactly; a tapper sees the values unless the level is privacy.
+async fn at_level(level: Protection) -> (HBase, Kdc) {
+    let server = kerberized(level.hbase_name(), None);
+    let kdc = server.kdc.clone().expect("a KDC");
+    use_kdc(&kdc);
+    let taps = Taps::default();
+    let options = taps
+        .options()
+        .kerberos(keytab_login(&kdc).min_protection(level));
+    let client = Client::connect_with(&server.zk_address(), options)
+        .await
+        .unwrap_or_else(|e| panic!("connect: {e}\n{}", server.stderr_tail()));
+    round_trip(&client, "kerberos_rows", 1200).await;
+    let (up, down) = taps.seen();
+    assert!(
+        up.len() > 1 << 20 && down.len() > 1 << 20,
+        "{} {}",
+        up.len(),
+        down.len()
+    );
+    let clear = level != Protection::Privacy;
+    assert_eq!(contains(&up, MARKER), clear, "client to server at {level}");
+    assert_eq!(
+        contains(&down, MARKER),
+        clear,
+        "server to client at {level}"
+    );
+    // Nor does the table's name pass in the clear at privacy.
+    assert_eq!(contains(&up, b"kerberos_rows"), clear);
+    // A client that insists on more than the server offers is refused
+    // before any call, saying both.
+    if level != Protection::Privacy {
+        let stronger = Options::default()
+            .attempts(2)
+            .kerberos(keytab_login(&kdc).min_protection(Protection::Privacy));
+        let e = refused(&server, stronger).await;
+        assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+        let text = e.to_string();
+        assert!(
+            text.contains(level.hbase_name()) && text.contains("privacy"),
+            "{text}"
+        );
+        assert!(text.contains("min_protection"), "{text}");
+    }
+    (server, kdc)
+}
+
+/// The error of a client with `options` on `server`: at connect or at its
+/// first call, within 30 s.
+async fn refused(server: &HBase, options: Options) -> Error {
+    let started = Instant::now();
+    let attempt = async {
+        let client = Client::connect_with(&server.zk_address(), options).await?;
+        client.admin().table_names().await.map(drop)
+    };
+    let e = tokio::time::timeout(Duration::from_secs(30), attempt)
+        .await
+        .expect("an answer in bounded time")
+        .expect_err("refused");
+    eprintln!("refused after {:?}: {e}", started.elapsed());
+    e
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn privacy_encrypts_every_frame() {
+    let _turn = KRB5.lock().await;
+    at_level(Protection::Privacy).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn integrity_signs_every_frame() {
+    let _turn = KRB5.lock().await;
+    at_level(Protection::Integrity).await;
+}
+
+/// `kinit` into a cache of the test's own; returns its `KRB5CCNAME`.
+fn kinit(kdc: &Kdc, cache: &Path) -> String {
+    let name = format!("FILE:{}", cache.display());
+    let mut kinit = Command::new("kinit");
+    kinit
+        .env("KRB5_CONFIG", &kdc.krb5_conf)
+        .args(["-c", &name, "-k", "-t"])
+        .arg(&kdc.client_keytab);
+    let status = kinit
+        .arg(&kdc.client_principal)
+        .status()
+        .expect("kinit runs (MIT Kerberos's krb5-user; .ci/run installs it)");
+    assert!(status.success(), "kinit failed");
+    name
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
+    let _turn = KRB5.lock().await;
+    let (server, kdc) = at_level(Protection::Authentication).await;
+    let service = format!("hbase/_HOST@{}", kdc.realm);
+    let dir = std::env::temp_dir().join(format!("rowkey-krb5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+
+    // The ticket `kinit` left: no credentials in the options.
+    let cache = kinit(&kdc, &dir.join("cache"));
+    std::env::set_var("KRB5CCNAME", &cache);
+    let from_cache = Options::default()
+        .attempts(2)
+        .kerberos(Kerberos::default().service_principal(&service));
+    let client = Client::connect_with(&server.zk_address(), from_cache.clone())
+        .await
+        .expect("a kinit ticket connects");
+    round_trip(&client, "kerberos_cache", 600).await;
+
+    // No ticket at all.
+    std::env::set_var("KRB5CCNAME", format!("FILE:{}", dir.join("none").display()));
+    let e = refused(&server, from_cache.clone()).await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    assert!(e.to_string().contains("kinit"), "{e}");
+
+    std::env::remove_var("KRB5CCNAME");
+
+    // A service principal the KDC does not know.
+    let wrong = Options::default()
+        .attempts(2)
+        .kerberos(keytab_login(&kdc).service_principal(format!("hbase/elsewhere@{}", kdc.realm)));
+    let e = refused(&server, wrong).await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.contains("hbase/elsewhere") && text.contains("service_principal"),
+        "{text}"
+    );
+
+    // A keytab without the principal asked for: refused at connect.
+    let stranger = Options::default().kerberos(
+        Kerberos::default()
+            .keytab(format!("nobody@{}", kdc.realm), &kdc.client_keytab)
+            .service_principal(&service),
+    );
+    let e = refused(&server, stranger).await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    assert!(e.to_string().contains("nobody@"), "{e}");
+
+    // A keytab that is not there.
+    let missing = Options::default().kerberos(
+        Kerberos::default()
+            .keytab(&kdc.client_principal, dir.join("missing.keytab"))
+            .service_principal(&service),
+    );
+    let e = refused(&server, missing).await;
+    assert!(e.to_string().contains("missing.keytab"), "{e}");
+
+    // A KDC that does not answer: a krb5.conf naming a closed port.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let conf = std::fs::read_to_string(&kdc.krb5_conf).unwrap().replace(
+        &format!("127.0.0.1:{}", kdc.port),
+        &format!("127.0.0.1:{port}"),
+    );
+    let down = dir.join("krb5-down.conf");
+    std::fs::write(&down, conf).unwrap();
+    std::env::set_var("KRB5_CONFIG", &down);
+    let e = refused(&server, Options::default().kerberos(keytab_login(&kdc))).await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    assert!(e.to_string().contains("KDC"), "{e}");
+    use_kdc(&kdc);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tickets that last 30 s; a client from a keytab reads and writes for
+/// several of their lifetimes, its connections cut every few seconds so
+/// that each new one authenticates again. A ticket `kinit` got at the
+/// start has run out by then: a client of that cache gets the clear error.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_keytab_login_outlives_its_tickets() {
+    let _turn = KRB5.lock().await;
+    let lifetime = Duration::from_secs(30);
+    let server = kerberized("privacy", Some(lifetime));
+    let kdc = server.kdc.clone().expect("a KDC");
+    use_kdc(&kdc);
+    let dir = std::env::temp_dir().join(format!("rowkey-krb5-short-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = kinit(&kdc, &dir.join("cache"));
+    let taps = Taps::default();
+    let client = Client::connect_with(
+        &server.zk_address(),
+        taps.options().attempts(5).kerberos(keytab_login(&kdc)),
+    )
+    .await
+    .expect("connect");
+    client
+        .admin()
+        .create_table("kerberos_relogin", &["d"], &[])
+        .await
+        .expect("create");
+    let started = Instant::now();
+    let mut written = BTreeMap::new();
+    let mut round = 0u32;
+    while started.elapsed() < lifetime * 3 {
+        taps.cut_all();
+        let key = format!("row{round:05}").into_bytes();
+        client
+            .mutate(
+                "kerberos_relogin",
+                vec![RowMutation::put(key.clone()).set(b"d", b"q", b"v").at(1)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("write after {:?}: {e}", started.elapsed()));
+        written.insert(key, b"v".to_vec());
+        let got: Vec<_> = client
+            .scan("kerberos_relogin", Scan::all())
+            .try_collect()
+            .await
+            .unwrap_or_else(|e| panic!("read after {:?}: {e}", started.elapsed()));
+        assert_eq!(got.len(), written.len());
+        round += 1;
+        tokio::time::sleep(Duration::from_secs(4)).await;
+    }
+    eprintln!(
+        "{round} rounds over {:?}, {} connections",
+        started.elapsed(),
+        taps.connections()
+    );
+    // Every round's connections were new ones, each authenticated.
+    assert!(
+        taps.connections() > round as usize,
+        "{}",
+        taps.connections()
+    );
+
+    // The KDC did give short tickets: the one `kinit` got has run out.
+    let valid = Command::new("klist")
+        .env("KRB5_CONFIG", &kdc.krb5_conf)
+        .args(["-s", "-c", &cache])
+        .status()
+        .expect("klist runs");
+    assert!(!valid.success(), "the ticket from the start is still valid");
+    std::env::set_var("KRB5CCNAME", &cache);
+    let from_cache = Options::default()
+        .attempts(2)
+        .kerberos(Kerberos::default().service_principal(format!("hbase/_HOST@{}", kdc.realm)));
+    let e = refused(&server, from_cache).await;
+    std::env::remove_var("KRB5CCNAME");
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(text.contains("expired") && text.contains("kinit"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
