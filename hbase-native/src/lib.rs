@@ -25,6 +25,11 @@
 //!   repeat; anything else that may have run is [`Error::OutcomeUnknown`].
 //! - [`Admin`] creates tables pre-split at split keys, disables, deletes,
 //!   lists and describes them, and lists a table's [`Region`]s.
+//! - With the `kerberos` feature, `Options::kerberos` joins a Kerberized
+//!   cluster (SASL GSSAPI over MIT Kerberos) at every
+//!   `hbase.rpc.protection` level: authentication, integrity (every frame
+//!   signed) and privacy (every frame encrypted), from a `kinit` ticket or
+//!   a keytab.
 //!
 //! ```no_run
 //! use futures::TryStreamExt;
@@ -45,9 +50,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! **Not supported yet:** secure clusters (SASL: Kerberos, delegation
-//! tokens; TLS) are refused with [`Error::Unsupported`]; HBase 1.x; read
-//! replicas.
+//! **Not supported yet:** delegation tokens and TLS (refused with
+//! [`Error::Unsupported`]); HBase 1.x; read replicas.
 //!
 //! The wire messages are this crate's own prost definitions of the fields
 //! it uses; a test checks each against the `.proto` files of HBase 2.6.1's

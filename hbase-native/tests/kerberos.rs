@@ -308,7 +308,78 @@ async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
     assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
     assert!(e.to_string().contains("KDC"), "{e}");
     use_kdc(&kdc);
+
+    // A clock two hours off: this test binary again, under libfaketime,
+    // with a krb5.conf that does not correct the clock by the KDC's
+    // (MIT Kerberos's kdc_timesync would hide the skew).
+    let no_timesync = dir.join("krb5-no-timesync.conf");
+    let conf = std::fs::read_to_string(&kdc.krb5_conf)
+        .unwrap()
+        .replace("[libdefaults]\n", "[libdefaults]\n  kdc_timesync = 0\n");
+    std::fs::write(&no_timesync, conf).unwrap();
+    let child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_client_whose_clock_is_off", "--nocapture"])
+        .env("LD_PRELOAD", FAKETIME)
+        .env("FAKETIME", "+2h")
+        .env("DONT_FAKE_MONOTONIC", "1")
+        .env("KRB5_CONFIG", &no_timesync)
+        .env("ROWKEY_SKEWED_ZK", server.zk_address())
+        .env("ROWKEY_SKEWED_KEYTAB", &kdc.client_keytab)
+        .env("ROWKEY_SKEWED_PRINCIPAL", &kdc.client_principal)
+        .env("ROWKEY_SKEWED_SERVICE", &service)
+        .output()
+        .expect("the test binary runs again");
+    let out = String::from_utf8_lossy(&child.stdout).into_owned()
+        + &String::from_utf8_lossy(&child.stderr);
+    assert!(child.status.success(), "{out}");
+    assert!(out.contains("skewed client refused"), "{out}");
+    eprintln!(
+        "{}",
+        out.lines()
+            .find(|l| l.contains("skewed client refused"))
+            .unwrap_or_default()
+    );
+
+    // A Kerberos client of a cluster without Kerberos.
+    let open = HBase::try_start(0).unwrap_or_else(|e| panic!("an open HBase: {e}"));
+    let e = refused(
+        &open,
+        Options::default().attempts(2).kerberos(keytab_login(&kdc)),
+    )
+    .await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    assert!(e.to_string().contains("does not use Kerberos"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// libfaketime (Debian's `faketime`; .ci/run installs it), for a process
+/// whose clock is off.
+const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
+
+/// The client of the clock-skew check above, run by it in a process whose
+/// clock is two hours ahead; does nothing in a plain run.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_whose_clock_is_off() {
+    let Ok(zk) = std::env::var("ROWKEY_SKEWED_ZK") else {
+        return;
+    };
+    let var = |name: &str| std::env::var(name).unwrap();
+    let options = Options::default().attempts(2).kerberos(
+        Kerberos::default()
+            .keytab(var("ROWKEY_SKEWED_PRINCIPAL"), var("ROWKEY_SKEWED_KEYTAB"))
+            .service_principal(var("ROWKEY_SKEWED_SERVICE")),
+    );
+    let attempt = async {
+        let client = Client::connect_with(&zk, options).await?;
+        client.admin().table_names().await.map(drop)
+    };
+    let e = tokio::time::timeout(Duration::from_secs(30), attempt)
+        .await
+        .expect("an answer in bounded time")
+        .expect_err("refused");
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    assert!(e.to_string().contains("clock"), "{e}");
+    println!("skewed client refused: {e}");
 }
 
 /// Tickets that last 30 s; a client from a keytab reads and writes for

@@ -62,10 +62,8 @@ public final class HBaseClient {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1 && !(args.length == 7 && args[1].equals("--kerberos"))) {
-      System.err.println(
-          "usage: HBaseClient ZK_PORT [--kerberos KRB5_CONF KEYTAB PRINCIPAL SERVICE_PRINCIPAL"
-              + " PROTECTION]");
+    if (args.length != 1) {
+      System.err.println("usage: HBaseClient ZK_PORT");
       System.exit(2);
     }
     // The protocol owns stdout: anything a library prints goes to stderr.
@@ -79,18 +77,8 @@ public final class HBaseClient {
     // An error within a minute, before the harness stops waiting (120 s).
     conf.setInt("hbase.client.operation.timeout", 60_000);
     conf.setInt("hbase.client.retries.number", 5);
-    if (args.length == 7) {
-      // A Kerberized cluster: log in from the client's keytab, as a
-      // service does, at the cluster's protection level.
-      System.setProperty("java.security.krb5.conf", args[2]);
-      conf.set("hadoop.security.authentication", "kerberos");
-      conf.set("hbase.security.authentication", "kerberos");
-      conf.set("hbase.regionserver.kerberos.principal", args[5]);
-      conf.set("hbase.master.kerberos.principal", args[5]);
-      conf.set("hbase.rpc.protection", args[6]);
-      org.apache.hadoop.security.UserGroupInformation.setConfiguration(conf);
-      org.apache.hadoop.security.UserGroupInformation.loginUserFromKeytab(args[4], args[3]);
-    }
+    // On a Kerberized cluster, as its environment says.
+    Kerberos.clientLogin(conf);
 
     Connection conn = ConnectionFactory.createConnection(conf);
     BufferedReader in =

@@ -60,6 +60,8 @@ public final class JavaBench {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", "127.0.0.1");
     conf.set("hbase.zookeeper.property.clientPort", args[0]);
+    // On a Kerberized cluster, as its environment says.
+    Kerberos.clientLogin(conf);
     String base = args[1];
     int rows = Integer.parseInt(args[2]);
     int runs = Integer.parseInt(args[3]);

@@ -85,6 +85,29 @@ final class Kerberos {
     return " realm=" + started.getRealm() + " kdc=" + started.getPort();
   }
 
+  /**
+   * A client's login to a Kerberized cluster, when its environment names
+   * one (the harness's {@code Kdc::java_env}): {@code ROWKEY_KRB5_CONF},
+   * {@code ROWKEY_KEYTAB}, {@code ROWKEY_PRINCIPAL}, {@code
+   * ROWKEY_SERVICE_PRINCIPAL} and {@code ROWKEY_RPC_PROTECTION}. Logs in
+   * from the keytab, as a service does, at the cluster's protection level.
+   */
+  static void clientLogin(Configuration conf) throws java.io.IOException {
+    String krb5 = System.getenv("ROWKEY_KRB5_CONF");
+    if (krb5 == null) {
+      return;
+    }
+    System.setProperty("java.security.krb5.conf", krb5);
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("hbase.security.authentication", "kerberos");
+    conf.set("hbase.regionserver.kerberos.principal", System.getenv("ROWKEY_SERVICE_PRINCIPAL"));
+    conf.set("hbase.master.kerberos.principal", System.getenv("ROWKEY_SERVICE_PRINCIPAL"));
+    conf.set("hbase.rpc.protection", System.getenv("ROWKEY_RPC_PROTECTION"));
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab(
+        System.getenv("ROWKEY_PRINCIPAL"), System.getenv("ROWKEY_KEYTAB"));
+  }
+
   /** Stops the KDC, if one runs. */
   static void stop() {
     MiniKdc running = kdc;
