@@ -145,14 +145,20 @@ pub enum Error {
         /// What it wants.
         what: String,
     },
-    /// `server` wants Kerberos and the login or the SASL exchange failed:
-    /// no ticket, an expired one, an unknown principal, a KDC that does
-    /// not answer, a protection level the client does not allow. `why`
-    /// says what to fix. Not retried: another try meets the same.
+    /// The Kerberos login or the SASL exchange with `server` failed: no
+    /// ticket, an expired one, an unknown principal, a KDC that does not
+    /// answer, a protection level the client does not allow, a delegation
+    /// token refused. `why` says what to fix. Not retried: another try
+    /// meets the same.
     Authentication {
         /// `host:port`.
         server: String,
         /// What failed, and what to do about it.
+        why: String,
+    },
+    /// Bytes that are no delegation token, or a cluster that gave none.
+    InvalidToken {
+        /// Why.
         why: String,
     },
     /// No such table.
@@ -319,8 +325,9 @@ impl fmt::Display for Error {
                 "{server} asks for {what}, which this connection is not set up for"
             ),
             Error::Authentication { server, why } => {
-                write!(f, "Kerberos authentication with {server} failed: {why}")
+                write!(f, "authentication with {server} failed: {why}")
             }
+            Error::InvalidToken { why } => write!(f, "no delegation token: {why}"),
             Error::TableNotFound { table } => write!(f, "table {table} does not exist"),
             Error::TableExists { table } => write!(f, "table {table} exists already"),
             Error::RegionsInTransition { table, why } => {
@@ -429,6 +436,7 @@ mod tests {
                 },
                 false,
             ),
+            (Error::InvalidToken { why: "x".into() }, false),
             (Error::TableNotFound { table: "t".into() }, false),
             (Error::TableExists { table: "t".into() }, false),
             (

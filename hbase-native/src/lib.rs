@@ -29,7 +29,8 @@
 //!   cluster (SASL GSSAPI over MIT Kerberos) at every
 //!   `hbase.rpc.protection` level: authentication, integrity (every frame
 //!   signed) and privacy (every frame encrypted), from a `kinit` ticket or
-//!   a keytab.
+//!   a keytab. [`Client::authentication_token`] gets a delegation
+//!   [`Token`] that another process uses alone ([`Options::token`]).
 //!
 //! ```no_run
 //! use futures::TryStreamExt;
@@ -50,8 +51,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! **Not supported yet:** delegation tokens and TLS (refused with
-//! [`Error::Unsupported`]); HBase 1.x; read replicas.
+//! **Not supported yet:** TLS (refused with [`Error::Unsupported`]);
+//! HBase 1.x; read replicas.
 //!
 //! The wire messages are this crate's own prost definitions of the fields
 //! it uses; a test checks each against the `.proto` files of HBase 2.6.1's
@@ -81,9 +82,11 @@ mod outcome;
 mod proto;
 mod regions;
 mod retries;
+mod sasl;
 mod scan;
 mod scanner;
 mod servers;
+mod token;
 mod transport;
 mod types;
 mod wire;
@@ -98,4 +101,5 @@ pub use error::{Error, RemoteException, Result};
 pub use kerberos::{Kerberos, Protection};
 pub use options::{AddressMap, CallPolicy, Options};
 pub use regions::{Region, TableRegions};
+pub use token::Token;
 pub use types::{Cell, Filter, RowMutation, RowResult, Scan};

@@ -11,7 +11,7 @@ use crate::zookeeper;
 use prost::Message;
 
 /// `hbase:meta`'s one region.
-const META_REGION: &[u8] = b"hbase:meta,,1";
+pub(crate) const META_REGION: &[u8] = b"hbase:meta,,1";
 
 /// `host:port` of a server name.
 fn server(name: &proto::ServerName) -> String {

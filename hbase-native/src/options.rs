@@ -44,6 +44,10 @@ pub struct Options {
     pub threads: usize,
     /// Where to connect for a server's address; `None`: the address itself.
     pub address_map: Option<AddressMap>,
+    /// A delegation token to authenticate with
+    /// ([`Client::authentication_token`](crate::Client::authentication_token)
+    /// made it); before [`Options::kerberos`] when both are set.
+    pub token: Option<crate::Token>,
     /// Kerberos for a secure cluster (`hbase.security.authentication=kerberos`);
     /// `None`: SIMPLE authentication as `user`.
     #[cfg(feature = "kerberos")]
@@ -62,6 +66,7 @@ impl Default for Options {
             user: std::env::var("USER").unwrap_or_else(|_| "hbase-native".into()),
             threads: 1,
             address_map: None,
+            token: None,
             #[cfg(feature = "kerberos")]
             kerberos: None,
         }
@@ -79,7 +84,8 @@ impl fmt::Debug for Options {
             .field("operation_timeout", &self.operation_timeout)
             .field("user", &self.user)
             .field("threads", &self.threads)
-            .field("address_map", &self.address_map.as_ref().map(|_| "fn"));
+            .field("address_map", &self.address_map.as_ref().map(|_| "fn"))
+            .field("token", &self.token);
         #[cfg(feature = "kerberos")]
         f.field("kerberos", &self.kerberos);
         f.finish()
@@ -184,6 +190,16 @@ impl Options {
     #[cfg(feature = "kerberos")]
     pub fn kerberos(mut self, kerberos: crate::Kerberos) -> Self {
         self.kerberos = Some(kerberos);
+        self
+    }
+
+    /// The same options authenticating with a delegation token (SASL
+    /// DIGEST-MD5): a process that holds no Kerberos credentials, given a
+    /// token a Kerberos client got
+    /// ([`Client::authentication_token`](crate::Client::authentication_token)).
+    /// Tokens work at `hbase.rpc.protection=authentication`.
+    pub fn token(mut self, token: crate::Token) -> Self {
+        self.token = Some(token);
         self
     }
 

@@ -56,6 +56,7 @@ impl Writer {
 /// with a login made once for the client.
 #[derive(Default)]
 pub(crate) struct Security {
+    token: Option<crate::Token>,
     #[cfg(feature = "kerberos")]
     kerberos: Option<(
         crate::kerberos::Kerberos,
@@ -65,9 +66,8 @@ pub(crate) struct Security {
 
 impl Security {
     pub(crate) fn new(options: &crate::Options) -> Security {
-        #[cfg(not(feature = "kerberos"))]
-        let _ = options;
         Security {
+            token: options.token.clone(),
             #[cfg(feature = "kerberos")]
             kerberos: options
                 .kerberos
@@ -80,7 +80,7 @@ impl Security {
     /// KDC asked once), so that a wrong keytab fails at connect.
     pub(crate) async fn login(&self, server: &str) -> crate::Result<()> {
         #[cfg(feature = "kerberos")]
-        if let Some((kerberos, login)) = &self.kerberos {
+        if let (None, Some((kerberos, login))) = (&self.token, &self.kerberos) {
             login_once(server, kerberos, login).await?;
         }
         #[cfg(not(feature = "kerberos"))]
@@ -99,6 +99,15 @@ impl Security {
         read: OwnedReadHalf,
         mut write: OwnedWriteHalf,
     ) -> crate::Result<(Reader, Writer)> {
+        if let Some(token) = &self.token {
+            let mut read = read;
+            crate::sasl::token_handshake(server, &mut read, &mut write, token).await?;
+            write
+                .write_all(&crate::wire::connection_header(service, None))
+                .await
+                .map_err(|e| crate::Error::connection(server, e.to_string()))?;
+            return Ok((Reader::Plain(read), Writer::Plain(write)));
+        }
         #[cfg(feature = "kerberos")]
         if let Some((kerberos, login)) = &self.kerberos {
             return kerberos_hello(server, service, kerberos, login, read, write).await;

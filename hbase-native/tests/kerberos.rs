@@ -8,7 +8,7 @@
 #![cfg(feature = "kerberos")]
 
 use futures::TryStreamExt;
-use hbase_native::{Client, Error, Kerberos, Options, Protection, RowMutation, Scan};
+use hbase_native::{Client, Error, Kerberos, Options, Protection, RowMutation, Scan, Token};
 use rowkey_fixtures::hbase::{HBase, Kdc, Options as ServerOptions};
 use rowkey_fixtures::proxy::FaultProxy;
 use std::collections::{BTreeMap, HashMap};
@@ -173,6 +173,18 @@ async fn at_level(level: Protection) -> (HBase, Kdc) {
     );
     // Nor does the table's name pass in the clear at privacy.
     assert_eq!(contains(&up, b"kerberos_rows"), clear);
+    // Tokens stay at authentication: at a stronger level, a token client is
+    // refused saying so.
+    if level != Protection::Authentication {
+        let token = client.authentication_token().await.expect("a token");
+        let e = refused(&server, Options::default().token(token)).await;
+        assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .contains("hbase.rpc.protection=authentication"),
+            "{e}"
+        );
+    }
     // A client that insists on more than the server offers is refused
     // before any call, saying both.
     if level != Protection::Privacy {
@@ -253,6 +265,30 @@ async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
         .await
         .expect("a kinit ticket connects");
     round_trip(&client, "kerberos_cache", 600).await;
+
+    // A delegation token, got with Kerberos, used alone by a client that
+    // has no Kerberos at all (a job's worker): reads and writes.
+    let token = client.authentication_token().await.expect("a token");
+    assert_eq!(
+        token.username().as_deref(),
+        Some(kdc.client_principal.as_str())
+    );
+    assert!(token
+        .expires()
+        .is_some_and(|t| t > std::time::SystemTime::now()));
+    let shipped = Token::from_bytes(&token.to_bytes()).unwrap();
+    std::env::set_var("KRB5CCNAME", format!("FILE:{}", dir.join("none").display()));
+    let worker = Client::connect_with(
+        &server.zk_address(),
+        Options::default().attempts(2).token(shipped),
+    )
+    .await
+    .expect("a token connects");
+    round_trip(&worker, "kerberos_token", 300).await;
+    // A token whose password was changed is refused, not retried.
+    let forged = Options::default().token(Token::from_bytes(&forge(&token.to_bytes())).unwrap());
+    let e = refused(&server, forged).await;
+    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
 
     // No ticket at all.
     std::env::set_var("KRB5CCNAME", format!("FILE:{}", dir.join("none").display()));
@@ -350,6 +386,24 @@ async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
     assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
     assert!(e.to_string().contains("does not use Kerberos"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A token's bytes (HBase's `Token` message: field 1 the identifier,
+/// field 2 the password, field 3 the service, each a short byte string)
+/// with one bit of the password flipped.
+fn forge(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let mut at = 0;
+    while at < out.len() {
+        let (tag, len) = (out[at], out[at + 1] as usize);
+        assert!(len < 0x80, "a short field");
+        if tag == 0x12 {
+            out[at + 2] ^= 1;
+            return out;
+        }
+        at += 2 + len;
+    }
+    panic!("no password in {bytes:02x?}");
 }
 
 /// libfaketime (Debian's `faketime`; .ci/run installs it), for a process

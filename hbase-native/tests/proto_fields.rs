@@ -26,14 +26,24 @@ struct Declared {
     values: HashMap<String, HashMap<String, i32>>,
 }
 
-/// The jar's `.proto` files, unpacked into a temporary directory.
+/// The `.proto` files of HBase's protocol jars: `hbase-protocol` (whose
+/// `Authentication.proto` the shaded jar lacks), then
+/// `hbase-protocol-shaded`, whose definitions win where both have one.
 fn hbase_protos() -> Vec<(String, String)> {
+    let mut out = jar_protos("hbase-protocol-2.6.1.jar");
+    out.extend(jar_protos("hbase-protocol-shaded-2.6.1.jar"));
+    out
+}
+
+/// One jar's `.proto` files, unpacked into a temporary directory.
+fn jar_protos(name: &str) -> Vec<(String, String)> {
     let classpath = rowkey_fixtures::hbase::classpath().expect("the harness's Maven classpath");
     let jar = classpath
         .split(':')
-        .find(|p| p.contains("hbase-protocol-shaded-2.6.1.jar"))
-        .expect("hbase-protocol-shaded 2.6.1 on the harness's classpath");
-    let dir = std::env::temp_dir().join(format!("hbase-native-protos-{}", std::process::id()));
+        .find(|p| p.ends_with(&format!("/{name}")))
+        .unwrap_or_else(|| panic!("{name} on the harness's classpath"));
+    let dir =
+        std::env::temp_dir().join(format!("hbase-native-protos-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let status = Command::new("jar")
         .arg("xf")

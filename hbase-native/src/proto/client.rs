@@ -318,3 +318,35 @@ pub struct MultiResponse {
     #[prost(message, repeated, tag = "1")]
     pub region_action_result: Vec<RegionActionResult>,
 }
+
+/// `CoprocessorServiceCall`: a call to a coprocessor's service.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CoprocessorServiceCall {
+    #[prost(bytes = "vec", required, tag = "1")]
+    pub row: Vec<u8>,
+    #[prost(string, required, tag = "2")]
+    pub service_name: String,
+    #[prost(string, required, tag = "3")]
+    pub method_name: String,
+    #[prost(bytes = "vec", required, tag = "4")]
+    pub request: Vec<u8>,
+}
+
+/// `CoprocessorServiceRequest`: `ExecService`'s request.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CoprocessorServiceRequest {
+    #[prost(message, required, tag = "1")]
+    pub region: RegionSpecifier,
+    #[prost(message, required, tag = "2")]
+    pub call: CoprocessorServiceCall,
+}
+
+/// `CoprocessorServiceResponse`: the coprocessor's answer, as a name and
+/// its serialized message.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct CoprocessorServiceResponse {
+    #[prost(message, required, tag = "1")]
+    pub region: RegionSpecifier,
+    #[prost(message, required, tag = "2")]
+    pub value: NameBytesPair,
+}

@@ -12,6 +12,7 @@
 // Variant names are HBase's (`DELETE_ONE_VERSION`, ...), kept as they are.
 #![allow(clippy::enum_variant_names)]
 
+mod auth;
 mod client;
 mod filter;
 mod hbase;
@@ -19,6 +20,7 @@ mod master;
 mod rpc;
 mod zookeeper;
 
+pub use auth::*;
 pub use client::*;
 pub use filter::*;
 pub use hbase::*;

@@ -78,6 +78,9 @@ final class Kerberos {
       conf.set("hbase." + role + ".kerberos.principal", principal);
       conf.set("hbase." + role + ".keytab.file", path);
     }
+    // Delegation tokens: the coprocessor that issues them.
+    conf.set(
+        "hbase.coprocessor.region.classes", "org.apache.hadoop.hbase.security.token.TokenProvider");
     conf.set("hbase.thrift.kerberos.principal", principal);
     conf.set("hbase.thrift.keytab.file", path);
     UserGroupInformation.setConfiguration(conf);
