@@ -95,9 +95,8 @@ impl Connection {
             })?
             .map_err(|e| Error::connection(server, e))?;
         let _ = stream.set_nodelay(true);
-        let (read, write) = stream.into_split();
         let (read, write) =
-            tokio::time::timeout(timeout, security.hello(server, service, user, read, write))
+            tokio::time::timeout(timeout, security.hello(server, service, user, stream))
                 .await
                 .map_err(|_| Error::Timeout {
                     server: server.to_owned(),
@@ -240,7 +239,8 @@ async fn read_answers(mut read: Reader, shared: Arc<Shared>) {
                 break Error::Unsupported {
                     server: shared.server.clone(),
                     what: "TLS (it closed the connection at the preamble and answers a TLS \
-                           ClientHello; hbase-native does not speak TLS yet)"
+                           ClientHello): build hbase-native with its `tls` feature and set \
+                           Options::tls"
                         .into(),
                 };
             }
@@ -390,7 +390,7 @@ fn unexpected_frame(server: &str, len: usize) -> Error {
     if matches!(bytes[0], 0x15 | 0x16) && bytes[1] == 0x03 {
         return Error::Unsupported {
             server: server.to_owned(),
-            what: "TLS (hbase-native does not speak TLS yet)".into(),
+            what: "TLS: build hbase-native with its `tls` feature and set Options::tls".into(),
         };
     }
     Error::protocol(

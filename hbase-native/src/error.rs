@@ -156,6 +156,16 @@ pub enum Error {
         /// What failed, and what to do about it.
         why: String,
     },
+    /// The TLS handshake with `server` failed for a reason another try
+    /// meets again: a certificate not valid for the server's name or not
+    /// signed by a trusted CA, a client certificate the server wants, a
+    /// server that speaks plaintext. Not retried.
+    Tls {
+        /// `host:port`.
+        server: String,
+        /// What failed, and what to do about it.
+        why: String,
+    },
     /// Bytes that are no delegation token, or a cluster that gave none.
     InvalidToken {
         /// Why.
@@ -320,13 +330,11 @@ impl fmt::Display for Error {
             Error::Protocol { server, why } => {
                 write!(f, "{server} broke HBase's RPC protocol: {why}")
             }
-            Error::Unsupported { server, what } => write!(
-                f,
-                "{server} asks for {what}, which this connection is not set up for"
-            ),
+            Error::Unsupported { server, what } => write!(f, "{server} asks for {what}"),
             Error::Authentication { server, why } => {
                 write!(f, "authentication with {server} failed: {why}")
             }
+            Error::Tls { server, why } => write!(f, "TLS with {server} failed: {why}"),
             Error::InvalidToken { why } => write!(f, "no delegation token: {why}"),
             Error::TableNotFound { table } => write!(f, "table {table} does not exist"),
             Error::TableExists { table } => write!(f, "table {table} exists already"),
@@ -437,6 +445,13 @@ mod tests {
                 false,
             ),
             (Error::InvalidToken { why: "x".into() }, false),
+            (
+                Error::Tls {
+                    server: "s:1".into(),
+                    why: "a name".into(),
+                },
+                false,
+            ),
             (Error::TableNotFound { table: "t".into() }, false),
             (Error::TableExists { table: "t".into() }, false),
             (

@@ -51,8 +51,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! **Not supported yet:** TLS (refused with [`Error::Unsupported`]);
-//! HBase 1.x; read replicas.
+//! - With the `tls` feature, `Options::tls` speaks TLS to every server
+//!   (rustls): verified by a CA and by name, with a client certificate
+//!   for mutual TLS.
+//!
+//! **Not supported yet:** HBase 1.x; read replicas.
 //!
 //! The wire messages are this crate's own prost definitions of the fields
 //! it uses; a test checks each against the `.proto` files of HBase 2.6.1's
@@ -86,6 +89,8 @@ mod sasl;
 mod scan;
 mod scanner;
 mod servers;
+#[cfg(feature = "tls")]
+mod tls;
 mod token;
 mod transport;
 mod types;
@@ -101,5 +106,7 @@ pub use error::{Error, RemoteException, Result};
 pub use kerberos::{Kerberos, Protection};
 pub use options::{AddressMap, CallPolicy, Options};
 pub use regions::{Region, TableRegions};
+#[cfg(feature = "tls")]
+pub use tls::{Tls, TlsRoots};
 pub use token::Token;
 pub use types::{Cell, Filter, RowMutation, RowResult, Scan};

@@ -48,6 +48,10 @@ pub struct Options {
     /// ([`Client::authentication_token`](crate::Client::authentication_token)
     /// made it); before [`Options::kerberos`] when both are set.
     pub token: Option<crate::Token>,
+    /// TLS to the servers (HBase 2.6's `hbase.server.netty.tls.enabled`);
+    /// `None`: plaintext.
+    #[cfg(feature = "tls")]
+    pub tls: Option<crate::Tls>,
     /// Kerberos for a secure cluster (`hbase.security.authentication=kerberos`);
     /// `None`: SIMPLE authentication as `user`.
     #[cfg(feature = "kerberos")]
@@ -67,6 +71,8 @@ impl Default for Options {
             threads: 1,
             address_map: None,
             token: None,
+            #[cfg(feature = "tls")]
+            tls: None,
             #[cfg(feature = "kerberos")]
             kerberos: None,
         }
@@ -86,6 +92,8 @@ impl fmt::Debug for Options {
             .field("threads", &self.threads)
             .field("address_map", &self.address_map.as_ref().map(|_| "fn"))
             .field("token", &self.token);
+        #[cfg(feature = "tls")]
+        f.field("tls", &self.tls);
         #[cfg(feature = "kerberos")]
         f.field("kerberos", &self.kerberos);
         f.finish()
@@ -190,6 +198,13 @@ impl Options {
     #[cfg(feature = "kerberos")]
     pub fn kerberos(mut self, kerberos: crate::Kerberos) -> Self {
         self.kerberos = Some(kerberos);
+        self
+    }
+
+    /// The same options speaking TLS to every server as `tls` says.
+    #[cfg(feature = "tls")]
+    pub fn tls(mut self, tls: crate::Tls) -> Self {
+        self.tls = Some(tls);
         self
     }
 

@@ -1,14 +1,22 @@
-//! [`Reader`] and [`Writer`]: the two halves of a connection's byte
-//! stream as its calls see them, plain or through a Kerberos security
-//! layer (integrity or privacy), which wraps every byte each way.
+//! A connection's byte stream as its calls see it: [`Security`] says
+//! hello on a new TCP connection (TLS first if set, then the preamble, a
+//! SASL exchange if the client authenticates, the connection header) and
+//! gives back its two halves, [`Reader`] and [`Writer`], plain or through
+//! a Kerberos security layer (integrity or privacy), which wraps every
+//! byte each way.
 
 use std::io;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// One half of a stream, TCP or TLS.
+pub(crate) type ReadHalf = Box<dyn AsyncRead + Send + Unpin>;
+/// The other half.
+pub(crate) type WriteHalf = Box<dyn AsyncWrite + Send + Unpin>;
 
 /// The read half.
 pub(crate) enum Reader {
-    Plain(OwnedReadHalf),
+    Plain(ReadHalf),
     #[cfg(feature = "kerberos")]
     Sealed(Box<crate::kerberos::SealedReader>),
 }
@@ -36,7 +44,7 @@ impl Reader {
 
 /// The write half.
 pub(crate) enum Writer {
-    Plain(OwnedWriteHalf),
+    Plain(WriteHalf),
     #[cfg(feature = "kerberos")]
     Sealed(crate::kerberos::SealedWriter),
 }
@@ -45,18 +53,28 @@ impl Writer {
     /// Sends `bytes` whole.
     pub(crate) async fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         match self {
-            Writer::Plain(write) => write.write_all(bytes).await,
+            Writer::Plain(write) => {
+                write.write_all(bytes).await?;
+                // A TLS stream keeps what it was given until flushed.
+                write.flush().await
+            }
             #[cfg(feature = "kerberos")]
             Writer::Sealed(write) => write.write_all(bytes).await,
         }
     }
 }
 
-/// How connections authenticate: SIMPLE as `Options::user`, or Kerberos
-/// with a login made once for the client.
+/// How connections are secured and authenticate: TLS or not; SIMPLE as
+/// `Options::user`, a delegation token, or Kerberos with a login made
+/// once for the client.
 #[derive(Default)]
 pub(crate) struct Security {
     token: Option<crate::Token>,
+    #[cfg(feature = "tls")]
+    tls: Option<(
+        crate::Tls,
+        tokio::sync::OnceCell<std::sync::Arc<tokio_rustls::rustls::ClientConfig>>,
+    )>,
     #[cfg(feature = "kerberos")]
     kerberos: Option<(
         crate::kerberos::Kerberos,
@@ -68,6 +86,11 @@ impl Security {
     pub(crate) fn new(options: &crate::Options) -> Security {
         Security {
             token: options.token.clone(),
+            #[cfg(feature = "tls")]
+            tls: options
+                .tls
+                .clone()
+                .map(|t| (t, tokio::sync::OnceCell::new())),
             #[cfg(feature = "kerberos")]
             kerberos: options
                 .kerberos
@@ -76,48 +99,88 @@ impl Security {
         }
     }
 
-    /// Logs in now if the client uses Kerberos (a keytab is read and the
-    /// KDC asked once), so that a wrong keytab fails at connect.
+    /// Reads the TLS files and logs in to Kerberos now, if the client uses
+    /// them (a keytab is read and the KDC asked once), so that a wrong
+    /// file fails at connect.
     pub(crate) async fn login(&self, server: &str) -> crate::Result<()> {
+        #[cfg(feature = "tls")]
+        if let Some((tls, config)) = &self.tls {
+            tls_config(server, tls, config).await?;
+        }
         #[cfg(feature = "kerberos")]
         if let (None, Some((kerberos, login))) = (&self.token, &self.kerberos) {
             login_once(server, kerberos, login).await?;
         }
-        #[cfg(not(feature = "kerberos"))]
         let _ = server;
         Ok(())
     }
 
-    /// Says hello on a new connection to `service` on `server` (after its
-    /// TCP connect): the preamble, any SASL exchange, the connection
-    /// header. Returns the halves the calls use.
+    /// Says hello on a new connection to `service` on `server`: TLS if
+    /// set, the preamble, any SASL exchange, the connection header.
+    /// Returns the halves the calls use.
     pub(crate) async fn hello(
         &self,
         server: &str,
         service: &str,
         user: &str,
-        read: OwnedReadHalf,
-        mut write: OwnedWriteHalf,
+        stream: TcpStream,
     ) -> crate::Result<(Reader, Writer)> {
+        let (mut read, mut write) = self.secure(server, stream).await?;
+        let header_error = |e: io::Error| crate::Error::connection(server, e.to_string());
         if let Some(token) = &self.token {
-            let mut read = read;
             crate::sasl::token_handshake(server, &mut read, &mut write, token).await?;
+            let mut write = Writer::Plain(write);
             write
                 .write_all(&crate::wire::connection_header(service, None))
                 .await
-                .map_err(|e| crate::Error::connection(server, e.to_string()))?;
-            return Ok((Reader::Plain(read), Writer::Plain(write)));
+                .map_err(header_error)?;
+            return Ok((Reader::Plain(read), write));
         }
         #[cfg(feature = "kerberos")]
         if let Some((kerberos, login)) = &self.kerberos {
             return kerberos_hello(server, service, kerberos, login, read, write).await;
         }
+        let mut write = Writer::Plain(write);
         write
             .write_all(&crate::wire::hello(service, user))
             .await
-            .map_err(|e| crate::Error::connection(server, e.to_string()))?;
-        Ok((Reader::Plain(read), Writer::Plain(write)))
+            .map_err(header_error)?;
+        Ok((Reader::Plain(read), write))
     }
+
+    /// The stream's halves, through TLS if the client speaks it.
+    async fn secure(
+        &self,
+        server: &str,
+        stream: TcpStream,
+    ) -> crate::Result<(ReadHalf, WriteHalf)> {
+        #[cfg(feature = "tls")]
+        if let Some((tls, config)) = &self.tls {
+            let config = tls_config(server, tls, config).await?;
+            let stream = crate::tls::connect(config, tls, server, stream).await?;
+            let (read, write) = tokio::io::split(stream);
+            return Ok((Box::new(read), Box::new(write)));
+        }
+        let _ = server;
+        let (read, write) = stream.into_split();
+        Ok((Box::new(read), Box::new(write)))
+    }
+}
+
+#[cfg(feature = "tls")]
+async fn tls_config<'a>(
+    server: &str,
+    tls: &crate::Tls,
+    config: &'a tokio::sync::OnceCell<std::sync::Arc<tokio_rustls::rustls::ClientConfig>>,
+) -> crate::Result<&'a std::sync::Arc<tokio_rustls::rustls::ClientConfig>> {
+    config
+        .get_or_try_init(|| async {
+            tls.config().map_err(|why| crate::Error::Tls {
+                server: server.to_owned(),
+                why,
+            })
+        })
+        .await
 }
 
 #[cfg(feature = "kerberos")]
@@ -147,8 +210,8 @@ async fn kerberos_hello(
     service: &str,
     kerberos: &crate::kerberos::Kerberos,
     login: &tokio::sync::OnceCell<crate::kerberos::Login>,
-    mut read: OwnedReadHalf,
-    mut write: OwnedWriteHalf,
+    mut read: ReadHalf,
+    mut write: WriteHalf,
 ) -> crate::Result<(Reader, Writer)> {
     use crate::kerberos::{handshake, SealedReader, SealedWriter, PREAMBLE};
     let login = login_once(server, kerberos, login).await?;

@@ -185,6 +185,23 @@ async fn at_level(level: Protection) -> (HBase, Kdc) {
             "{e}"
         );
     }
+    // Found through the masters (the master registry, `hbase://`): the
+    // master's ClientMetaService authenticates too. Named `localhost`, as
+    // its principal is (`_HOST` is the host as the address gives it).
+    let through_master = Client::connect_with(
+        &format!("hbase://localhost:{}", server.master_port),
+        Options::default()
+            .attempts(2)
+            .kerberos(keytab_login(&kdc).min_protection(level)),
+    )
+    .await
+    .expect("connect through the master registry");
+    let rows: Vec<_> = through_master
+        .scan("kerberos_rows", Scan::all())
+        .try_collect()
+        .await
+        .expect("scan through the master registry");
+    assert_eq!(rows.len(), 1200);
     // A client that insists on more than the server offers is refused
     // before any call, saying both.
     if level != Protection::Privacy {

@@ -77,7 +77,7 @@ async fn main() {
     store_round(&thrift, "warm_thrift", rows).await;
     raw_round(&raw, "warm_raw", rows).await;
     let mut times: [Vec<Duration>; 8] = Default::default();
-    let java = java_rounds(&hbase, rows, runs, warmups);
+    let java = java_rounds(&hbase, rows, runs, warmups, &[]);
     for (run, &(jw, js)) in java.iter().enumerate() {
         let (nw, ns) = store_round(&native, &format!("native{run}"), rows).await;
         let (rw, rs) = raw_round(&raw, &format!("raw{run}"), rows).await;

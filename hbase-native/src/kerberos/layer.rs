@@ -6,12 +6,12 @@
 //! stream, read as the plain connection's.
 
 use crate::connection::read_frame;
+use crate::transport::{ReadHalf, WriteHalf};
 use crate::wire::MAX_FRAME;
 use libgssapi::context::{ClientCtx, SecurityContext};
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 /// The established context both directions use, and how.
 pub(crate) struct Layer {
@@ -75,26 +75,27 @@ fn gss_io(e: libgssapi::error::Error) -> io::Error {
 
 /// The write half of a connection with a security layer.
 pub(crate) struct SealedWriter {
-    write: OwnedWriteHalf,
+    write: WriteHalf,
     layer: Arc<Layer>,
 }
 
 impl SealedWriter {
-    pub(crate) fn new(write: OwnedWriteHalf, layer: Arc<Layer>) -> Self {
+    pub(crate) fn new(write: WriteHalf, layer: Arc<Layer>) -> Self {
         SealedWriter { write, layer }
     }
 
     /// Sends `plain`, wrapped.
     pub(crate) async fn write_all(&mut self, plain: &[u8]) -> io::Result<()> {
         let sealed = self.layer.seal(plain)?;
-        self.write.write_all(&sealed).await
+        self.write.write_all(&sealed).await?;
+        self.write.flush().await
     }
 }
 
 /// The read half of a connection with a security layer: the plaintext of
 /// the tokens read so far and not yet taken.
 pub(crate) struct SealedReader {
-    read: OwnedReadHalf,
+    read: ReadHalf,
     layer: Arc<Layer>,
     plain: Vec<u8>,
     taken: usize,
@@ -102,7 +103,7 @@ pub(crate) struct SealedReader {
 }
 
 impl SealedReader {
-    pub(crate) fn new(read: OwnedReadHalf, layer: Arc<Layer>) -> Self {
+    pub(crate) fn new(read: ReadHalf, layer: Arc<Layer>) -> Self {
         SealedReader {
             read,
             layer,

@@ -24,11 +24,13 @@ pub fn java_rounds(
     rows: usize,
     runs: usize,
     warmups: usize,
+    env: &[(&'static str, String)],
 ) -> Vec<(Duration, Duration)> {
     let mut child = java_main("rowkey.testing.JavaBench")
         .unwrap_or_else(|e| panic!("{e}"))
         // On a Kerberized cluster, logged in from the client keytab.
         .envs(hbase.kdc.iter().flat_map(|kdc| kdc.java_env()))
+        .envs(env.iter().cloned())
         .arg(hbase.zk_port.to_string())
         .arg("javabench")
         .arg(rows.to_string())

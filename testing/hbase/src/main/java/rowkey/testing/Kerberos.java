@@ -89,13 +89,21 @@ final class Kerberos {
   }
 
   /**
-   * A client's login to a Kerberized cluster, when its environment names
-   * one (the harness's {@code Kdc::java_env}): {@code ROWKEY_KRB5_CONF},
+   * A client's TLS ({@code ROWKEY_TLS_TRUSTSTORE}: a PEM CA file) and
+   * login to a Kerberized cluster, when its environment names one (the
+   * harness's {@code Kdc::java_env}): {@code ROWKEY_KRB5_CONF},
    * {@code ROWKEY_KEYTAB}, {@code ROWKEY_PRINCIPAL}, {@code
    * ROWKEY_SERVICE_PRINCIPAL} and {@code ROWKEY_RPC_PROTECTION}. Logs in
    * from the keytab, as a service does, at the cluster's protection level.
    */
   static void clientLogin(Configuration conf) throws java.io.IOException {
+    // TLS to the servers, trusting the CA in this PEM file.
+    String trust = System.getenv("ROWKEY_TLS_TRUSTSTORE");
+    if (trust != null) {
+      conf.setBoolean("hbase.client.netty.tls.enabled", true);
+      conf.set("hbase.rpc.tls.truststore.location", trust);
+      conf.set("hbase.rpc.tls.truststore.type", "PEM");
+    }
     String krb5 = System.getenv("ROWKEY_KRB5_CONF");
     if (krb5 == null) {
       return;
