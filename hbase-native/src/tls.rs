@@ -143,11 +143,7 @@ pub(crate) async fn connect(
     server: &str,
     stream: TcpStream,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>> {
-    let host = server
-        .rsplit_once(':')
-        .map_or(server, |(h, _)| h)
-        .trim_start_matches('[')
-        .trim_end_matches(']');
+    let host = crate::transport::host_of(server);
     let name = tls.server_name.as_deref().unwrap_or(host).to_owned();
     let server_name = pki_types::ServerName::try_from(name.clone()).map_err(|e| Error::Tls {
         server: server.to_owned(),

@@ -9,6 +9,16 @@ use std::io;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+/// The host of a server's `host:port` (`[::1]:16020`: `::1`), what its
+/// Kerberos principal and its TLS certificate name.
+pub(crate) fn host_of(server: &str) -> &str {
+    server
+        .rsplit_once(':')
+        .map_or(server, |(h, _)| h)
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+}
+
 /// One half of a stream, TCP or TLS.
 pub(crate) type ReadHalf = Box<dyn AsyncRead + Send + Unpin>;
 /// The other half.

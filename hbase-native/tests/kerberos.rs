@@ -7,14 +7,17 @@
 //! meets, each naming what to fix, in bounded time.
 #![cfg(feature = "kerberos")]
 
+#[path = "common/secure.rs"]
+#[allow(dead_code)] // each test file uses some of it
+mod common;
+
+use common::{contains, refused, round_trip, Taps, MARKER};
 use futures::TryStreamExt;
 use hbase_native::{Client, Error, Kerberos, Options, Protection, RowMutation, Scan, Token};
 use rowkey_fixtures::hbase::{HBase, Kdc, Options as ServerOptions};
-use rowkey_fixtures::proxy::FaultProxy;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// MIT Kerberos reads `KRB5_CONFIG` and `KRB5CCNAME` from the environment,
@@ -39,108 +42,6 @@ fn keytab_login(kdc: &Kdc) -> Kerberos {
     Kerberos::default()
         .keytab(&kdc.client_principal, &kdc.client_keytab)
         .service_principal("hbase/_HOST@".to_owned() + &kdc.realm)
-}
-
-/// A proxy before every server the client meets, made as it meets them,
-/// each tapped: what a wire-tapper between client and cluster sees.
-#[derive(Clone, Default)]
-struct Taps(Arc<Mutex<HashMap<String, Arc<FaultProxy>>>>);
-
-impl Taps {
-    /// Options whose connections go through the taps; the servers keep
-    /// their names (`localhost:PORT`), which the service principal needs.
-    fn options(&self) -> Options {
-        let taps = self.clone();
-        Options::default().attempts(3).address_map(move |server| {
-            let mut taps = taps.0.lock().unwrap();
-            let proxy = taps.entry(server.to_owned()).or_insert_with(|| {
-                let proxy = FaultProxy::start(server);
-                proxy.tap();
-                Arc::new(proxy)
-            });
-            proxy.addr.clone()
-        })
-    }
-
-    /// Every byte each way, over all servers.
-    fn seen(&self) -> (Vec<u8>, Vec<u8>) {
-        let (mut up, mut down) = (Vec::new(), Vec::new());
-        for proxy in self.0.lock().unwrap().values() {
-            let (u, d) = proxy.tapped();
-            up.extend(u);
-            down.extend(d);
-        }
-        (up, down)
-    }
-
-    /// Connections made through the taps.
-    fn connections(&self) -> usize {
-        self.0
-            .lock()
-            .unwrap()
-            .values()
-            .map(|p| p.connections())
-            .sum()
-    }
-
-    fn cut_all(&self) {
-        for proxy in self.0.lock().unwrap().values() {
-            proxy.cut_all();
-        }
-    }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-/// What goes in the values: a marker a tapper can look for.
-const MARKER: &[u8] = b"rowkey-kerberos-plaintext-marker";
-
-/// Creates `table`, writes `n` rows and reads them back every way.
-async fn round_trip(client: &Client, table: &str, n: u32) {
-    let admin = client.admin();
-    let _ = admin.delete_table(table).await;
-    admin
-        .create_table(table, &["d"], &[b"row00500".to_vec()])
-        .await
-        .expect("create");
-    let rows: BTreeMap<Vec<u8>, Vec<u8>> = (0..n)
-        .map(|i| {
-            // Values of many sizes: wrap tokens of many sizes, one past
-            // 64 KiB (HBase's default SASL buffer).
-            let len = if i == 7 {
-                70_000
-            } else {
-                (i as usize * 37) % 5000
-            };
-            let mut value = MARKER.to_vec();
-            value.resize(MARKER.len() + len, b'a' + (i % 26) as u8);
-            (format!("row{i:05}").into_bytes(), value)
-        })
-        .collect();
-    let mutations = rows
-        .iter()
-        .map(|(k, v)| RowMutation::put(k.clone()).set(b"d", b"q", v).at(1))
-        .collect();
-    client.mutate(table, mutations).await.expect("write");
-    let got: Vec<_> = client
-        .scan(table, Scan::all().caching(97))
-        .try_collect()
-        .await
-        .expect("scan");
-    let got: BTreeMap<Vec<u8>, Vec<u8>> = got
-        .into_iter()
-        .map(|r| (r.row, r.cells[0].value.clone()))
-        .collect();
-    assert_eq!(got, rows);
-    let reversed: Vec<_> = client
-        .scan(table, Scan::all().reversed().limit(10))
-        .try_collect()
-        .await
-        .expect("reversed scan");
-    assert_eq!(reversed.len(), 10);
-    assert_eq!(reversed[0].row, format!("row{:05}", n - 1).into_bytes());
 }
 
 /// A cluster at `level`: a keytab client that insists on it reads and
@@ -218,22 +119,6 @@ async fn at_level(level: Protection) -> (HBase, Kdc) {
         assert!(text.contains("min_protection"), "{text}");
     }
     (server, kdc)
-}
-
-/// The error of a client with `options` on `server`: at connect or at its
-/// first call, within 30 s.
-async fn refused(server: &HBase, options: Options) -> Error {
-    let started = Instant::now();
-    let attempt = async {
-        let client = Client::connect_with(&server.zk_address(), options).await?;
-        client.admin().table_names().await.map(drop)
-    };
-    let e = tokio::time::timeout(Duration::from_secs(30), attempt)
-        .await
-        .expect("an answer in bounded time")
-        .expect_err("refused");
-    eprintln!("refused after {:?}: {e}", started.elapsed());
-    e
 }
 
 #[tokio::test(flavor = "multi_thread")]

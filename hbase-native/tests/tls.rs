@@ -7,80 +7,17 @@
 //! and Kerberos inside TLS. Each in bounded time, naming what to fix.
 #![cfg(feature = "tls")]
 
-use futures::TryStreamExt;
-use hbase_native::{Client, Error, Options, RowMutation, Scan, Tls};
+#[path = "common/secure.rs"]
+#[allow(dead_code)] // each test file uses some of it
+mod common;
+
+use common::{contains, refused, round_trip, Taps, MARKER};
+use hbase_native::{Client, Error, Options, Tls};
 use rowkey_fixtures::hbase::{HBase, Options as ServerOptions};
 use rowkey_fixtures::pki::TestPki;
-use rowkey_fixtures::proxy::FaultProxy;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 fn pki(name: &str) -> TestPki {
     TestPki::new(&std::env::temp_dir().join(format!("rowkey-pki-{}-{name}", std::process::id())))
-}
-
-/// Options whose connections go through tapping proxies, one a server.
-fn tapped(taps: &Arc<Mutex<HashMap<String, FaultProxy>>>) -> Options {
-    let taps = taps.clone();
-    Options::default().attempts(2).address_map(move |server| {
-        let mut taps = taps.lock().unwrap();
-        let proxy = taps.entry(server.to_owned()).or_insert_with(|| {
-            let proxy = FaultProxy::start(server);
-            proxy.tap();
-            proxy
-        });
-        proxy.addr.clone()
-    })
-}
-
-const MARKER: &[u8] = b"rowkey-tls-plaintext-marker";
-
-/// Writes `n` rows to a new `table` and reads them back.
-async fn round_trip(client: &Client, table: &str, n: u32) {
-    let admin = client.admin();
-    let _ = admin.delete_table(table).await;
-    admin
-        .create_table(table, &["d"], &[b"row00100".to_vec()])
-        .await
-        .expect("create");
-    let rows: Vec<(Vec<u8>, Vec<u8>)> = (0..n)
-        .map(|i| {
-            let mut v = MARKER.to_vec();
-            v.resize(MARKER.len() + (i as usize * 53) % 3000, b'x');
-            (format!("row{i:05}").into_bytes(), v)
-        })
-        .collect();
-    let mutations = rows
-        .iter()
-        .map(|(k, v)| RowMutation::put(k.clone()).set(b"d", b"q", v).at(1))
-        .collect();
-    client.mutate(table, mutations).await.expect("write");
-    let got: Vec<(Vec<u8>, Vec<u8>)> = client
-        .scan(table, Scan::all().caching(77))
-        .try_collect::<Vec<_>>()
-        .await
-        .expect("scan")
-        .into_iter()
-        .map(|r| (r.row, r.cells[0].value.clone()))
-        .collect();
-    assert_eq!(got, rows);
-}
-
-/// The error of a client with `options`, at connect or its first call,
-/// within 30 s.
-async fn refused(server: &HBase, options: Options) -> Error {
-    let started = Instant::now();
-    let attempt = async {
-        let client = Client::connect_with(&server.zk_address(), options).await?;
-        client.admin().table_names().await.map(drop)
-    };
-    let e = tokio::time::timeout(Duration::from_secs(30), attempt)
-        .await
-        .expect("an answer in bounded time")
-        .expect_err("refused");
-    eprintln!("refused after {:?}: {e}", started.elapsed());
-    e
 }
 
 /// A TLS-only cluster that wants a client certificate (mutual TLS).
@@ -94,25 +31,19 @@ async fn mutual_tls_and_the_errors_a_user_meets() {
     .unwrap_or_else(|e| panic!("a TLS HBase: {e}"));
     let tls = Tls::ca_file(&pki.ca).client_identity(&pki.client_cert, &pki.client_key);
 
-    let taps = Arc::default();
-    let client = Client::connect_with(&server.zk_address(), tapped(&taps).tls(tls.clone()))
+    let taps = Taps::default();
+    let client = Client::connect_with(&server.zk_address(), taps.options().tls(tls.clone()))
         .await
         .unwrap_or_else(|e| panic!("connect: {e}\n{}", server.stderr_tail()));
     round_trip(&client, "tls_rows", 400).await;
-    let (mut up, mut down) = (Vec::new(), Vec::new());
-    for proxy in taps.lock().unwrap().values() {
-        let (u, d) = proxy.tapped();
-        up.extend(u);
-        down.extend(d);
-    }
+    let (up, down) = taps.seen();
     assert!(up.len() > 100_000 && down.len() > 100_000);
-    let seen = |bytes: &[u8], what: &[u8]| bytes.windows(what.len()).any(|w| w == what);
     assert!(
-        !seen(&up, MARKER) && !seen(&down, MARKER),
+        !contains(&up, MARKER) && !contains(&down, MARKER),
         "a value in the clear"
     );
     assert!(
-        !seen(&up, b"tls_rows") && !seen(&up, b"HBas"),
+        !contains(&up, b"tls_rows") && !contains(&up, b"HBas"),
         "the preamble in the clear"
     );
 

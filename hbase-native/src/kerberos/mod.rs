@@ -151,11 +151,7 @@ impl Kerberos {
             (Some(p), true) => p,
             _ => &self.service_principal,
         };
-        let host = server
-            .rsplit_once(':')
-            .map_or(server, |(h, _)| h)
-            .trim_start_matches('[')
-            .trim_end_matches(']');
+        let host = crate::transport::host_of(server);
         pattern.replace("_HOST", &host.to_ascii_lowercase())
     }
 }
