@@ -32,6 +32,10 @@ struct Shared {
     writer: tokio::sync::Mutex<Writer>,
     waiting: Mutex<Waiting>,
     next_id: AtomicU32,
+    /// How the connection is secured: a TLS stream that ends early is no
+    /// sign of a TLS server, and a refusal after authenticating is not one
+    /// for want of credentials.
+    secured: crate::transport::Secured,
 }
 
 impl Shared {
@@ -109,6 +113,7 @@ impl Connection {
             writer: tokio::sync::Mutex::new(write),
             waiting: Mutex::default(),
             next_id: AtomicU32::new(1),
+            secured: security.secured(),
         });
         let reader = tokio::spawn(read_answers(read, shared.clone()));
         Ok(Connection {
@@ -181,13 +186,27 @@ impl Connection {
         let exchange = async {
             {
                 let mut writer = self.shared.writer.lock().await;
-                // A frame written in part is one no server can read. A
-                // write that fails is a stream that broke: the reader,
-                // reading the same stream, fails this call with why (a
-                // server that takes only TLS closes at the preamble, and
-                // the write may see its reset first).
-                if writer.write_all(&frame).await.is_ok() {
-                    written.store(true, Ordering::Relaxed);
+                // A frame written in part is one no server can read (and,
+                // sealed, a token the server's sequence check refuses): a
+                // call dropped mid-write breaks the connection.
+                let mut unfinished = Unfinished(Some(&self.shared));
+                match writer.write_all(&frame).await {
+                    Ok(()) => {
+                        written.store(true, Ordering::Relaxed);
+                        unfinished.0 = None;
+                    }
+                    // The stream broke: the reader, reading the same
+                    // stream, fails this call with why (a server that
+                    // takes only TLS closes at the preamble, and the write
+                    // may see its reset first). A write that failed without
+                    // the stream breaking (a wrap token not made) breaks
+                    // the connection here: no reader would see it.
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        unfinished.0 = None;
+                        self.shared
+                            .break_with(Error::connection(&self.shared.server, e));
+                    }
+                    Err(_) => unfinished.0 = None,
                 }
             }
             rx.await.map_err(|_| Error::ClientClosed)?
@@ -226,6 +245,21 @@ impl Connection {
     }
 }
 
+/// Breaks the connection when dropped holding it: a call dropped while its
+/// frame was being written.
+struct Unfinished<'a>(Option<&'a Shared>);
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if let Some(shared) = self.0 {
+            shared.break_with(Error::connection(
+                &shared.server,
+                "a call was dropped while its request was being written",
+            ));
+        }
+    }
+}
+
 /// Reads answers until the stream ends or breaks, handing each to its call.
 async fn read_answers(mut read: Reader, shared: Arc<Shared>) {
     let mut answered = false;
@@ -235,7 +269,11 @@ async fn read_answers(mut read: Reader, shared: Arc<Shared>) {
             // Closed before any answer: a server that takes only TLS
             // closes at the preamble without a word (perhaps before the
             // first call is even waiting: a connection opens for a call).
-            if !answered && speaks_tls(&shared.address).await {
+            #[cfg(feature = "tls")]
+            if let Some(tls) = crate::tls::stream_error(&shared.server, &e) {
+                break tls;
+            }
+            if !answered && !shared.secured.tls && speaks_tls(&shared.address).await {
                 break Error::Unsupported {
                     server: shared.server.clone(),
                     what: "TLS (it closed the connection at the preamble and answers a TLS \
@@ -273,7 +311,9 @@ async fn read_answers(mut read: Reader, shared: Arc<Shared>) {
                     // An exception for no call (id -1 or 0): the connection
                     // itself was refused, as a secure server refuses SIMPLE
                     // authentication.
-                    (None, Some(exception)) => break refused(&shared.server, exception),
+                    (None, Some(exception)) => {
+                        break refused(&shared.server, exception, shared.secured.sasl)
+                    }
                     // An answer to a call that timed out: nobody waits for it.
                     (None, None) => {}
                 }
@@ -311,8 +351,16 @@ pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
     Ok(())
 }
 
-/// Why a server refused a connection, as an error.
-fn refused(server: &str, exception: crate::error::RemoteException) -> Error {
+/// Why a server refused a connection, as an error. `sasl`: the
+/// connection authenticated (Kerberos or a token), so a refusal is the
+/// server's word on who it is, not a want of credentials.
+fn refused(server: &str, exception: crate::error::RemoteException, sasl: bool) -> Error {
+    if sasl {
+        return Error::Authentication {
+            server: server.to_owned(),
+            why: format!("the server refused the authenticated connection: {exception}"),
+        };
+    }
     let text = exception.to_string().to_ascii_lowercase();
     if exception.simple_class() == "AccessDeniedException"
         || text.contains("sasl")

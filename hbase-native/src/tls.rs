@@ -161,6 +161,24 @@ fn handshake_error(server: &str, name: &str, e: std::io::Error) -> Error {
     let Some(tls) = e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) else {
         return Error::connection(server, format!("during the TLS handshake: {e}"));
     };
+    Error::Tls {
+        server: server.to_owned(),
+        why: describe(tls, name),
+    }
+}
+
+/// A TLS error met after the handshake, on a connection's reads: under TLS
+/// 1.3 the server's refusal of a client certificate comes then.
+pub(crate) fn stream_error(server: &str, e: &std::io::Error) -> Option<Error> {
+    let tls = e.get_ref()?.downcast_ref::<rustls::Error>()?;
+    Some(Error::Tls {
+        server: server.to_owned(),
+        why: describe(tls, crate::transport::host_of(server)),
+    })
+}
+
+/// What TLS said, and what to do about it.
+fn describe(tls: &rustls::Error, name: &str) -> String {
     use rustls::{AlertDescription as Alert, CertificateError as Cert};
     let why = match tls {
         rustls::Error::InvalidCertificate(Cert::NotValidForName)
@@ -188,8 +206,5 @@ fn handshake_error(server: &str, name: &str, e: std::io::Error) -> Error {
         ),
         other => format!("the TLS handshake failed: {other}"),
     };
-    Error::Tls {
-        server: server.to_owned(),
-        why,
-    }
+    why
 }

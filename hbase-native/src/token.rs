@@ -87,7 +87,7 @@ impl Token {
     /// When the token stops being accepted, as its identifier says.
     pub fn expires(&self) -> Option<SystemTime> {
         let ms = self.parsed()?.expiration_date?;
-        Some(UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).ok()?))
+        UNIX_EPOCH.checked_add(Duration::from_millis(u64::try_from(ms).ok()?))
     }
 
     /// SASL DIGEST-MD5's user name: the identifier in base64.

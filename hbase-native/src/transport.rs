@@ -11,6 +11,7 @@ use tokio::net::TcpStream;
 
 /// The host of a server's `host:port` (`[::1]:16020`: `::1`), what its
 /// Kerberos principal and its TLS certificate name.
+#[cfg(any(feature = "kerberos", feature = "tls"))]
 pub(crate) fn host_of(server: &str) -> &str {
     server
         .rsplit_once(':')
@@ -92,7 +93,32 @@ pub(crate) struct Security {
     )>,
 }
 
+/// How a connection is secured, as its reader needs to know.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Secured {
+    /// Inside TLS.
+    pub(crate) tls: bool,
+    /// Authenticated by SASL (Kerberos or a token).
+    pub(crate) sasl: bool,
+}
+
 impl Security {
+    /// How this client's connections are secured.
+    pub(crate) fn secured(&self) -> Secured {
+        #[cfg(feature = "kerberos")]
+        let kerberos = self.kerberos.is_some();
+        #[cfg(not(feature = "kerberos"))]
+        let kerberos = false;
+        #[cfg(feature = "tls")]
+        let tls = self.tls.is_some();
+        #[cfg(not(feature = "tls"))]
+        let tls = false;
+        Secured {
+            tls,
+            sasl: kerberos || self.token.is_some(),
+        }
+    }
+
     pub(crate) fn new(options: &crate::Options) -> Security {
         Security {
             token: options.token.clone(),
@@ -113,6 +139,19 @@ impl Security {
     /// them (a keytab is read and the KDC asked once), so that a wrong
     /// file fails at connect.
     pub(crate) async fn login(&self, server: &str) -> crate::Result<()> {
+        #[cfg(feature = "kerberos")]
+        if let (Some(_), Some((kerberos, _))) = (&self.token, &self.kerberos) {
+            if kerberos.min_protection > crate::Protection::Authentication {
+                return Err(crate::Error::Authentication {
+                    server: server.to_owned(),
+                    why: format!(
+                        "a delegation token is used before Kerberos, and a token authenticates \
+                         only: it cannot give Kerberos::min_protection {}; set one or the other",
+                        kerberos.min_protection
+                    ),
+                });
+            }
+        }
         #[cfg(feature = "tls")]
         if let Some((tls, config)) = &self.tls {
             tls_config(server, tls, config).await?;
@@ -202,14 +241,14 @@ async fn login_once<'a>(
     login
         .get_or_try_init(|| async {
             let kerberos = kerberos.clone();
-            tokio::task::spawn_blocking(move || crate::kerberos::Login::new(&kerberos))
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r)
-                .map_err(|why| crate::Error::Authentication {
-                    server: server.to_owned(),
-                    why,
-                })
+            match tokio::task::spawn_blocking(move || crate::kerberos::Login::new(&kerberos)).await
+            {
+                Ok(login) => login.map_err(|why| crate::kerberos::login_error(server, why)),
+                Err(e) => Err(crate::Error::connection(
+                    server,
+                    format!("the Kerberos login task failed: {e}"),
+                )),
+            }
         })
         .await
 }
@@ -229,7 +268,9 @@ async fn kerberos_hello(
         .write_all(&PREAMBLE)
         .await
         .map_err(|e| crate::Error::connection(server, e.to_string()))?;
-    let master = service == crate::servers::MASTER_SERVICE;
+    // The masters serve both (ClientMetaService is the master registry's).
+    let master =
+        service == crate::servers::MASTER_SERVICE || service == crate::servers::META_SERVICE;
     let layer = handshake(server, &mut read, &mut write, kerberos, login, master).await?;
     let header = crate::wire::connection_header(service, None);
     let (read, mut write) = match layer {

@@ -187,6 +187,13 @@ async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
     .await
     .expect("a token connects");
     round_trip(&worker, "kerberos_token", 300).await;
+    // A token beside a Kerberos login that insists on privacy: refused at
+    // connect, since the token would win and authenticate only.
+    let both = Options::default()
+        .token(token.clone())
+        .kerberos(keytab_login(&kdc).min_protection(Protection::Privacy));
+    let e = refused(&server, both).await;
+    assert!(e.to_string().contains("min_protection"), "{e}");
     // A token whose password was changed is refused, not retried.
     let forged = Options::default().token(Token::from_bytes(&forge(&token.to_bytes())).unwrap());
     let e = refused(&server, forged).await;
@@ -242,8 +249,20 @@ async fn authentication_with_a_ticket_cache_and_the_errors_a_user_meets() {
     let down = dir.join("krb5-down.conf");
     std::fs::write(&down, conf).unwrap();
     std::env::set_var("KRB5_CONFIG", &down);
-    let e = refused(&server, Options::default().kerberos(keytab_login(&kdc))).await;
-    assert!(matches!(e, Error::Authentication { .. }), "{e:?}");
+    // A copy of the keytab: a login with no tickets cached yet (logins
+    // with one principal and keytab share their tickets).
+    let copy = dir.join("copy.keytab");
+    std::fs::copy(&kdc.client_keytab, &copy).unwrap();
+    let fresh = Kerberos::default()
+        .keytab(&kdc.client_principal, &copy)
+        .service_principal(&service);
+    let e = refused(&server, Options::default().kerberos(fresh)).await;
+    // A network failure (a KDC failing over): retried, where it is met
+    // on a call's new connection.
+    assert!(
+        matches!(e, Error::Connection { .. }) && e.is_retryable(),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("KDC"), "{e}");
     use_kdc(&kdc);
 

@@ -1,6 +1,7 @@
-//! Secure clusters, which this client does not join yet. Each must be
-//! refused in bounded time with an error that says what the cluster wants,
-//! not a hang, ten retries or "the server closed the connection":
+//! Secure clusters met by a client that was not set up for them (no
+//! `Options::tls`, no credentials). Each must be refused in bounded time
+//! with an error that says what the cluster wants and what to set, not a
+//! hang, ten retries or "the server closed the connection":
 //! - TLS: HBase 2.6.1 with its Netty RPC server set to TLS and plaintext
 //!   refused (`hbase.server.netty.tls.*`, a self-signed key made with the
 //!   JDK's `keytool`);

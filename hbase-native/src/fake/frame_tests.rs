@@ -284,3 +284,38 @@ async fn a_server_that_closes_after_the_preamble_fails_the_call() {
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
     says(&e, "TLS");
 }
+
+/// A call dropped while its frame is half written (the caller gave up, a
+/// `select!` took another branch) breaks its connection: the next call on
+/// it must not follow half a frame, nor, on a sealed connection, leave a
+/// gap in the wrap tokens' sequence the server refuses.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_dropped_mid_write_breaks_its_connection() {
+    // A server that takes the connection and never reads: the frame
+    // below fills the socket's buffers and its write waits.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let _held = tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        drop(socket);
+    });
+    let connection = crate::connection::Connection::open(
+        &address,
+        &address,
+        "ClientService",
+        "u",
+        Duration::from_secs(5),
+        &crate::transport::Security::default(),
+    )
+    .await
+    .unwrap();
+    let request = crate::proto::GetRequest::default();
+    let cells = vec![0u8; 64 << 20];
+    let call = connection.call("Get", &request, &cells, Duration::from_secs(60));
+    // Dropped long before the call's own timeout.
+    assert!(tokio::time::timeout(Duration::from_millis(300), call)
+        .await
+        .is_err());
+    assert!(connection.is_broken());
+}

@@ -47,8 +47,8 @@ where
     let (login2, target) = (login.clone(), principal.clone());
     let (mut ctx, first) = tokio::task::spawn_blocking(move || start(&login2, &target))
         .await
-        .map_err(|e| fail(format!("the Kerberos login task failed: {e}")))?
-        .map_err(&fail)?;
+        .map_err(|e| Error::connection(server, format!("the Kerberos login task failed: {e}")))?
+        .map_err(|why| super::login_error(server, why))?;
     send(write, &first).await.map_err(|e| io(server, e))?;
     // The context: the server's tokens until GSSAPI has what it needs.
     loop {
@@ -125,7 +125,13 @@ fn start(login: &Login, principal: &str) -> std::result::Result<(ClientCtx, Vec<
     let mut ctx = ClientCtx::new(
         Some(cred),
         target,
-        CtxFlags::GSS_C_MUTUAL_FLAG | CtxFlags::GSS_C_INTEG_FLAG | CtxFlags::GSS_C_CONF_FLAG,
+        // Replay and sequence detection, as Java's client asks: a wrap
+        // token sent again, or out of order, is refused both ways.
+        CtxFlags::GSS_C_MUTUAL_FLAG
+            | CtxFlags::GSS_C_INTEG_FLAG
+            | CtxFlags::GSS_C_CONF_FLAG
+            | CtxFlags::GSS_C_REPLAY_FLAG
+            | CtxFlags::GSS_C_SEQUENCE_FLAG,
         Some(&GSS_MECH_KRB5),
     );
     match ctx.step(None, None) {

@@ -7,7 +7,6 @@ use libgssapi::credential::{Cred, CredUsage};
 use libgssapi::error::Error as GssError;
 use std::ffi::CString;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Where a connection's credentials come from.
@@ -102,6 +101,9 @@ fn cache_name() -> String {
         .unwrap_or_default()
 }
 
+/// How [`explain`] starts when no KDC answered.
+pub(crate) const NO_KDC: &str = "no KDC answered";
+
 /// MIT Kerberos's words for `e`, and what to do about it. `service`: the
 /// server's principal, when the error came while asking for a ticket to
 /// it; `keytab`: the client's keytab login, when it came from one.
@@ -109,9 +111,11 @@ pub(crate) fn explain(e: &GssError, service: Option<&str>, keytab: Option<&str>)
     let text = e.to_string();
     let lower = text.to_ascii_lowercase();
     let hint = if lower.contains("cannot contact any kdc") || lower.contains("cannot find kdc") {
-        "no KDC answered: check that it runs and the [realms] section of krb5.conf \
-         (KRB5_CONFIG)"
-            .to_owned()
+        format!(
+            "{NO_KDC}: check that it runs and the [realms] section of krb5.conf \
+             (KRB5_CONFIG)"
+        )
+        .to_owned()
     } else if lower.contains("clock skew") {
         "this machine's clock and the KDC's or the server's differ by more than Kerberos \
          allows: synchronise the clocks (NTP)"
@@ -160,11 +164,13 @@ fn keytab_login(principal: &str, path: &Path) -> Result<KeytabLogin, String> {
     }
     let keytab = CString::new(format!("FILE:{}", path.display()))
         .map_err(|_| "a keytab path with a NUL byte".to_owned())?;
-    static CACHES: AtomicU64 = AtomicU64::new(0);
+    // One cache for a principal and keytab, whichever client logs in
+    // with them: a process that makes clients again and again keeps one
+    // set of tickets, not one a client (a memory cache lives as long as
+    // the process).
     let ccache = CString::new(format!(
-        "MEMORY:hbase-native-{}-{}",
-        std::process::id(),
-        CACHES.fetch_add(1, Ordering::Relaxed)
+        "MEMORY:hbase-native-{:016x}",
+        fnv1a(format!("{principal}\0{}", path.display()).as_bytes())
     ))
     .expect("no NUL");
     let name = CString::new(principal).map_err(|_| "a principal with a NUL byte".to_owned())?;
@@ -174,6 +180,13 @@ fn keytab_login(principal: &str, path: &Path) -> Result<KeytabLogin, String> {
         keytab,
         ccache,
         path: path.to_owned(),
+    })
+}
+
+/// FNV-1a, 64 bits: a stable name for a cache.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 

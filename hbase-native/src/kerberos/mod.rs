@@ -12,8 +12,23 @@ pub(crate) use handshake::{handshake, PREAMBLE};
 pub(crate) use layer::{SealedReader, SealedWriter};
 pub(crate) use login::Login;
 
+use crate::error::Error;
 use std::fmt;
 use std::path::PathBuf;
+
+/// A login that failed, as an error: a KDC that did not answer is a
+/// network failure, retried as one (a KDC failing over); anything else is
+/// the credentials', and another try meets the same.
+pub(crate) fn login_error(server: &str, why: String) -> Error {
+    if why.contains(login::NO_KDC) {
+        Error::connection(server, why)
+    } else {
+        Error::Authentication {
+            server: server.to_owned(),
+            why,
+        }
+    }
+}
 
 /// What every frame after authentication gets: HBase's
 /// `hbase.rpc.protection`, SASL's quality of protection.

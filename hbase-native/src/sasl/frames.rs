@@ -38,7 +38,9 @@ pub(crate) async fn send<W: AsyncWrite + Unpin>(
     let mut out = Vec::with_capacity(4 + token.len());
     out.extend_from_slice(&(token.len() as u32).to_be_bytes());
     out.extend_from_slice(token);
-    write.write_all(&out).await
+    write.write_all(&out).await?;
+    // A TLS stream keeps what it was given until flushed.
+    write.flush().await
 }
 
 /// The server's answer to a token: its token, or why it refused.

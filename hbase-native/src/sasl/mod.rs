@@ -35,6 +35,7 @@ where
         .write_all(&TOKEN_PREAMBLE)
         .await
         .map_err(|e| io(server, e))?;
+    write.flush().await.map_err(|e| io(server, e))?;
     send(write, &[]).await.map_err(|e| io(server, e))?;
     let refused = |e: Error| match e {
         Error::Authentication { server, why } => Error::Authentication {
