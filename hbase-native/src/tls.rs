@@ -4,7 +4,6 @@
 //! included) goes inside.
 
 use crate::error::{Error, Result};
-use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::net::TcpStream;
@@ -33,7 +32,7 @@ pub enum TlsRoots {
 ///     .client_identity("/etc/hbase/tls/client.pem", "/etc/hbase/tls/client.key");
 /// assert!(tls.client_identity.is_some());
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Tls {
     /// Whom to trust.
@@ -44,16 +43,6 @@ pub struct Tls {
     /// The name every server's certificate must be valid for; `None`: the
     /// server's own host name.
     pub server_name: Option<String>,
-}
-
-impl fmt::Debug for Tls {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tls")
-            .field("roots", &self.roots)
-            .field("client_identity", &self.client_identity)
-            .field("server_name", &self.server_name)
-            .finish()
-    }
 }
 
 impl Tls {

@@ -47,6 +47,29 @@ async fn mutual_tls_and_the_errors_a_user_meets() {
         "the preamble in the clear"
     );
 
+    // Connections cut under TLS, again and again while reading and
+    // writing: each end is a broken connection, retried (not taken for a
+    // server that wants TLS, which is not retried), and every read exact.
+    let cutter = {
+        let taps = taps.clone();
+        tokio::spawn(async move {
+            for _ in 0..8 {
+                tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+                taps.cut_all();
+            }
+        })
+    };
+    let patient = client.with_policy(hbase_native::CallPolicy::new(
+        20,
+        std::time::Duration::from_millis(50),
+        std::time::Duration::from_millis(500),
+        std::time::Duration::from_secs(10),
+    ));
+    while !cutter.is_finished() {
+        round_trip(&patient, "tls_rows", 400).await;
+    }
+    assert!(taps.connections() > 2, "{}", taps.connections());
+
     let tls_error = |e: &Error, words: &str| {
         assert!(matches!(e, Error::Tls { .. }), "{e:?}");
         assert!(e.to_string().contains(words), "{e}");

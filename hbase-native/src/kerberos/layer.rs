@@ -137,17 +137,24 @@ impl SealedReader {
         Ok(())
     }
 
+    /// The next plaintext bytes, at most `most` (at least one), reading
+    /// a token if none are left.
+    async fn take(&mut self, most: usize) -> io::Result<&[u8]> {
+        if self.taken == self.plain.len() {
+            self.fill().await?;
+        }
+        let from = self.taken;
+        self.taken += most.min(self.plain.len() - from);
+        Ok(&self.plain[from..self.taken])
+    }
+
     /// Fills `out` with the next plaintext bytes.
     pub(crate) async fn read_exact(&mut self, out: &mut [u8]) -> io::Result<()> {
         let mut filled = 0;
         while filled < out.len() {
-            if self.taken == self.plain.len() {
-                self.fill().await?;
-            }
-            let n = (out.len() - filled).min(self.plain.len() - self.taken);
-            out[filled..filled + n].copy_from_slice(&self.plain[self.taken..self.taken + n]);
-            self.taken += n;
-            filled += n;
+            let bytes = self.take(out.len() - filled).await?;
+            out[filled..filled + bytes.len()].copy_from_slice(bytes);
+            filled += bytes.len();
         }
         Ok(())
     }
@@ -156,12 +163,8 @@ impl SealedReader {
     pub(crate) async fn read_frame(&mut self, len: usize, frame: &mut Vec<u8>) -> io::Result<()> {
         frame.clear();
         while frame.len() < len {
-            if self.taken == self.plain.len() {
-                self.fill().await?;
-            }
-            let n = (len - frame.len()).min(self.plain.len() - self.taken);
-            frame.extend_from_slice(&self.plain[self.taken..self.taken + n]);
-            self.taken += n;
+            let bytes = self.take(len - frame.len()).await?;
+            frame.extend_from_slice(bytes);
         }
         Ok(())
     }

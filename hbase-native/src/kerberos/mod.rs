@@ -94,7 +94,7 @@ impl fmt::Display for Protection {
 ///     .min_protection(Protection::Privacy);
 /// assert_eq!(k.min_protection, Protection::Privacy);
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Kerberos {
     /// The client's principal and keytab; `None`: the ticket cache.
@@ -120,17 +120,6 @@ impl Default for Kerberos {
             master_principal: None,
             min_protection: Protection::Authentication,
         }
-    }
-}
-
-impl fmt::Debug for Kerberos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Kerberos")
-            .field("keytab", &self.keytab)
-            .field("service_principal", &self.service_principal)
-            .field("master_principal", &self.master_principal)
-            .field("min_protection", &self.min_protection)
-            .finish()
     }
 }
 

@@ -57,7 +57,7 @@ fn md5(parts: &[&[u8]]) -> [u8; 16] {
     h.finalize().into()
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

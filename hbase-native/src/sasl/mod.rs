@@ -81,5 +81,5 @@ fn cnonce() -> String {
             .as_nanos();
         bytes = now.to_be_bytes();
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    digest::hex(&bytes)
 }
