@@ -186,6 +186,10 @@ pub struct StoresDoctests;
 #[cfg(doctest)]
 pub struct RecordsAndIndexesDoctests;
 
+#[doc = include_str!("../docs/wide-rows.md")]
+#[cfg(doctest)]
+pub struct WideRowsDoctests;
+
 #[doc = include_str!("../docs/changing-a-key.md")]
 #[cfg(doctest)]
 pub struct ChangingAKeyDoctests;

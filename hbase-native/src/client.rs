@@ -5,7 +5,7 @@ use crate::address::Registry;
 use crate::cluster::Cluster;
 use crate::error::{Error, Result};
 use crate::options::{CallPolicy, Options};
-use crate::types::{RowMutation, RowResult, Scan};
+use crate::types::{Get, RowMutation, RowResult, Scan};
 use futures_core::Stream;
 use std::fmt;
 use std::future::Future;
@@ -170,9 +170,23 @@ impl Client {
         rows: Vec<Vec<u8>>,
         columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     ) -> impl Future<Output = Result<Vec<Option<RowResult>>>> + Send + 'static {
+        self.get_with(table, rows, Get::columns(columns))
+    }
+
+    /// Reads `rows` of `table` by key as `get` says: its columns, a
+    /// filter the region servers apply to each row's cells, and at most
+    /// so many cells of each family (a slice of a wide row in one round
+    /// trip). One answer per row, in the order asked; `None` for a row
+    /// that is not there or that the filter leaves with no cell.
+    pub fn get_with(
+        &self,
+        table: &str,
+        rows: Vec<Vec<u8>>,
+        get: Get,
+    ) -> impl Future<Output = Result<Vec<Option<RowResult>>>> + Send + 'static {
         let table = table.to_owned();
         self.run(move |cluster, policy| async move {
-            crate::get::get(&cluster, &policy, &table, &rows, &columns).await
+            crate::get::get(&cluster, &policy, &table, &rows, &get).await
         })
     }
 

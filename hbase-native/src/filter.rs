@@ -8,6 +8,7 @@ use prost::Message;
 
 const FUZZY: &str = "org.apache.hadoop.hbase.filter.FuzzyRowFilter";
 const ROW_RANGES: &str = "org.apache.hadoop.hbase.filter.MultiRowRangeFilter";
+const COLUMN_RANGE: &str = "org.apache.hadoop.hbase.filter.ColumnRangeFilter";
 const FIRST_KEY_ONLY: &str = "org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter";
 const LIST: &str = "org.apache.hadoop.hbase.filter.FilterList";
 const ROW: &str = "org.apache.hadoop.hbase.filter.RowFilter";
@@ -85,6 +86,24 @@ pub(crate) fn to_proto(filter: &Filter) -> proto::Filter {
             .encode_to_vec(),
         ),
         Filter::FirstKeyOnly => (FIRST_KEY_ONLY, Vec::new()),
+        Filter::ColumnRanges(ranges) if ranges.len() == 1 => {
+            let (start, stop) = &ranges[0];
+            (COLUMN_RANGE, column_range(start, stop.as_deref()))
+        }
+        Filter::ColumnRanges(ranges) => (
+            LIST,
+            proto::FilterList {
+                operator: proto::filter_list::Operator::MustPassOne as i32,
+                filters: ranges
+                    .iter()
+                    .map(|(start, stop)| proto::Filter {
+                        name: COLUMN_RANGE.to_owned(),
+                        serialized_filter: Some(column_range(start, stop.as_deref())),
+                    })
+                    .collect(),
+            }
+            .encode_to_vec(),
+        ),
         Filter::All(filters) => (
             LIST,
             proto::FilterList {
@@ -98,6 +117,17 @@ pub(crate) fn to_proto(filter: &Filter) -> proto::Filter {
         name: name.to_owned(),
         serialized_filter: Some(bytes),
     }
+}
+
+/// A `ColumnRangeFilter` of `[start, stop)`; no stop: to the row's end.
+fn column_range(start: &[u8], stop: Option<&[u8]>) -> Vec<u8> {
+    proto::ColumnRangeFilter {
+        min_column: Some(start.to_vec()),
+        min_column_inclusive: Some(true),
+        max_column: stop.map(<[u8]>::to_vec),
+        max_column_inclusive: Some(false),
+    }
+    .encode_to_vec()
 }
 
 #[cfg(test)]

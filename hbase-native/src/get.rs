@@ -7,25 +7,24 @@ use crate::error::{Error, Result};
 use crate::options::CallPolicy;
 use crate::proto;
 use crate::servers::{Servers, CLIENT_SERVICE};
-use crate::types::RowResult;
+use crate::types::{Get, RowResult};
 use bytes::Bytes;
 
-/// Reads `rows` of `table` (only `columns`: (family, qualifier), a `None`
-/// qualifier for a whole family; empty: every column): one answer per
-/// row, in the order asked, `None` for a row that is not there.
+/// Reads `rows` of `table` as `spec` says (its columns, filter and cells
+/// per family): one answer per row, in the order asked, `None` for a row
+/// that is not there (or that the filter leaves with no cell).
 pub(crate) async fn get(
     cluster: &Cluster,
     policy: &CallPolicy,
     table: &str,
     rows: &[Vec<u8>],
-    columns: &[(Vec<u8>, Option<Vec<u8>>)],
+    spec: &Get,
 ) -> Result<Vec<Option<RowResult>>> {
     let mut out: Vec<Option<RowResult>> = vec![None; rows.len()];
     let mut pending: Vec<usize> = (0..rows.len()).collect();
     let mut failures = 0;
     while !pending.is_empty() {
-        let (left, error) =
-            get_once(cluster, policy, table, rows, columns, &pending, &mut out).await;
+        let (left, error) = get_once(cluster, policy, table, rows, spec, &pending, &mut out).await;
         let Some(e) = error else {
             break;
         };
@@ -50,7 +49,7 @@ async fn get_once(
     policy: &CallPolicy,
     table: &str,
     rows: &[Vec<u8>],
-    columns: &[(Vec<u8>, Option<Vec<u8>>)],
+    spec: &Get,
     pending: &[usize],
     out: &mut [Option<RowResult>],
 ) -> (Vec<usize>, Option<Error>) {
@@ -59,9 +58,11 @@ async fn get_once(
         Err(e) => return (pending.to_vec(), Some(e)),
     };
     let plan = regions.group(pending, |i| rows[i].as_slice());
-    let column = crate::scan::columns_of(columns);
+    let column = crate::scan::columns_of(&spec.columns);
+    let filter = spec.filter.as_ref().map(crate::filter::to_proto);
     let calls = plan.into_iter().map(|(server, regions)| {
         let column = column.clone();
+        let filter = filter.clone();
         async move {
             let mut request = proto::MultiRequest::default();
             let mut sent = Vec::new();
@@ -79,9 +80,10 @@ async fn get_once(
                             get: Some(proto::Get {
                                 row: rows[i].clone(),
                                 column: column.clone(),
-                                filter: None,
+                                filter: filter.clone(),
                                 time_range: None,
                                 max_versions: Some(1),
+                                store_limit: spec.cells_per_family,
                             }),
                         })
                         .collect(),

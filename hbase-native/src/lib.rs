@@ -9,7 +9,8 @@
 //!   (`hbase://m1:16000`, HBase 2.5+'s connection registry).
 //! - [`Client::scan`] streams a [`Scan`]'s rows region by region, forward
 //!   or reversed, with server-side [`Filter`]s (`FuzzyRowFilter`,
-//!   `MultiRowRangeFilter`) and a limit; a scanner lost to a moved region,
+//!   `MultiRowRangeFilter`, `ColumnRangeFilter`), a limit and a cap on
+//!   the cells of each family ([`Get`]s take them too); a scanner lost to a moved region,
 //!   a dead server, an expired lease or a cut connection is reopened after
 //!   the last row delivered, at the server's current read point; every
 //!   row is checked against the scan.
@@ -109,4 +110,4 @@ pub use regions::{Region, TableRegions};
 #[cfg(feature = "tls")]
 pub use tls::{Tls, TlsRoots};
 pub use token::Token;
-pub use types::{Cell, Filter, RowMutation, RowResult, Scan};
+pub use types::{Cell, Filter, Get, RowMutation, RowResult, Scan};

@@ -148,6 +148,7 @@ async fn scan_region(
         reversed: Some(scan.reversed),
         caching: Some(scan.caching.max(1)),
         max_versions: Some(1),
+        store_limit: scan.cells_per_family,
         allow_partial_results: Some(false),
         // As HBase's Java client asks: a page stops at about 2 MiB.
         max_result_size: Some(2 << 20),

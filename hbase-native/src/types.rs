@@ -141,8 +141,60 @@ pub enum Filter {
     KeyRegex(String),
     /// Only the first cell of each row (`FirstKeyOnlyFilter`): to list keys.
     FirstKeyOnly,
+    /// Only the cells whose qualifier is in one of the ranges
+    /// `[start, stop)` (`None`: no end): HBase's `ColumnRangeFilter`, one
+    /// per range (several in a `FilterList` that passes a cell in any).
+    /// The servers seek from range to range within a row. A row left with
+    /// no cell is not returned. [`Scan::validate`] refuses an empty list.
+    ColumnRanges(Vec<(Vec<u8>, Option<Vec<u8>>)>),
     /// Rows that pass every filter.
     All(Vec<Filter>),
+}
+
+/// What a point read ([`Client::get_with`](crate::Client::get_with)) reads
+/// of each row: its columns, a filter the region servers apply to its
+/// cells (a row filter drops the row), at most so many cells a family.
+///
+/// ```
+/// use hbase_native::{Filter, Get};
+/// let get = Get::columns(vec![(b"t".to_vec(), None)])
+///     .filter(Filter::ColumnRanges(vec![(b"a".to_vec(), Some(b"m".to_vec()))]))
+///     .cells_per_family(100);
+/// assert_eq!(get.cells_per_family, Some(100));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct Get {
+    /// Only these columns: (family, qualifier); a `None` qualifier takes
+    /// the whole family. Empty: every column.
+    pub columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    /// Applied on the region servers.
+    pub filter: Option<Filter>,
+    /// At most this many cells of each family of a row, the first in
+    /// qualifier order of those the columns and filter keep.
+    pub cells_per_family: Option<u32>,
+}
+
+impl Get {
+    /// Every cell of `columns` (none: every column).
+    pub fn columns(columns: Vec<(Vec<u8>, Option<Vec<u8>>)>) -> Self {
+        Get {
+            columns,
+            ..Get::default()
+        }
+    }
+
+    /// The same read with `filter` applied on the servers.
+    pub fn filter(mut self, filter: Filter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
+    /// The same read returning at most `n` cells of each family.
+    pub fn cells_per_family(mut self, n: u32) -> Self {
+        self.cells_per_family = Some(n);
+        self
+    }
 }
 
 /// What a scan reads: the rows in `[start, stop)` (an empty stop: to the
@@ -171,6 +223,11 @@ pub struct Scan {
     pub limit: Option<u64>,
     /// Rows asked for per round trip (default 1,000).
     pub caching: u32,
+    /// At most this many cells of each family of a row, the first in
+    /// qualifier order of those the columns and filter keep (HBase's
+    /// `maxResultsPerColumnFamily`, the scan's `store_limit`): how a read
+    /// takes a slice of a wide row. `None`: every cell.
+    pub cells_per_family: Option<u32>,
 }
 
 impl Scan {
@@ -222,6 +279,13 @@ impl Scan {
         self
     }
 
+    /// The same scan returning at most the first `n` cells of each family
+    /// of a row (see [`cells_per_family`](Self::cells_per_family)).
+    pub fn cells_per_family(mut self, n: u32) -> Self {
+        self.cells_per_family = Some(n);
+        self
+    }
+
     /// The same scan asking for `n` rows a round trip (0 is taken as 1).
     pub fn caching(mut self, n: u32) -> Self {
         self.caching = n.max(1);
@@ -237,6 +301,20 @@ impl Scan {
                 Filter::All(fs) => fs.iter().any(has_fuzzy),
                 _ => false,
             }
+        }
+        fn no_column_range(f: &Filter) -> bool {
+            match f {
+                Filter::ColumnRanges(r) => r.is_empty(),
+                Filter::All(fs) => fs.iter().any(no_column_range),
+                _ => false,
+            }
+        }
+        if self.filter.as_ref().is_some_and(no_column_range) {
+            return Err(
+                "a ColumnRanges filter with no range: HBase would pass every cell \
+                 through an empty FilterList; read nothing instead"
+                    .into(),
+            );
         }
         if self.reversed && self.filter.as_ref().is_some_and(has_fuzzy) {
             return Err(

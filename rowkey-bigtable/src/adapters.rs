@@ -28,7 +28,7 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 
-use crate::rowset::{columns_filter, regex_filter, row_set};
+use crate::rowset::{regex_filter, row_set};
 use bigtable_rs::bigtable::RowCell;
 use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
@@ -124,23 +124,8 @@ impl<const N: usize> ToRowFilter for ScanPlan<N> {
 
 impl ToRowFilter for ReadRequest {
     fn to_row_filter(&self) -> Option<RowFilter> {
-        let mut filters: Vec<RowFilter> = self
-            .fuzzy()
-            .and_then(ToRowFilter::to_row_filter)
-            .into_iter()
-            .collect();
-        filters.extend(self.columns().map(columns_filter));
-        match filters.len() {
-            0 => None,
-            1 => filters.pop(),
-            _ => Some(RowFilter {
-                filter: Some(
-                    bigtable_rs::google::bigtable::v2::row_filter::Filter::Chain(
-                        bigtable_rs::google::bigtable::v2::row_filter::Chain { filters },
-                    ),
-                ),
-            }),
-        }
+        // Every version of each cell: the caller reads as it chooses.
+        crate::rowset::row_filter(self, false)
     }
 }
 

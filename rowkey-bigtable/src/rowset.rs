@@ -4,7 +4,7 @@ use bigtable_rs::google::bigtable::v2::column_range::{EndQualifier, StartQualifi
 use bigtable_rs::google::bigtable::v2::row_filter::{Chain, Filter, Interleave};
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
 use bigtable_rs::google::bigtable::v2::{ColumnRange, RowFilter, RowRange, RowSet};
-use rowkey_store::{Columns, ReadRequest};
+use rowkey_store::{CellSlice, Columns, ReadRequest};
 
 /// The `RowSet` of a request's ranges (exactly its bounds: start
 /// inclusive, stop exclusive), as the adapters give it.
@@ -73,9 +73,18 @@ pub(crate) fn row_filter(request: &ReadRequest, newest: bool) -> Option<RowFilte
     if let Some(columns) = request.columns() {
         filters.push(columns_filter(columns));
     }
+    if let Some(slice) = request.cells() {
+        filters.push(slice_filter(slice));
+    }
     if newest {
         filters.push(RowFilter {
             filter: Some(Filter::CellsPerColumnLimitFilter(1)),
+        });
+    }
+    // After the newest version is picked: the cap counts columns.
+    if let Some(n) = request.cells().and_then(CellSlice::row_limit) {
+        filters.push(RowFilter {
+            filter: Some(Filter::CellsPerRowLimitFilter(n as i32)),
         });
     }
     match filters.len() {
@@ -91,7 +100,7 @@ pub(crate) fn row_filter(request: &ReadRequest, newest: bool) -> Option<RowFilte
 /// its qualifier to its qualifier, both closed (exact bytes: no regex to
 /// escape), interleaved; no column: every cell blocked.
 pub(crate) fn columns_filter(columns: &Columns) -> RowFilter {
-    let mut ranges: Vec<RowFilter> = columns
+    let ranges: Vec<RowFilter> = columns
         .iter()
         .map(|(family, qualifier)| RowFilter {
             filter: Some(Filter::ColumnRangeFilter(ColumnRange {
@@ -101,15 +110,61 @@ pub(crate) fn columns_filter(columns: &Columns) -> RowFilter {
             })),
         })
         .collect();
-    match ranges.len() {
+    any_of(ranges)
+}
+
+/// The cells of a slice's family in its qualifier ranges: one
+/// `ColumnRangeFilter` per range (start closed, stop open, exact bytes),
+/// interleaved; no range: every cell blocked. The per-row cap is chained
+/// apart, after the newest-version filter.
+pub(crate) fn slice_filter(slice: &CellSlice) -> RowFilter {
+    if slice.is_whole_family() {
+        // The family alone: exact, as family names are `[-_.a-zA-Z0-9]+`.
+        return RowFilter {
+            filter: Some(Filter::FamilyNameRegexFilter(format!(
+                "^{}$",
+                regex_escape(slice.family_name())
+            ))),
+        };
+    }
+    let ranges: Vec<RowFilter> = slice
+        .qualifier_ranges()
+        .iter()
+        .map(|r| RowFilter {
+            filter: Some(Filter::ColumnRangeFilter(ColumnRange {
+                family_name: slice.family_name().to_owned(),
+                start_qualifier: Some(StartQualifier::StartQualifierClosed(r.start.clone())),
+                end_qualifier: r.stop.clone().map(EndQualifier::EndQualifierOpen),
+            })),
+        })
+        .collect();
+    any_of(ranges)
+}
+
+/// The cells any of `filters` passes: one filter as it is, several
+/// interleaved; none blocks every cell.
+fn any_of(mut filters: Vec<RowFilter>) -> RowFilter {
+    match filters.len() {
         0 => RowFilter {
             filter: Some(Filter::BlockAllFilter(true)),
         },
-        1 => ranges.remove(0),
+        1 => filters.remove(0),
         _ => RowFilter {
-            filter: Some(Filter::Interleave(Interleave { filters: ranges })),
+            filter: Some(Filter::Interleave(Interleave { filters })),
         },
     }
+}
+
+/// `text` with RE2's metacharacters escaped.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !c.is_ascii_alphanumeric() && c != '_' && c != '-' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A `RowKeyRegexFilter` of `regex`.
@@ -161,6 +216,38 @@ mod tests {
         );
         // Every version, no restriction: no filter at all.
         assert_eq!(row_filter(&whole_table(), false), None);
+    }
+
+    /// A slice is its family alone, or one exact column range per
+    /// qualifier range (start closed, stop open or none), chained before
+    /// the newest-version filter, with its per-row cap after it.
+    #[test]
+    fn slices_become_column_ranges_and_a_cap() {
+        let whole = slice_filter(&CellSlice::family("d.x"));
+        assert_eq!(
+            whole.filter,
+            Some(Filter::FamilyNameRegexFilter(r"^d\.x$".into()))
+        );
+        let two = CellSlice::family("d").ranges([
+            rowkey_store::KeyRange::new(b"a".to_vec(), Some(b"b\xFF".to_vec())),
+            rowkey_store::KeyRange::new(b"q".to_vec(), None),
+        ]);
+        let Some(Filter::Interleave(i)) = slice_filter(&two).filter else {
+            panic!("two ranges interleaved")
+        };
+        let Some(Filter::ColumnRangeFilter(last)) = &i.filters[1].filter else {
+            panic!("a column range")
+        };
+        assert_eq!(last.end_qualifier, None);
+        let request = whole_table().with_cells(two.per_row(3));
+        let Some(Filter::Chain(chain)) = row_filter(&request, true).and_then(|f| f.filter) else {
+            panic!("a chain")
+        };
+        assert_eq!(chain.filters.len(), 3);
+        assert_eq!(
+            chain.filters[2].filter,
+            Some(Filter::CellsPerRowLimitFilter(3))
+        );
     }
 
     /// What the store sends: point reads as row keys, the whole table as

@@ -8,10 +8,12 @@ mod axis;
 mod bars;
 mod heatmap;
 mod notes;
+mod wide_rows;
 
 pub use axis::{TimeAxis, TimePoints};
 pub use bars::draw_bars;
 pub use heatmap::{draw_heatmap, heat_color, Heat};
+pub use wide_rows::WideRows;
 
 use plotters::prelude::*;
 use rowkey_core::hotspot::HotspotReport;

@@ -270,6 +270,11 @@ enum Command {
         /// regions' causes under them.
         #[arg(long, value_name = "heat.svg")]
         out: PathBuf,
+        /// Name the rows listed more than N times, the sample being a key
+        /// a line for each cell (as `hbase shell`'s scan prints rows):
+        /// wide rows over a size, which HBase cannot split.
+        #[arg(long, value_name = "N")]
+        max_row_cells: Option<u64>,
     },
 }
 
@@ -464,6 +469,7 @@ fn main() -> ExitCode {
             time,
             bins,
             out,
+            max_row_cells,
         } => cmd::hotspot(cmd::HotspotArgs {
             layout: &layout.layout,
             keys: &keys,
@@ -474,6 +480,7 @@ fn main() -> ExitCode {
             time: time.as_deref(),
             bins: bins as usize,
             out: &out,
+            max_row_cells,
         }),
     };
     match result.and_then(|()| out::flush()) {

@@ -219,6 +219,26 @@ pub enum EncodeErrorKind {
         /// Where the fields after the lists start in two combinations.
         ends: (usize, usize),
     },
+    /// A field of a bit-packed part (`#[bits(n)]`) holds a value wider
+    /// than its bits.
+    ///
+    /// ```
+    /// use rowkey::{EncodeError, EncodeErrorKind};
+    /// let kind = EncodeErrorKind::TooManyBits { field: "offset", value: 4096, bits: 12 };
+    /// let e = EncodeError::new("Point", "q", 0, kind);
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "cannot encode Point.q at byte 0: offset = 4096 does not fit in its 12 bits (at most 4095)"
+    /// );
+    /// ```
+    TooManyBits {
+        /// The bit field's name.
+        field: &'static str,
+        /// Its value.
+        value: u64,
+        /// Its bits.
+        bits: u8,
+    },
     /// A hand-written [`KeyPart`](crate::KeyPart) rejected its value.
     Invalid(&'static str),
 }
@@ -309,6 +329,11 @@ impl fmt::Display for EncodeError {
                 "this field's width varies, so the fields after the IN-list start at byte {a} \
                  in one combination and at byte {b} in another: their rows have no common \
                  offset to be merged by; give the field one width with #[pad(width = N)]"
+            ),
+            EncodeErrorKind::TooManyBits { field, value, bits } => write!(
+                f,
+                "{field} = {value} does not fit in its {bits} bits (at most {})",
+                crate::codec::bits::max_of(bits)
             ),
             EncodeErrorKind::Invalid(why) => f.write_str(why),
         }

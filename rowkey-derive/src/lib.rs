@@ -68,9 +68,10 @@ fn record(input: &DeriveInput) -> proc_macro2::TokenStream {
 }
 
 /// Derives `rowkey::KeyPart` and `rowkey::DecodePart` for a unit-only enum
-/// (stored as the variant's index: declared order is sort order) or a
-/// newtype struct (stored as its inner value).
-#[proc_macro_derive(KeyPart, attributes(rowkey))]
+/// (stored as the variant's index: declared order is sort order), a
+/// newtype struct (stored as its inner value) or a struct whose every
+/// field is `#[bits(n)]` (one big-endian word, the first field highest).
+#[proc_macro_derive(KeyPart, attributes(rowkey, bits))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::default();
@@ -91,6 +92,18 @@ pub fn derive_cell_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::default();
     let model = check::key_part::key_part_model(&cx, &input);
+    if let Some(crate::model::KeyPartModel {
+        shape: crate::model::PartShape::Bits(_),
+        ..
+    }) = &model
+    {
+        cx.error_spanned_by(
+            &input.ident,
+            "#[derive(CellValue)] takes unit-only enums and newtypes; a struct of #[bits(n)] \
+             fields is a key part: store its fields as cells of their own, or its word \
+             with #[cell(with = ..)]",
+        );
+    }
     match (cx.check(), model) {
         (Ok(()), Some(model)) => expand::cell_value::cell_value(&model).into(),
         (Err(errors), _) => errors.into(),

@@ -153,6 +153,16 @@ pub enum PartShape<'a> {
     UnitEnum(Vec<&'a Ident>),
     /// A newtype struct over this type.
     Newtype(&'a Type),
+    /// A struct of `#[bits(n)]` fields, packed into one word, the first
+    /// field highest.
+    Bits(Vec<BitsFieldModel<'a>>),
+}
+
+/// One `#[bits(n)]` field of a packed struct.
+pub struct BitsFieldModel<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub bits: u8,
 }
 
 /// A checked `#[derive(Record)]` struct.

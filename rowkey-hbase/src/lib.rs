@@ -120,7 +120,7 @@ pub use gateway::write::WriteOptions;
 pub use store::HBaseStore;
 
 pub use error::ThriftDataError;
-pub use plan::{plan_scans, plan_scans_reversed, request_scans};
+pub use plan::{plan_scans, plan_scans_reversed, request_scans, slice_filter_string};
 pub use puts::{to_batch_mutation, to_batch_mutations};
 pub use reversed::{ReverseStep, ReversedTScan};
 pub use rows::{row_from_thrift, rows_from_thrift};

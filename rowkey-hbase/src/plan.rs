@@ -150,6 +150,44 @@ pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
         .collect()
 }
 
+/// A slice's qualifier ranges in HBase's filter language, as Thrift 1's
+/// `filterString` takes it: `ColumnRangeFilter('start', true, 'stop',
+/// false)` per range (an empty stop: no end), joined by `OR`. Quoted as
+/// the language quotes (a `'` doubled); every other byte goes as it is,
+/// as the parser reads bytes. Its per-row cap is not in it: a
+/// `ColumnPaginationFilter` beside it would count cells the range drops.
+///
+/// ```
+/// use rowkey::store::CellSlice;
+/// use rowkey_hbase::slice_filter_string;
+/// let s = CellSlice::family("t").between(b"a'b".to_vec(), Some(b"\xFF".to_vec()));
+/// assert_eq!(slice_filter_string(&s), b"ColumnRangeFilter('a''b', true, '\xFF', false)");
+/// ```
+pub fn slice_filter_string(slice: &rowkey_store::CellSlice) -> Vec<u8> {
+    fn quoted(out: &mut Vec<u8>, bytes: &[u8]) {
+        out.push(b'\'');
+        for &b in bytes {
+            if b == b'\'' {
+                out.push(b'\'');
+            }
+            out.push(b);
+        }
+        out.push(b'\'');
+    }
+    let mut out = Vec::new();
+    for (i, r) in slice.qualifier_ranges().iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b" OR ");
+        }
+        out.extend_from_slice(b"ColumnRangeFilter(");
+        quoted(&mut out, &r.start);
+        out.extend_from_slice(b", true, ");
+        quoted(&mut out, r.stop.as_deref().unwrap_or_default());
+        out.extend_from_slice(b", false)");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

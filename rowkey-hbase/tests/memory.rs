@@ -12,6 +12,10 @@
 //!   the defaults. Natively, the small batches load 500,000 trades too:
 //!   1,000,000 rows with their index rows, at the peak of 20,000.
 //!
+//! - a wide row: the peak heap while `read_cells` streams a row of
+//!   1,000,000 cells natively, 4,096 a request, is the peak while it
+//!   streams one of 100,000.
+//!
 //! Each on both transports: through the Thrift 1 server and natively. The
 //! server is `rowkey_fixtures::hbase::shared()`, a JVM of its own: the
 //! heap counted is this process's (the store, its pool's threads and
@@ -86,8 +90,13 @@ fn kib(bytes: usize) -> usize {
 /// again, or 1 MiB, whichever is larger (growing with the rows would be
 /// about tenfold).
 fn same_peak(what: &str, small: (usize, usize), large: (usize, usize)) {
+    let unit = if what.contains("wide row") {
+        "cells"
+    } else {
+        "rows"
+    };
     eprintln!(
-        "{what}: peak heap while streaming {} rows: {} KiB; {} rows: {} KiB",
+        "{what}: peak heap while streaming {} {unit}: {} KiB; {} {unit}: {} KiB",
         small.0,
         kib(small.1),
         large.0,
@@ -121,6 +130,60 @@ fn reading_a_large_table_holds_bounded_memory() {
 #[test]
 fn reading_a_large_table_natively_holds_bounded_memory() {
     one_at_a_time(reading(true));
+}
+
+#[test]
+fn a_million_cell_row_streams_natively_in_the_memory_of_a_page() {
+    one_at_a_time(wide_row());
+}
+
+/// A row of 100,000 cells and one of 1,000,000 (written 50,000 a put),
+/// each streamed by `read_cells` 4,096 cells a request, one point held at
+/// a time: the same peak.
+async fn wide_row() {
+    use rowkey::store::{WideColumn, WideStoreExt};
+    use rowkey::RowKey;
+
+    #[derive(RowKey)]
+    struct Series {
+        id: u32,
+    }
+    #[derive(RowKey)]
+    struct Point {
+        at: u32,
+    }
+    const POINTS: WideColumn<Point, u64> = WideColumn::new("t");
+
+    let client = client(true).await;
+    let store = table(&client, "wide", &["t"]).await;
+    let mut peaks = Vec::new();
+    for (id, cells) in [(1u32, 100_000u32), (2, 1_000_000)] {
+        let row = Series { id };
+        for start in (0..cells).step_by(50_000) {
+            let batch = (start..cells.min(start + 50_000)).map(|at| (Point { at }, u64::from(at)));
+            store
+                .put_cells(&row, &POINTS, batch)
+                .await
+                .expect("writing points");
+        }
+        reset_peak();
+        let before = live_bytes();
+        let mut points = store.read_cells(&row, &POINTS, POINTS.all());
+        let mut read = 0u32;
+        while let Some(point) = points.next().await {
+            let (p, v) = point.expect("a point");
+            assert_eq!(
+                (p.at, v),
+                (read, u64::from(read)),
+                "points in qualifier order"
+            );
+            read += 1;
+        }
+        drop(points);
+        assert_eq!(read, cells);
+        peaks.push((cells as usize, peak_bytes().saturating_sub(before)));
+    }
+    same_peak("a wide row, natively", peaks[0], peaks[1]);
 }
 
 async fn reading(native: bool) {

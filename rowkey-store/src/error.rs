@@ -61,8 +61,8 @@ pub enum StoreError {
         /// Whose limit: "Bigtable", "HBase".
         store: &'static str,
     },
-    /// A row without cells: Bigtable stores no such row, so no store here
-    /// writes one.
+    /// A row to write with neither cells nor columns to clear: Bigtable
+    /// stores no row without cells, so no store here writes one.
     NoCells {
         /// The row's key.
         key: Vec<u8>,
@@ -385,7 +385,7 @@ impl fmt::Display for StoreError {
             ),
             StoreError::NoCells { key } => write!(
                 f,
-                "cannot write rows: row {} has no cells; a row needs at least one",
+                "cannot write rows: row {} has no cells and clears no column; a row needs at least one of either",
                 shown(key)
             ),
             StoreError::TooManyCells { key, cells, max } => write!(

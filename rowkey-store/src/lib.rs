@@ -32,6 +32,10 @@
 //!   [`Store::read_modify_write`] ([`ReadModifyWrite`]), typed in
 //!   [`StoreExt`] as `put_if_absent`, `compare_and_set`, `increment` and
 //!   `append`.
+//! - Wide rows: [`WideColumn`] (typed qualifiers and values of one
+//!   family) and [`WideStoreExt`]: a row's cells written, read as a stream
+//!   a page at a time ([`WideCells`]), sliced ([`CellSlice`], filtered on
+//!   the servers), deleted, capped.
 //! - [`merge_sorted_stream`]: per-bucket async streams merged in logical
 //!   key order, for clients that read buckets themselves.
 //! - [`blocking`]: the same operations for code that is not async, as
@@ -40,7 +44,7 @@
 //!   (HBase's `Bytes` forms) and the errors of reading one back;
 //!   [`RecordError`] names the record, the cell and the row.
 //! - What reads and writes carry and what can go wrong: [`Row`], [`Cell`],
-//!   [`KeyRange`], [`Columns`], [`KeyLimit`], [`RetryPolicy`], [`StoreError`].
+//!   [`KeyRange`], [`Columns`], [`CellSlice`], [`KeyLimit`], [`RetryPolicy`], [`StoreError`].
 //!
 //! ```
 //! use futures::TryStreamExt;
@@ -79,6 +83,7 @@ pub mod admin;
 mod atomic;
 pub mod blocking;
 pub mod cell;
+mod cell_slice;
 mod clock;
 mod columns;
 mod dyn_store;
@@ -100,11 +105,13 @@ mod retry;
 mod row;
 mod store;
 mod walks;
+mod wide;
 
 pub use atomic::{
     counter_value, CellCheck, CellCondition, ConditionalWrite, DeletesFirst, ModifyRule,
     ReadModifyWrite, RowEdit,
 };
+pub use cell_slice::CellSlice;
 pub use clock::WriteClock;
 pub use columns::Columns;
 pub use dyn_store::DynStore;
@@ -135,6 +142,10 @@ pub use retry::RetryPolicy;
 pub use row::{Cell, Row};
 pub use store::{read_keys_by_ranges, RowStream, Store};
 pub use walks::{ParkedWalks, WriteEpoch, WriteGuard};
+pub use wide::{
+    CellOrder, CellPage, CellPart, CellQuery, CellQueryExt, Qualifier, RowCell, WideCellError,
+    WideCells, WideColumn, WideStoreExt, DEFAULT_PAGE_CELLS,
+};
 
 /// What `#[derive(Record)]` expands to calls; not a public API.
 #[doc(hidden)]

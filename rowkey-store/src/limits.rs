@@ -1,5 +1,5 @@
 //! What every store refuses before anything is sent: empty keys, keys
-//! over the store's limit, rows without cells.
+//! over the store's limit, rows with neither cells nor columns to clear.
 
 use crate::{Row, StoreError};
 
@@ -52,11 +52,12 @@ impl KeyLimit {
         Ok(())
     }
 
-    /// Checks every row of a write: its key, and that it has cells.
+    /// Checks every row of a write: its key, and that it has cells or
+    /// columns to clear (a row of clears only deletes those cells).
     pub fn check_rows(&self, rows: &[Row]) -> Result<(), StoreError> {
         for row in rows {
             self.check("write rows", &row.key)?;
-            if row.cells.is_empty() {
+            if row.cells.is_empty() && row.clear.is_empty() {
                 return Err(StoreError::NoCells {
                     key: row.key.clone(),
                 });

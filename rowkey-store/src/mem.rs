@@ -1,6 +1,6 @@
 //! [`MemStore`]: rows in a sorted map, read as Bigtable reads ranges.
 
-use crate::atomic::{apply_edits, apply_rules};
+use crate::atomic::{apply_edits, apply_rules, set_in_order};
 use crate::{
     Cell, ConditionalWrite, KeyLimit, ParkedWalks, ReadModifyWrite, ReadRequest, Row, RowStream,
     Store, StoreError, WriteEpoch,
@@ -88,16 +88,15 @@ impl MemStore {
         let _writing = self.walks.writing();
         let mut table = self.rows.write().unwrap_or_else(PoisonError::into_inner);
         for row in rows {
-            let cells = table.entry(row.key).or_default();
+            let key = row.key;
+            let cells = table.entry(key.clone()).or_default();
             cells.retain(|c| !row.clear.contains(&c.family, &c.qualifier));
             for cell in row.cells {
-                match cells
-                    .iter_mut()
-                    .find(|c| c.family == cell.family && c.qualifier == cell.qualifier)
-                {
-                    Some(old) => old.value = cell.value,
-                    None => cells.push(cell),
-                }
+                set_in_order(cells, cell);
+            }
+            // A row whose every cell was cleared is no row.
+            if cells.is_empty() {
+                table.remove(&key);
             }
         }
         Ok(())
@@ -248,18 +247,16 @@ impl MemRows {
             let rows = table.range::<[u8], _>((lower, upper));
             // A fuzzy key keeps only its rows; the limit counts those. The
             // rows it skips are scanned under the lock.
-            // Columns keep only their cells, and only rows with one.
+            // Columns and a cell slice keep only their cells, and only
+            // rows with one; a slice the first so many (a row's cells are
+            // kept in family and qualifier order, as the servers send them).
             let fuzzy = self.request.fuzzy();
-            let columns = self.request.columns();
-            let kept = |c: &Cell| columns.is_none_or(|cols| cols.contains(&c.family, &c.qualifier));
+            let request = &self.request;
             let wanted = |(key, cells): &(&Vec<u8>, &Vec<Cell>)| {
-                fuzzy.is_none_or(|f| f.matches(key)) && cells.iter().any(kept)
+                fuzzy.is_none_or(|f| f.matches(key)) && kept_cells(request, cells).next().is_some()
             };
             let copy = |(key, cells): (&Vec<u8>, &Vec<Cell>)| {
-                Row::new(
-                    key.clone(),
-                    cells.iter().filter(|c| kept(c)).cloned().collect(),
-                )
+                Row::new(key.clone(), kept_cells(request, cells).cloned().collect())
             };
             if reversed {
                 self.buffer
@@ -277,6 +274,31 @@ impl MemRows {
             }
         }
     }
+}
+
+/// The cells of a row (kept in family and qualifier order) that
+/// `request` reads: its columns', its slice's up to the slice's cap. A
+/// slice's ranges are found by binary search, so a page of a wide row
+/// costs its own cells, not the row's.
+fn kept_cells<'a>(
+    request: &'a ReadRequest,
+    cells: &'a [Cell],
+) -> Box<dyn Iterator<Item = &'a Cell> + 'a> {
+    let wants = move |c: &&Cell| request.wants_cell(&c.family, &c.qualifier);
+    let Some(slice) = request.cells() else {
+        return Box::new(cells.iter().filter(wants));
+    };
+    let family = slice.family_name();
+    let in_slice = slice.qualifier_ranges().iter().flat_map(move |r| {
+        let from = cells.partition_point(|c| {
+            (c.family.as_str(), c.qualifier.as_slice()) < (family, r.start.as_slice())
+        });
+        cells[from..].iter().take_while(move |c| {
+            c.family == family && r.stop.as_ref().is_none_or(|s| c.qualifier < *s)
+        })
+    });
+    let cap = slice.row_limit().map_or(usize::MAX, |n| n as usize);
+    Box::new(in_slice.filter(wants).take(cap))
 }
 
 impl Stream for MemRows {

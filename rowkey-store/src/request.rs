@@ -5,7 +5,7 @@ use core::fmt;
 use rowkey_core::scan::{FuzzyFilter, ScanPlan, ScanRange};
 use rowkey_core::KeyDisplay;
 
-use crate::Columns;
+use crate::{CellSlice, Columns};
 
 /// Keys from `start` (inclusive) to `stop` (exclusive; `None`: the end of
 /// the table). An owned [`ScanRange`], as a client request carries it.
@@ -63,6 +63,27 @@ impl fmt::Debug for KeyRange {
     }
 }
 
+/// `ranges` sorted and disjoint: empty ones dropped, overlapping and
+/// touching ones joined.
+pub(crate) fn normalise(ranges: Vec<KeyRange>) -> Vec<KeyRange> {
+    let mut ranges: Vec<KeyRange> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
+    ranges.sort_by(|a, b| a.start.cmp(&b.start));
+    let mut joined: Vec<KeyRange> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match joined.last_mut() {
+            // Overlapping or touching: one range to the later stop.
+            Some(last) if last.stop.as_ref().is_none_or(|s| r.start <= *s) => {
+                last.stop = match (last.stop.take(), r.stop) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            }
+            _ => joined.push(r),
+        }
+    }
+    joined
+}
+
 /// The first key after `key`: `key` followed by `0x00`.
 pub(crate) fn successor(key: &[u8]) -> Vec<u8> {
     let mut next = Vec::with_capacity(key.len() + 1);
@@ -97,32 +118,20 @@ pub struct ReadRequest {
     fuzzy: Option<FuzzyFilter>,
     /// Only these cells of each row, and only rows with one of them.
     columns: Option<Columns>,
+    /// Only the cells of this slice of each row, and only rows with one.
+    cells: Option<CellSlice>,
 }
 
 impl ReadRequest {
     /// A request for `ranges`, normalised.
     pub fn new(ranges: impl IntoIterator<Item = KeyRange>) -> Self {
-        let mut ranges: Vec<KeyRange> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
-        ranges.sort_by(|a, b| a.start.cmp(&b.start));
-        let mut joined: Vec<KeyRange> = Vec::with_capacity(ranges.len());
-        for r in ranges {
-            match joined.last_mut() {
-                // Overlapping or touching: one range to the later stop.
-                Some(last) if last.stop.as_ref().is_none_or(|s| r.start <= *s) => {
-                    last.stop = match (last.stop.take(), r.stop) {
-                        (Some(a), Some(b)) => Some(a.max(b)),
-                        _ => None,
-                    };
-                }
-                _ => joined.push(r),
-            }
-        }
         ReadRequest {
-            ranges: joined,
+            ranges: normalise(ranges.into_iter().collect()),
             limit: None,
             reversed: false,
             fuzzy: None,
             columns: None,
+            cells: None,
         }
     }
 
@@ -217,6 +226,55 @@ impl ReadRequest {
         self.columns.as_ref()
     }
 
+    /// The same request, reading only the cells of `slice` in each row
+    /// (one family, qualifier ranges, at most so many cells a row): a
+    /// row's other cells are not returned, and a row with none of them is
+    /// not returned at all (nor counted by the limit). With
+    /// [`with_columns`](Self::with_columns) too, only the cells in both.
+    /// Resumed reads ([`after`](Self::after)) keep it.
+    ///
+    /// ```
+    /// use rowkey::store::{CellSlice, KeyRange, ReadRequest};
+    /// let r = ReadRequest::new([KeyRange::new("a", None)])
+    ///     .with_cells(CellSlice::family("t").prefix(b"\x01").per_row(10));
+    /// assert!(r.wants_cell("t", b"\x01\x07") && !r.wants_cell("t", b"\x02"));
+    /// assert_eq!(r.after(b"b").cells(), r.cells());
+    /// ```
+    pub fn with_cells(mut self, slice: CellSlice) -> Self {
+        self.cells = Some(slice);
+        self
+    }
+
+    /// The slice of each row's cells the read is restricted to, if any.
+    pub fn cells(&self) -> Option<&CellSlice> {
+        self.cells.as_ref()
+    }
+
+    /// Whether the request reads the cell `family:qualifier` of a row it
+    /// reads: in its columns and its slice, when it has them (a slice's
+    /// per-row cap aside).
+    pub fn wants_cell(&self, family: &str, qualifier: &[u8]) -> bool {
+        self.columns
+            .as_ref()
+            .is_none_or(|c| c.contains(family, qualifier))
+            && self
+                .cells
+                .as_ref()
+                .is_none_or(|s| s.contains(family, qualifier))
+    }
+
+    /// Whether no cell of any row can be read: no column asked for, or an
+    /// empty slice.
+    pub fn reads_no_cell(&self) -> bool {
+        self.columns.as_ref().is_some_and(Columns::is_empty)
+            || self.cells.as_ref().is_some_and(CellSlice::is_empty)
+            || self.cells.as_ref().is_some_and(|s| {
+                self.columns
+                    .as_ref()
+                    .is_some_and(|c| c.iter().all(|(f, q)| !s.contains(f, q)))
+            })
+    }
+
     /// The same request, with at most `limit` rows.
     pub fn with_limit(mut self, limit: u64) -> Self {
         self.limit = Some(limit);
@@ -255,6 +313,24 @@ impl ReadRequest {
             return self.before(key);
         }
         self.above(key)
+    }
+
+    /// The rest of the request from `key` on, in reading order, `key`
+    /// included: where a read resumes at a row it must read again.
+    pub(crate) fn at_and_after(&self, key: &[u8]) -> Self {
+        if self.reversed {
+            return self.before(&successor(key));
+        }
+        let ranges = self
+            .ranges
+            .iter()
+            .filter(|r| r.stop.as_ref().is_none_or(|s| s.as_slice() > key))
+            .map(|r| KeyRange {
+                start: r.start.clone().max(key.to_vec()),
+                stop: r.stop.clone(),
+            })
+            .collect();
+        self.with_ranges(ranges, self.limit)
     }
 
     /// Only the keys that come before `key` in reading order: strictly
@@ -353,6 +429,7 @@ impl ReadRequest {
             reversed: self.reversed,
             fuzzy: self.fuzzy.clone(),
             columns: self.columns.clone(),
+            cells: self.cells.clone(),
         }
     }
 
@@ -373,6 +450,7 @@ impl fmt::Debug for ReadRequest {
             .field("reversed", &self.reversed)
             .field("fuzzy", &self.fuzzy)
             .field("columns", &self.columns)
+            .field("cells", &self.cells)
             .finish()
     }
 }
@@ -453,6 +531,29 @@ mod tests {
             prop_assert!(rest.ranges().iter().all(|x| !x.is_empty()));
             for p in probes {
                 let later = if reversed { p < at } else { p > at };
+                prop_assert_eq!(rest.contains(&p), r.contains(&p) && later);
+            }
+        }
+    }
+
+    proptest! {
+        /// `at_and_after(k)` keeps exactly the keys of the request at or after
+        /// `k` in reading order: where a cell query resumes a row.
+        #[test]
+        fn from_key_keeps_the_key_and_the_later_ones(
+            ranges in proptest::collection::vec(range(), 0..6),
+            at in key(),
+            probes in proptest::collection::vec(key(), 0..24),
+            reversed: bool,
+        ) {
+            let mut r = ReadRequest::new(ranges);
+            if reversed {
+                r = r.reversed();
+            }
+            let rest = r.at_and_after(&at);
+            prop_assert!(rest.ranges().iter().all(|x| !x.is_empty()));
+            for p in probes.into_iter().chain([at.clone()]) {
+                let later = if reversed { p <= at } else { p >= at };
                 prop_assert_eq!(rest.contains(&p), r.contains(&p) && later);
             }
         }

@@ -18,6 +18,7 @@
 //! were (`tests/golden/keys.txt`, `tests/java/`, the compile-fail cases in
 //! `tests/ui/`): they are read by path from the crate root.
 
+mod bits;
 mod bulk_load;
 mod cursors;
 #[cfg(all(feature = "chrono", feature = "time", feature = "jiff"))]
@@ -43,6 +44,7 @@ mod layout_fingerprint;
 mod layout_snapshots;
 mod merge;
 #[cfg(all(feature = "rust_decimal", feature = "time", feature = "jiff"))]
+mod opentsdb;
 mod optional_parts;
 mod page_cost;
 mod record_derive;

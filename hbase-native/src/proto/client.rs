@@ -24,6 +24,8 @@ pub struct Get {
     pub time_range: Option<TimeRange>,
     #[prost(uint32, optional, tag = "6")]
     pub max_versions: Option<u32>,
+    #[prost(uint32, optional, tag = "8")]
+    pub store_limit: Option<u32>,
 }
 
 /// `Result`: one row's cells (inline, or `associated_cell_count` of them
@@ -194,6 +196,8 @@ pub struct Scan {
     pub cache_blocks: Option<bool>,
     #[prost(uint64, optional, tag = "10")]
     pub max_result_size: Option<u64>,
+    #[prost(uint32, optional, tag = "11")]
+    pub store_limit: Option<u32>,
     #[prost(bool, optional, tag = "15")]
     pub reversed: Option<bool>,
     #[prost(uint32, optional, tag = "17")]

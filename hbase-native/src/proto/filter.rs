@@ -53,6 +53,20 @@ pub struct RowRange {
     pub stop_row_inclusive: Option<bool>,
 }
 
+/// `ColumnRangeFilter`: cells whose qualifier is between two bounds
+/// (an absent bound: no bound on that side).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ColumnRangeFilter {
+    #[prost(bytes = "vec", optional, tag = "1")]
+    pub min_column: Option<Vec<u8>>,
+    #[prost(bool, optional, tag = "2")]
+    pub min_column_inclusive: Option<bool>,
+    #[prost(bytes = "vec", optional, tag = "3")]
+    pub max_column: Option<Vec<u8>>,
+    #[prost(bool, optional, tag = "4")]
+    pub max_column_inclusive: Option<bool>,
+}
+
 /// `MultiRowRangeFilter`.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct MultiRowRangeFilter {

@@ -3,7 +3,7 @@
 
 use super::{describe_decode_error, split_keys, CmdResult};
 use crate::out::{out, outln};
-use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat, TimePoints};
+use rowkey_cli::hotspot::{draw_bars, draw_heatmap, Heat, TimePoints, WideRows};
 use rowkey_cli::key_input::{no_keys, read_keys, KeyForm};
 use rowkey_cli::layout_file::load;
 use rowkey_core::hotspot::{HotspotCauses, HotspotReport};
@@ -22,6 +22,8 @@ pub struct HotspotArgs<'a> {
     pub time: Option<&'a str>,
     pub bins: usize,
     pub out: &'a Path,
+    /// Name the rows listed more than this many times.
+    pub max_row_cells: Option<u64>,
 }
 
 pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
@@ -72,6 +74,9 @@ pub fn hotspot(a: HotspotArgs<'_>) -> CmdResult {
         }
     }
     out!("{causes}")?;
+    if let Some(max) = a.max_row_cells {
+        out!("{}", WideRows::new(&keys, &report, max))?;
+    }
     let title = format!(
         "{}: {} keys over {} regions, skew {:.2}x",
         layout.name,

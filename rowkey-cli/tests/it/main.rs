@@ -25,6 +25,7 @@ mod text_forms;
 /// The picture as a PNG.
 mod png;
 mod prefix_ranges;
+mod qualifiers;
 /// Running the binary.
 mod run;
 /// The interpreter-against-derive check every layout goes through.

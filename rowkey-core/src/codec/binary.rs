@@ -150,6 +150,18 @@ fn put_part(
         {
             w.put_byte(*index)
         }
+        (ValueKind::Bits { fields, .. }, Value::Bits { values, .. })
+            if values.len() == fields.len() =>
+        {
+            let word = super::bits::pack_all(values, fields).map_err(|(i, value)| {
+                w.error(EncodeErrorKind::TooManyBits {
+                    field: fields[i].name,
+                    value,
+                    bits: fields[i].bits,
+                })
+            })?;
+            super::bits::put_word(w, word, crate::values::kind::bits_len(fields))
+        }
         (ValueKind::Option(inner), Value::Option(x)) => {
             super::option::put_tag(w, x.is_some(), false)?;
             match x {
@@ -212,6 +224,13 @@ fn take_part(
                 )
             })?;
             Value::Enum { variant, index }
+        }
+        ValueKind::Bits { fields, .. } => {
+            let word = super::bits::take_word(r, crate::values::kind::bits_len(fields))?;
+            Value::Bits {
+                fields,
+                values: super::bits::unpack_all(word, fields).collect(),
+            }
         }
         ValueKind::Option(inner) => Value::Option(if super::option::take_tag(r, false)? {
             Some(Box::new(take_part(r, inner, last, None)?))

@@ -19,6 +19,7 @@
 //! | [`int`] | integers big-endian, sign bit flipped for signed types | kept |
 //! | [`float`] | `f32`/`f64` bits in total order; `-0.0` stored as `0.0`, NaN refused | kept |
 //! | [`binary`] | any type by its own `KeyPart` (the modules above and the date, decimal and UUID ones): what a layout knows of it | the type's |
+//! | [`bits`] | `#[derive(KeyPart)]` structs of `#[bits(n)]` fields as one big-endian word, first field highest | kept (the fields in declared order) |
 //! | [`decimal`] | integers as zero-padded digits (`#[text]`) | kept |
 //! | [`escaped`] | variable bytes, `00`→`00 FF`, terminator `00 01` | kept |
 //! | [`framing`] | text/bytes escaped, raw, padded or delimited | kept, but left padding sorts by length first |
@@ -34,6 +35,7 @@
 //! | `Option<T>` | `None` = `00`, `Some(v)` = `01` + v | kept |
 
 pub mod binary;
+pub mod bits;
 mod byte_search;
 pub mod bytes;
 pub mod bytes_codec;
@@ -71,6 +73,7 @@ pub mod uuid;
 pub mod uuid_text;
 
 pub use binary::BinaryPart;
+pub use bits::{BitField, BitsField};
 pub use bytes::{DecodeBytes, DecodeBytesOwned, KeyBytes};
 pub use bytes_codec::BytesCodec;
 pub use civil::CivilTime;

@@ -1,6 +1,6 @@
 //! [`Layout::explain`]: the layout as a table a person reads.
 
-use super::{KeyPrefix, Layout, Order};
+use super::{FieldCodec, KeyPrefix, Layout, Order};
 use crate::salt::{BucketFormat, HashPrefixPlan, SaltHash, SaltPlan};
 use core::fmt::{self, Write};
 
@@ -70,8 +70,24 @@ impl Layout {
             if f.optional {
                 s.push_str("Option (tag 00 = None, 01 = Some), then ");
             }
-            f.codec
-                .with_codec(f.desc, None, |c| c.explain(s, f.rust_type))?;
+            match f.value.unwrapped() {
+                // What a packed part holds is in its kind, not its type.
+                crate::ValueKind::Bits { fields, .. } if f.codec == FieldCodec::Binary => {
+                    let each: Vec<String> = fields
+                        .iter()
+                        .map(|b| format!("{}:{}", b.name, b.bits))
+                        .collect();
+                    write!(
+                        s,
+                        "{} as one big-endian word of bits, first field highest ({})",
+                        f.rust_type,
+                        each.join(" ")
+                    )?;
+                }
+                _ => f
+                    .codec
+                    .with_codec(f.desc, None, |c| c.explain(s, f.rust_type))?,
+            }
             s.push('\n');
         }
         Ok(())

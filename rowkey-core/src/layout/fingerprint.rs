@@ -316,6 +316,15 @@ pub(crate) fn kind_bytes(out: &mut Canonical, kind: &ValueKind) {
             }
         }
         ValueKind::Opaque => out.byte(15),
+        ValueKind::Bits { fields, .. } => {
+            out.byte(16);
+            out.u32(fields.len() as u32);
+            for f in fields {
+                out.str(f.name);
+                out.byte(f.bits);
+                out.byte(u8::from(f.boolean));
+            }
+        }
         ValueKind::Newtype { .. } => unreachable!("unwrapped above"),
     }
 }

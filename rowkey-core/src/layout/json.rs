@@ -297,7 +297,19 @@ enum ValueKindJson {
         name: String,
         inner: Box<ValueKindJson>,
     },
+    Bits {
+        name: String,
+        fields: Vec<BitsFieldJson>,
+    },
     Opaque,
+}
+
+/// [`BitsField`](crate::codec::BitsField) with an owned name.
+#[derive(Deserialize)]
+struct BitsFieldJson {
+    name: String,
+    bits: u8,
+    boolean: bool,
 }
 
 impl ValueKindJson {
@@ -326,6 +338,19 @@ impl ValueKindJson {
             ValueKindJson::Newtype { name, inner } => ValueKind::Newtype {
                 name: leak(name),
                 inner: Box::leak(Box::new(inner.into_static())),
+            },
+            ValueKindJson::Bits { name, fields } => ValueKind::Bits {
+                name: leak(name),
+                fields: leak_slice(
+                    fields
+                        .into_iter()
+                        .map(|f| crate::codec::BitsField {
+                            name: leak(f.name),
+                            bits: f.bits,
+                            boolean: f.boolean,
+                        })
+                        .collect(),
+                ),
             },
             ValueKindJson::Opaque => ValueKind::Opaque,
         }

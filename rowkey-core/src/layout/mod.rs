@@ -10,6 +10,7 @@ mod explain;
 pub(crate) mod fingerprint;
 #[cfg(feature = "json")]
 mod json;
+mod key_count;
 pub(crate) mod lengths;
 pub mod rules;
 #[cfg(feature = "json")]

@@ -15,6 +15,26 @@ use super::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order, ValueKind};
 use crate::codec::{Framing, Reverse};
 use crate::salt::MAX_BUCKETS;
 
+/// Whether a packed part is one the derive writes: named fields of 1 to
+/// 64 bits (a `bool` of 1), whole bytes, at most 64 bits in all.
+fn check_bits(name: &str, fields: &[crate::codec::BitsField]) -> Result<(), String> {
+    let total: u32 = fields.iter().map(|f| u32::from(f.bits)).sum();
+    if fields.is_empty() || !total.is_multiple_of(8) || total > crate::codec::bits::MAX_BITS {
+        return Err(format!(
+            "bits {name} of {total} bits (whole bytes, 8 to 64, in at least one field)"
+        ));
+    }
+    for f in fields {
+        if f.bits == 0 || !is_ident(f.name) || (f.boolean && f.bits != 1) {
+            return Err(format!(
+                "bits {name}, whose field {:?} of {} bits no derive writes",
+                f.name, f.bits
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a value kind is one a derive writes: integer and float widths
 /// that exist, enums of 1..=256 variants.
 fn check_kind(k: &ValueKind) -> Result<(), String> {
@@ -25,6 +45,7 @@ fn check_kind(k: &ValueKind) -> Result<(), String> {
         ValueKind::Float { bytes } if bytes != 4 && bytes != 8 => {
             Err(format!("a float of {bytes} bytes"))
         }
+        ValueKind::Bits { name, fields } => check_bits(name, fields),
         ValueKind::Enum { variants, name } if variants.is_empty() || variants.len() > 256 => Err(
             format!("enum {name} with {} variants (1..=256)", variants.len()),
         ),
@@ -509,6 +530,7 @@ fn kind_name(kind: &ValueKind) -> String {
         ValueKind::Enum { name, .. } => format!("enum {name}"),
         ValueKind::Newtype { name, inner } => format!("{name} (of {})", kind_name(inner)),
         ValueKind::Opaque => "a hand-written KeyPart".into(),
+        ValueKind::Bits { name, .. } => format!("bits {name}"),
     }
 }
 

@@ -15,7 +15,7 @@ const VERSION: u8 = 1;
 /// Bytes before the key: the version, the fingerprint, the count.
 const HEADER: usize = 1 + 8 + 8;
 /// Bytes of the checksum, after the key.
-const CHECKSUM: usize = 8;
+pub(super) const CHECKSUM: usize = 8;
 /// The longest token: a key as long as HBase allows (every layout is
 /// checked against it), the header and the checksum.
 const MAX_TOKEN: usize = HEADER + HBASE_MAX_KEY_LEN + CHECKSUM;
@@ -234,11 +234,7 @@ impl FromStr for Cursor {
             return Err(InvalidCursor::TooLong { len: s.len(), max });
         }
         let min = base64url::encoded_len(HEADER + CHECKSUM);
-        let bytes = base64url::decode(s).map_err(|e| match e {
-            Base64Error::Character { offset } => InvalidCursor::NotBase64Url { offset },
-            Base64Error::Length { chars } => InvalidCursor::Truncated { len: chars, min },
-            Base64Error::NonCanonical { offset } => InvalidCursor::NotCanonical { offset },
-        })?;
+        let bytes = token_bytes(s, min)?;
         // Lengths as the client holds the token: in characters.
         Cursor::from_bytes(&bytes).map_err(|e| match e {
             InvalidCursor::Truncated { .. } => InvalidCursor::Truncated { len: s.len(), min },
@@ -248,12 +244,32 @@ impl FromStr for Cursor {
     }
 }
 
+/// A token's bytes from its text, or why the text is none; `min` is the
+/// shortest token's length in characters.
+pub(super) fn token_bytes(s: &str, min: usize) -> Result<Vec<u8>, InvalidCursor> {
+    base64url::decode(s).map_err(|e| match e {
+        Base64Error::Character { offset } => InvalidCursor::NotBase64Url { offset },
+        Base64Error::Length { chars } => InvalidCursor::Truncated { len: chars, min },
+        Base64Error::NonCanonical { offset } => InvalidCursor::NotCanonical { offset },
+    })
+}
+
 /// The first 8 bytes of the MD5 of `body`.
-fn checksum(body: &[u8]) -> [u8; CHECKSUM] {
+pub(super) fn checksum(body: &[u8]) -> [u8; CHECKSUM] {
     let digest: [u8; 16] = Md5::digest(body).into();
     let mut sum = [0; CHECKSUM];
     sum.copy_from_slice(&digest[..CHECKSUM]);
     sum
+}
+
+impl<const N: usize> ScanPlan<N> {
+    /// What identifies the plan's pages (its ranges, bucket prefixes
+    /// included, direction, merge order and offset, limit and fuzzy key):
+    /// the fingerprint a [`Cursor`] carries, for pagers of other kinds
+    /// (a store's cell pages) to build theirs on.
+    pub fn page_fingerprint(&self) -> u64 {
+        fingerprint(self)
+    }
 }
 
 /// What identifies a plan's pages: its ranges (bucket prefixes included),
@@ -369,6 +385,12 @@ pub enum InvalidCursor {
         /// The key.
         key: Vec<u8>,
     },
+    /// A cell cursor whose checksum holds but whose body is not one a
+    /// pager writes (a token made by other means).
+    Malformed {
+        /// What is wrong with it.
+        why: &'static str,
+    },
     /// A count of rows delivered that no page gives: 0, not under the
     /// plan's limit, or so large the next count would overflow.
     ImpossibleCount {
@@ -417,6 +439,7 @@ impl fmt::Display for InvalidCursor {
             InvalidCursor::KeyOutsidePlan { key } => {
                 write!(f, "its resume key {} is not one this plan selects", KeyDisplay(key))
             }
+            InvalidCursor::Malformed { why } => write!(f, "it is not one a pager wrote: {why}"),
             InvalidCursor::ImpossibleCount { delivered, limit } => {
                 write!(f, "no page counts {delivered} rows delivered")?;
                 match limit {

@@ -43,6 +43,7 @@
 pub(crate) mod absorb;
 mod base64url;
 mod builder;
+mod cell_cursor;
 mod cursor;
 mod explain;
 mod fan_out;
@@ -64,6 +65,7 @@ mod typed;
 mod unavailable;
 
 pub use builder::ScanBuilder;
+pub use cell_cursor::{CellCursor, RangeResume};
 pub use cursor::{Cursor, InvalidCursor};
 pub use explain::PlanExplain;
 pub use fuzzy::{FuzzyFilter, FuzzyKey, FuzzyKeyFull};

@@ -96,6 +96,15 @@ pub enum ValueKind {
         /// The variants in declared order: variant `i` is stored as byte `i`.
         variants: &'static [&'static str],
     },
+    /// A `#[derive(KeyPart)]` struct of `#[bits(n)]` fields: one
+    /// big-endian word of whole bytes, the first field in the highest
+    /// bits ([`codec::bits`](crate::codec::bits)).
+    Bits {
+        /// The struct's name.
+        name: &'static str,
+        /// Its fields in declared order.
+        fields: &'static [crate::codec::BitsField],
+    },
     /// A `#[derive(KeyPart)]` newtype: stored as its inner value.
     Newtype {
         /// The newtype's name.
@@ -130,6 +139,7 @@ impl ValueKind {
             ValueKind::ByteArray(n) => Some(n),
             ValueKind::Uuid => Some(16),
             ValueKind::Newtype { inner, .. } => inner.part_fixed_len(),
+            ValueKind::Bits { fields, .. } => Some(bits_len(fields)),
             ValueKind::Text
             | ValueKind::Bytes
             | ValueKind::Decimal
@@ -167,10 +177,38 @@ impl ValueKind {
             ValueKind::Enum { name, variants } => {
                 format!("a {name} variant ({})", variants.join(", "))
             }
+            ValueKind::Bits { fields, .. } => {
+                let each: Vec<String> = fields
+                    .iter()
+                    .map(|f| {
+                        let v = if f.boolean {
+                            "false".to_owned()
+                        } else {
+                            "0".to_owned()
+                        };
+                        format!("{}={v}", f.name)
+                    })
+                    .collect();
+                format!(
+                    "its fields as name=value, first to last ({})",
+                    each.join(",")
+                )
+            }
             ValueKind::Opaque => "the bytes its KeyPart writes, as 0x hex".into(),
             ValueKind::Newtype { .. } => unreachable!("unwrapped"),
         }
     }
+}
+
+/// Bytes a packed part of `fields` takes: its bits, in whole bytes.
+pub(crate) const fn bits_len(fields: &[crate::codec::BitsField]) -> usize {
+    let mut total = 0usize;
+    let mut i = 0;
+    while i < fields.len() {
+        total += fields[i].bits as usize;
+        i += 1;
+    }
+    total.div_ceil(8)
 }
 
 #[cfg(test)]

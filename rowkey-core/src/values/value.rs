@@ -52,6 +52,14 @@ pub enum Value {
         /// Its position, the byte it is stored as.
         index: u8,
     },
+    /// A bit-packed part's fields (`#[bits(n)]`), first field first,
+    /// shown `offset=12,flags=3` (a `bool` field as `true`/`false`).
+    Bits {
+        /// The fields, as the layout names them.
+        fields: &'static [crate::codec::BitsField],
+        /// Their values, one per field.
+        values: Vec<u64>,
+    },
     /// An `Option`.
     Option(Option<Box<Value>>),
     /// The bytes of a hand-written `KeyPart` the layout cannot see into.
@@ -195,6 +203,17 @@ impl fmt::Display for Value {
             }
             Value::Decimal(d) => f.write_str(d),
             Value::Enum { variant, .. } => f.write_str(variant),
+            Value::Bits { fields, values } => {
+                for (i, (field, v)) in fields.iter().zip(values).enumerate() {
+                    let sep = if i == 0 { "" } else { "," };
+                    if field.boolean {
+                        write!(f, "{sep}{}={}", field.name, *v != 0)?;
+                    } else {
+                        write!(f, "{sep}{}={v}", field.name)?;
+                    }
+                }
+                Ok(())
+            }
             Value::Option(None) => f.write_str("None"),
             // `Some(..)` only where the bare value would read as `None`.
             Value::Option(Some(v)) => match v.to_string() {

@@ -30,11 +30,15 @@ pub fn key_part_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyPartMo
         Data::Enum(e) => unit_enum(cx, input, e)?,
         Data::Struct(s) => match &s.fields {
             Fields::Unnamed(u) if u.unnamed.len() == 1 => PartShape::Newtype(&u.unnamed[0].ty),
+            Fields::Named(n) if n.named.iter().any(|f| bits_attr(f).is_some()) => {
+                super::bits::packed_struct(cx, input, n)?
+            }
             _ => {
                 cx.error_spanned_by(
                     &input.ident,
-                    "#[derive(KeyPart)] works on unit-only enums and newtype structs \
-                     (struct Id(u64)); for a struct of several fields use #[derive(RowKey)]",
+                    "#[derive(KeyPart)] works on unit-only enums, newtype structs \
+                     (struct Id(u64)) and structs whose every field is #[bits(n)]; for a \
+                     struct of several fields use #[derive(RowKey)]",
                 );
                 return None;
             }
@@ -49,6 +53,11 @@ pub fn key_part_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyPartMo
         krate,
         shape,
     })
+}
+
+/// The `#[bits(..)]` attribute of a field, if it has one.
+pub(super) fn bits_attr(f: &syn::Field) -> Option<&syn::Attribute> {
+    f.attrs.iter().find(|a| a.path().is_ident("bits"))
 }
 
 fn unit_enum<'a>(cx: &Ctxt, input: &DeriveInput, e: &'a syn::DataEnum) -> Option<PartShape<'a>> {

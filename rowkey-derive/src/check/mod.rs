@@ -2,6 +2,7 @@
 //! field at fault. Builds the [`KeyModel`] that expansion reads; reports
 //! all problems of a struct, not just the first.
 
+mod bits;
 mod combine;
 mod field;
 pub mod key_part;

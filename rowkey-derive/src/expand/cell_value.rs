@@ -32,6 +32,8 @@ pub fn cell_value(model: &KeyPartModel) -> TokenStream {
                 }
             }
         }
+        // Refused in `derive_cell_value` before expansion.
+        PartShape::Bits(_) => return TokenStream::new(),
         PartShape::Newtype(inner) => quote! {
             fn to_cell(&self) -> __rr::Vec<u8> {
                 <#inner as __rr::CellValue>::to_cell(&self.0)

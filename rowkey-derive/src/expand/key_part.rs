@@ -4,7 +4,7 @@
 //! bounds). Enums are also salt bucket groups (`KeyGroup`): one group per
 //! variant. The rules are in `check/key_part.rs`.
 
-use crate::model::{KeyPartModel, PartShape};
+use crate::model::{BitsFieldModel, KeyPartModel, PartShape};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -13,6 +13,71 @@ pub fn key_part(model: &KeyPartModel) -> TokenStream {
     match &model.shape {
         PartShape::UnitEnum(variants) => unit_enum(model, variants),
         PartShape::Newtype(inner) => newtype(model, inner),
+        PartShape::Bits(fields) => bits(model, fields),
+    }
+}
+
+/// A struct of `#[bits(n)]` fields is one big-endian word of whole
+/// bytes, the first field in the highest bits (`rowkey_core::codec::bits`
+/// does the byte work): fixed width, ordered as the fields in declared
+/// order.
+fn bits(model: &KeyPartModel, fields: &[BitsFieldModel]) -> TokenStream {
+    let private = super::facade_item(&model.krate, "__private");
+    let ident = model.ident;
+    let name = ident.to_string();
+    let total: u32 = fields.iter().map(|f| u32::from(f.bits)).sum();
+    let len = (total / 8) as usize;
+    let idents: Vec<_> = fields.iter().map(|f| f.ident).collect();
+    let names: Vec<String> = idents.iter().map(|i| i.to_string()).collect();
+    let tys: Vec<_> = fields.iter().map(|f| f.ty).collect();
+    let bits: Vec<u8> = fields.iter().map(|f| f.bits).collect();
+    let mut left = total;
+    let shifts: Vec<u32> = bits
+        .iter()
+        .map(|&b| {
+            left -= u32::from(b);
+            left
+        })
+        .collect();
+    let too_wide: Vec<String> = names
+        .iter()
+        .zip(&bits)
+        .map(|(n, b)| format!("`{n}` takes {b} bits, more than its type holds"))
+        .collect();
+    quote! {
+        const _: () = {
+            use #private as __rk;
+            // Types the derive cannot name are checked here.
+            #( const _: () = ::core::assert!(#bits as u32 <= <#tys as __rk::BitField>::WIDTH, #too_wide); )*
+            #[automatically_derived]
+            impl __rk::KeyPart for #ident {
+                const MAX_LEN: usize = #len;
+                const FIXED_LEN: ::core::option::Option<usize> = ::core::option::Option::Some(#len);
+                const VALUE: __rk::ValueKind = __rk::ValueKind::Bits {
+                    name: #name,
+                    fields: &[#(__rk::BitsField {
+                        name: #names,
+                        bits: #bits,
+                        boolean: <#tys as __rk::BitField>::BOOLEAN,
+                    }),*],
+                };
+                fn encoded_len(&self) -> usize { #len }
+                fn encode(&self, __w: &mut __rk::KeyWriter<'_>) -> ::core::result::Result<(), __rk::EncodeError> {
+                    let mut __word: u64 = 0;
+                    #( __word = __rk::bits::pack(__w, __word, self.#idents, #bits, #names)?; )*
+                    __rk::bits::put_word(__w, __word, #len)
+                }
+            }
+            #[automatically_derived]
+            impl<'__rowkey_de> __rk::DecodePart<'__rowkey_de> for #ident {
+                fn decode(__r: &mut __rk::KeyReader<'__rowkey_de>) -> ::core::result::Result<Self, __rk::DecodeError> {
+                    let __word = __rk::bits::take_word(__r, #len)?;
+                    ::core::result::Result::Ok(#ident {
+                        #( #idents: __rk::bits::unpack::<#tys>(__word, #shifts, #bits), )*
+                    })
+                }
+            }
+        };
     }
 }
 

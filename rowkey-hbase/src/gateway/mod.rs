@@ -19,7 +19,7 @@ pub(crate) mod retry;
 pub(crate) mod write;
 
 use pool::Pool;
-use rowkey_store::{BoxError, Cell, Columns, RetryPolicy, Row, StoreError};
+use rowkey_store::{BoxError, Cell, CellSlice, Columns, RetryPolicy, Row, StoreError};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,6 +140,9 @@ pub(crate) struct ServerScan {
     pub(crate) reversed: bool,
     /// Only these cells (and only rows with one of them).
     pub(crate) columns: Option<Columns>,
+    /// Only the cells of this slice (its family and qualifier ranges go
+    /// to the server; its per-row cap is applied by the reader).
+    pub(crate) cells: Option<CellSlice>,
     /// Rows per round trip between the gateway and the region server.
     pub(crate) caching: u32,
 }

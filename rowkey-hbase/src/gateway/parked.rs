@@ -44,7 +44,7 @@ impl OpenScanner {
     }
 }
 use rowkey_core::scan::FuzzyFilter;
-use rowkey_store::{Columns, KeyRange};
+use rowkey_store::{CellSlice, Columns, KeyRange};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,7 @@ pub(crate) struct ScanKey {
     pub(crate) reversed: bool,
     pub(crate) fuzzy: Option<FuzzyFilter>,
     pub(crate) columns: Option<Columns>,
+    pub(crate) cells: Option<CellSlice>,
 }
 
 struct Entry {
@@ -151,6 +152,7 @@ mod tests {
             reversed: false,
             fuzzy: None,
             columns: None,
+            cells: None,
         }
     }
 

@@ -30,7 +30,7 @@ use crate::bounds::{below, reverse_step, Bounds};
 use crate::reversed::ReverseStep;
 use futures_core::Stream;
 use rowkey_core::scan::FuzzyFilter;
-use rowkey_store::{Columns, KeyRange, ReadRequest, Row, RowStream, StoreError};
+use rowkey_store::{CellSlice, Columns, KeyRange, ReadRequest, Row, RowStream, StoreError};
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,9 +44,7 @@ pub(crate) fn read<C: Connector>(
     request: ReadRequest,
     max_staleness: std::time::Duration,
 ) -> RowStream {
-    let nothing = request.is_empty()
-        || request.limit() == Some(0)
-        || request.columns().is_some_and(Columns::is_empty);
+    let nothing = request.is_empty() || request.limit() == Some(0) || request.reads_no_cell();
     if nothing {
         // A scan without rows or columns would read the whole table.
         return Box::pin(futures_util::stream::empty());
@@ -60,6 +58,7 @@ pub(crate) fn read<C: Connector>(
         reversed: request.is_reversed(),
         fuzzy: request.fuzzy().cloned(),
         columns: request.columns().cloned(),
+        cells: request.cells().cloned(),
         left: request.limit(),
         open: None,
         stale: None,
@@ -91,6 +90,7 @@ struct Cursor {
     reversed: bool,
     fuzzy: Option<FuzzyFilter>,
     columns: Option<Columns>,
+    cells: Option<CellSlice>,
     /// Rows the limit still wants.
     left: Option<u64>,
     /// The scanner open on the first range.
@@ -140,6 +140,7 @@ impl Cursor {
             reversed: self.reversed,
             fuzzy: self.fuzzy.clone(),
             columns: self.columns.clone(),
+            cells: self.cells.clone(),
         }
     }
 
@@ -268,7 +269,12 @@ impl Cursor {
                     break;
                 }
                 last = Some(row.key.clone());
-                if self.fuzzy.as_ref().is_none_or(|f| f.matches(&row.key)) {
+                let row = match &self.cells {
+                    Some(slice) => cap_row(row, slice),
+                    None => row,
+                };
+                let kept = !row.cells.is_empty();
+                if kept && self.fuzzy.as_ref().is_none_or(|f| f.matches(&row.key)) {
                     if let Some(left) = &mut self.left {
                         *left -= 1;
                     }
@@ -304,6 +310,7 @@ impl Cursor {
             stop_row,
             reversed: self.reversed,
             columns: self.columns.clone(),
+            cells: self.cells.clone(),
             // A page of the store's size, whatever this read wants: the
             // next page (a parked scanner's) is then in the server's cache.
             // Point reads and tiny pages keep theirs.
@@ -564,4 +571,16 @@ impl<C: Connector> Drop for ReadStream<C> {
             self.drop_cursor(cursor);
         }
     }
+}
+
+/// A row's cells held to a slice: those of its family and ranges (the
+/// server filtered them; the client holds it to its rules) and the first
+/// of them up to its per-row cap, which Thrift 1 cannot send.
+fn cap_row(mut row: Row, slice: &CellSlice) -> Row {
+    row.cells
+        .retain(|c| slice.contains(&c.family, &c.qualifier));
+    if let Some(n) = slice.row_limit() {
+        row.cells.truncate(n as usize);
+    }
+    row
 }

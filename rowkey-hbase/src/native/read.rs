@@ -10,8 +10,8 @@
 
 use super::store_error;
 use futures_util::StreamExt;
-use hbase_native::{Filter, Scan};
-use rowkey_store::{Cell, Columns, ReadRequest, Row, RowStream, StoreError};
+use hbase_native::{Filter, Get, Scan};
+use rowkey_store::{Cell, CellSlice, Columns, ReadRequest, Row, RowStream, StoreError};
 use std::sync::Arc;
 
 /// The rows of `request` from `table`, `page_rows` a round trip.
@@ -22,8 +22,11 @@ pub(crate) fn read(
     page_rows: u32,
 ) -> RowStream {
     // No column asked for: no row has one.
-    if request.is_empty() || request.columns().is_some_and(|c| c.is_empty()) {
+    if request.is_empty() || request.reads_no_cell() {
         return Box::pin(futures_util::stream::empty());
+    }
+    if let Some(key) = one_row(&request) {
+        return read_one(client, table, request, key);
     }
     let scans = scans_of(&request, page_rows);
     let client = client.clone();
@@ -52,6 +55,68 @@ pub(crate) fn read(
     }
 }
 
+/// The key of a request for one row (a point read), if it is one.
+fn one_row(request: &ReadRequest) -> Option<Vec<u8>> {
+    match request.ranges() {
+        [r] if !r.start.is_empty()
+            && r.stop.as_deref() == Some(&[r.start.as_slice(), &[0]].concat()[..]) =>
+        {
+            Some(r.start.clone())
+        }
+        _ => None,
+    }
+}
+
+/// A point read as one `Get` (a `Multi` of one), not a scanner opened and
+/// closed: one round trip. Its columns, slice filter and per-row cap are
+/// the scan's; a fuzzy key is checked on the client.
+fn read_one(
+    client: &hbase_native::Client,
+    table: Arc<str>,
+    request: ReadRequest,
+    key: Vec<u8>,
+) -> RowStream {
+    let scan = scans_of(&request, 1).remove(0);
+    let mut get = Get::columns(scan.columns);
+    // The scan's filter is the slice's column ranges (a single range has
+    // no row filter); a fuzzy key is checked here.
+    if let Some(f) = request.cells().and_then(slice_filter) {
+        get = get.filter(f);
+    }
+    if let Some(n) = scan.cells_per_family {
+        get = get.cells_per_family(n);
+    }
+    let client = client.clone();
+    let read = async move {
+        if !request.contains(&key) {
+            return Vec::new();
+        }
+        match client.get_with(&table, vec![key], get).await {
+            Ok(mut rows) => match rows.pop().flatten() {
+                Some(row) if !row.cells.is_empty() => vec![row_of(row, &request, &table)],
+                _ => Vec::new(),
+            },
+            Err(e) => vec![Err(store_error("read rows", &table, e))],
+        }
+    };
+    Box::pin(futures_util::stream::once(read).flat_map(futures_util::stream::iter))
+}
+
+/// A slice's qualifier ranges as a `ColumnRanges` filter; none for the
+/// whole family (the scan's family says it, and a filter would cost the
+/// servers a check of every cell).
+fn slice_filter(slice: &CellSlice) -> Option<Filter> {
+    (!slice.is_whole_family()).then(|| {
+        Filter::ColumnRanges(
+            slice
+                .qualifier_ranges()
+                .iter()
+                .map(|r| (r.start.clone(), r.stop.clone()))
+                .collect(),
+        )
+    })
+}
+
 /// Whether `key` is in one of the request's ranges.
 fn in_ranges(request: &ReadRequest, key: &[u8]) -> bool {
     request.ranges().iter().any(|r| r.contains(key))
@@ -76,18 +141,28 @@ fn scans_of(request: &ReadRequest, page_rows: u32) -> Vec<Scan> {
     let caching = request
         .limit()
         .map_or(page_rows, |l| l.min(u64::from(page_rows)) as u32);
-    let columns: Vec<(Vec<u8>, Option<Vec<u8>>)> = request
+    let slice = request.cells();
+    let mut columns: Vec<(Vec<u8>, Option<Vec<u8>>)> = request
         .columns()
         .map(|c| {
             c.iter()
+                .filter(|(f, q)| slice.is_none_or(|s| s.contains(f, q)))
                 .map(|(f, q)| (f.as_bytes().to_vec(), Some(q.to_vec())))
                 .collect()
         })
         .unwrap_or_default();
+    // A slice reads its family only, its qualifier ranges filtered and
+    // its per-row cap counted by the region servers.
+    if let Some(s) = slice.filter(|_| columns.is_empty()) {
+        columns.push((s.family_name().as_bytes().to_vec(), None));
+    }
+    let slice_filter = slice.and_then(slice_filter);
     let base = |start: &[u8], stop: Option<&Vec<u8>>| {
         let mut scan =
             Scan::range(start.to_vec(), stop.cloned().unwrap_or_default()).caching(caching);
         scan.columns = columns.clone();
+        scan.filter = slice_filter.clone();
+        scan.cells_per_family = slice.and_then(|s| s.row_limit());
         scan
     };
     if request.is_reversed() {
@@ -100,7 +175,7 @@ fn scans_of(request: &ReadRequest, page_rows: u32) -> Vec<Scan> {
     let first = &ranges[0];
     let last = &ranges[ranges.len() - 1];
     let mut scan = base(&first.start, last.stop.as_ref());
-    let mut filters = Vec::new();
+    let mut filters: Vec<Filter> = scan.filter.take().into_iter().collect();
     if ranges.len() > 1 {
         filters.push(Filter::RowRanges(
             ranges
@@ -141,10 +216,12 @@ fn row_of(
                 ),
             )
         })?;
-        if request
-            .columns()
-            .is_none_or(|c| c.contains(&family, &cell.qualifier))
-        {
+        // The servers filtered; the client holds the read to its rules.
+        let capped = request
+            .cells()
+            .and_then(|s| s.row_limit())
+            .is_some_and(|n| cells.len() >= n as usize);
+        if request.wants_cell(&family, &cell.qualifier) && !capped {
             cells.push(Cell {
                 family,
                 qualifier: cell.qualifier,

@@ -171,12 +171,23 @@ impl Connection for Thrift1Connection {
             scan.reversed.then_some(true),
         );
         t.caching = Some(i32::try_from(scan.caching).unwrap_or(i32::MAX));
+        let slice = scan.cells.as_ref();
         t.columns = scan.columns.as_ref().map(|columns| {
             columns
                 .iter()
+                .filter(|(f, q)| slice.is_none_or(|s| s.contains(f, q)))
                 .map(|(family, qualifier)| column(family, qualifier))
                 .collect()
         });
+        if let Some(slice) = slice {
+            // The family alone (no `:`): the handler reads all of it.
+            t.columns
+                .get_or_insert_with(|| vec![slice.family_name().as_bytes().to_vec()]);
+            // The whole family needs no filter (the column says it).
+            if !slice.is_whole_family() {
+                t.filter_string = Some(crate::plan::slice_filter_string(slice));
+            }
+        }
         self.client
             .scanner_open_with_scan(table.as_bytes().to_vec(), t, no_attributes())
             .map_err(self.errors())

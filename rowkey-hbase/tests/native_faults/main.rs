@@ -4,7 +4,7 @@
 //! test): regions split, moved and balanced, `hbase:meta` moved, region
 //! servers stopped and aborted, connections cut and stalled, writes held
 //! past the client's timeout and delivered late, while reads and writes
-//! run; every read against brute force (a sorted map of what was
+//! (and wide rows' cell reads, `wide`) run; every read against brute force (a sorted map of what was
 //! written). Run one module with `cargo test -p rowkey-hbase --test
 //! native_faults regions::`.
 
@@ -16,6 +16,7 @@ mod proxy;
 mod read_points;
 mod regions;
 mod servers;
+mod wide;
 mod writes;
 
 /// The cluster these tests run on: an open one.

@@ -13,7 +13,7 @@ use crate::{Cell, StoreError};
 pub(crate) fn apply_edits(cells: &mut Vec<Cell>, edits: &[RowEdit]) {
     for edit in edits {
         match edit {
-            RowEdit::Set(cell) => set(cells, cell.clone()),
+            RowEdit::Set(cell) => set_in_order(cells, cell.clone()),
             RowEdit::Clear { family, qualifier } => {
                 cells.retain(|c| !(c.family == *family && c.qualifier == *qualifier));
             }
@@ -22,6 +22,21 @@ pub(crate) fn apply_edits(cells: &mut Vec<Cell>, edits: &[RowEdit]) {
     }
 }
 
+/// Sets `cell` in a row's `cells`, kept in family and qualifier order as
+/// the servers keep a row's cells (slices and per-row caps count in that
+/// order): replaces the value of the same column, or inserts it in place.
+pub(crate) fn set_in_order(cells: &mut Vec<Cell>, cell: Cell) {
+    match cells.binary_search_by(|c| {
+        (c.family.as_str(), c.qualifier.as_slice())
+            .cmp(&(cell.family.as_str(), cell.qualifier.as_slice()))
+    }) {
+        Ok(at) => cells[at].value = cell.value,
+        Err(at) => cells.insert(at, cell),
+    }
+}
+
+/// Sets `cell` in `cells`, a new column last: the changed cells in the
+/// order first changed.
 fn set(cells: &mut Vec<Cell>, cell: Cell) {
     match cells
         .iter_mut()
@@ -68,7 +83,7 @@ pub(crate) fn apply_rules(
             }
         };
         let cell = Cell::new(family, qualifier, &value);
-        set(&mut next, cell.clone());
+        set_in_order(&mut next, cell.clone());
         set(&mut changed, cell);
     }
     *cells = next;

@@ -9,7 +9,7 @@ mod conditional;
 mod deletes_first;
 mod modify;
 
-pub(crate) use apply::{apply_edits, apply_rules};
+pub(crate) use apply::{apply_edits, apply_rules, set_in_order};
 pub use conditional::{CellCheck, CellCondition, ConditionalWrite, RowEdit};
 pub use deletes_first::DeletesFirst;
 pub(crate) use modify::counter_of;

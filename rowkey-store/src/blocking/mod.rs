@@ -28,10 +28,12 @@
 mod index;
 mod parking;
 mod table;
+mod wide;
 
 pub use index::{BlockingIndexedStore, IndexRows, RecordRows};
 pub use parking::{IndexedMemStore, MemStore, ParkingExecutor};
 pub use table::BlockingIndexedTable;
+pub use wide::Cells;
 
 use crate::{Cell, QueryOptions, ReadRequest, Record, Row, RowStream, Store, StoreError, StoreExt};
 use rowkey_core::scan::{Cursor, Page, ScanPlan, ScanRange};

@@ -159,9 +159,15 @@ fn expected() -> (Rows, Rows) {
         let key = new.to_vec().unwrap();
         let ix = v2::BySeq::index_key(&new).to_vec().unwrap();
         index.insert(ix, vec![Cell::new(INDEX_FAMILY, INDEX_QUALIFIER, &key)]);
-        main.insert(key, cells);
+        main.insert(key, in_stored_order(cells));
     }
     (main, index)
+}
+
+/// Cells as a store returns them: by family, then qualifier.
+fn in_stored_order(mut cells: Vec<Cell>) -> Vec<Cell> {
+    cells.sort_by(|a, b| (&a.family, &a.qualifier).cmp(&(&b.family, &b.qualifier)));
+    cells
 }
 
 fn load(store: &MemStore) {

@@ -173,7 +173,12 @@ fn dump<S: Store>(s: &S) -> Rows {
 fn expected(trips: &[Trip]) -> (Rows, [IndexRows; 3]) {
     let main = trips
         .iter()
-        .map(|t| (t.key().to_vec().unwrap(), t.cells()))
+        .map(|t| {
+            let mut cells = t.cells();
+            // As a store returns them: by family, then qualifier.
+            cells.sort_by(|a, b| (&a.family, &a.qualifier).cmp(&(&b.family, &b.qualifier)));
+            (t.key().to_vec().unwrap(), cells)
+        })
         .collect();
     let mut idx: [IndexRows; 3] = Default::default();
     for t in trips {

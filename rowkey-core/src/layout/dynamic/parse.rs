@@ -93,10 +93,62 @@ pub(super) fn kind_value(kind: &ValueKind, text: &str) -> Result<Value, String> 
             }
         }
         ValueKind::Newtype { inner, .. } => kind_value(inner, text)?,
+        ValueKind::Bits { name, fields } => bits_value(name, fields, text)?,
         ValueKind::Opaque => Value::Opaque(
             parse_hex(text).map_err(|e| format!("give this type's bytes as hex, 0x0102 ({e})"))?,
         ),
     })
+}
+
+/// `offset=12,flags=3`: every field of a packed part once, in any
+/// order, each within its bits (a `bool` field `true` or `false`).
+fn bits_value(
+    name: &str,
+    fields: &'static [crate::codec::BitsField],
+    text: &str,
+) -> Result<Value, String> {
+    let mut values: Vec<Option<u64>> = vec![None; fields.len()];
+    let names = || fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ");
+    for item in text.split(',').filter(|s| !s.trim().is_empty()) {
+        let (field, v) = item.split_once('=').ok_or_else(|| {
+            format!(
+                "`{item}` is not name=value (the fields of {name}: {})",
+                names()
+            )
+        })?;
+        let (field, v) = (field.trim(), v.trim());
+        let i = fields
+            .iter()
+            .position(|f| f.name == field)
+            .ok_or_else(|| format!("{name} has no field `{field}` (its fields: {})", names()))?;
+        if values[i].is_some() {
+            return Err(format!("{name}'s field `{field}` is given twice"));
+        }
+        let f = &fields[i];
+        let value = match (f.boolean, v) {
+            (true, "true") => 1,
+            (true, "false") => 0,
+            (true, _) => return Err(format!("`{v}` is not true or false ({name}.{field})")),
+            (false, _) => v
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n <= crate::codec::bits::max_of(f.bits))
+                .ok_or_else(|| {
+                    format!(
+                        "`{v}` is not an integer of {} bits, 0 to {} ({name}.{field})",
+                        f.bits,
+                        crate::codec::bits::max_of(f.bits)
+                    )
+                })?,
+        };
+        values[i] = Some(value);
+    }
+    let values = values
+        .into_iter()
+        .zip(fields)
+        .map(|(v, f)| v.ok_or_else(|| format!("{name}'s field `{}` is missing", f.name)))
+        .collect::<Result<Vec<u64>, String>>()?;
+    Ok(Value::Bits { fields, values })
 }
 
 fn int(bytes: u8, signed: bool, text: &str) -> Result<Value, String> {
