@@ -84,7 +84,9 @@ pub(crate) fn row_filter(request: &ReadRequest, newest: bool) -> Option<RowFilte
     // After the newest version is picked: the cap counts columns.
     if let Some(n) = request.cells().and_then(CellSlice::row_limit) {
         filters.push(RowFilter {
-            filter: Some(Filter::CellsPerRowLimitFilter(n as i32)),
+            filter: Some(Filter::CellsPerRowLimitFilter(
+                i32::try_from(n).unwrap_or(i32::MAX),
+            )),
         });
     }
     match filters.len() {

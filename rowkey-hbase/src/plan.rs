@@ -104,6 +104,10 @@ pub fn plan_scans_reversed<const N: usize>(plan: &ScanPlan<N>) -> Vec<ReversedTS
 /// [`plan_scans`]). With [`ReadRequest::after`], a read that failed
 /// resumes after the last row it delivered.
 ///
+/// A request restricted to a [cell slice](ReadRequest::with_cells) reads
+/// its family, its qualifier ranges and per-row cap in the
+/// `filterString` ([`slice_filter_string`]).
+///
 /// A request restricted to [columns](ReadRequest::with_columns) (a record
 /// read's) sets each scan's `columns` to them, as `family:qualifier`
 /// (HBase's Thrift handler splits each at its first `:`, so a qualifier
@@ -130,11 +134,19 @@ pub fn plan_scans_reversed<const N: usize>(plan: &ScanPlan<N>) -> Vec<ReversedTS
 /// assert_eq!(scans[0].timestamp, None);
 /// ```
 pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
-    let columns = request.columns().map(|c| {
+    let slice = request.cells();
+    let mut columns = request.columns().map(|c| {
         c.iter()
+            .filter(|(f, q)| slice.is_none_or(|s| s.contains(f, q)))
             .map(|(family, qualifier)| [family.as_bytes(), b":", qualifier].concat())
             .collect::<Vec<_>>()
     });
+    // A cell slice: its family (unless columns say more), its qualifier
+    // ranges and per-row cap in the filter string.
+    if let Some(s) = slice {
+        columns.get_or_insert_with(|| vec![s.family_name().as_bytes().to_vec()]);
+    }
+    let filter = slice.and_then(slice_filter_string);
     if columns.as_ref().is_some_and(Vec::is_empty) {
         // HBase's handler reads every column for an empty list.
         return Vec::new();
@@ -145,25 +157,37 @@ pub fn request_scans(request: &ReadRequest) -> Vec<TScan> {
         .filter_map(ToTScan::to_tscan)
         .map(|mut scan| {
             scan.columns.clone_from(&columns);
+            scan.filter_string.clone_from(&filter);
             scan
         })
         .collect()
 }
 
-/// A slice's qualifier ranges in HBase's filter language, as Thrift 1's
-/// `filterString` takes it: `ColumnRangeFilter('start', true, 'stop',
-/// false)` per range (an empty stop: no end), joined by `OR`. Quoted as
-/// the language quotes (a `'` doubled); every other byte goes as it is,
-/// as the parser reads bytes. Its per-row cap is not in it: a
-/// `ColumnPaginationFilter` beside it would count cells the range drops.
+/// A slice in HBase's filter language, as Thrift 1's `filterString`
+/// takes it, or `None` when it needs no filter (the whole family, no
+/// cap): its qualifier ranges as `ColumnRangeFilter('start', true,
+/// 'stop', false)` joined by `OR` (an empty stop: no end), then its
+/// per-row cap as `ColumnPaginationFilter(n, 0)` after an `AND`. Since
+/// HBASE-20565 a `FilterList` passes a cell on only while it is
+/// included, so the cap counts the cells the ranges keep. Quoted as the
+/// language quotes (a `'` doubled); every other byte goes as it is, as
+/// the parser reads bytes.
 ///
 /// ```
 /// use rowkey::store::CellSlice;
 /// use rowkey_hbase::slice_filter_string;
 /// let s = CellSlice::family("t").between(b"a'b".to_vec(), Some(b"\xFF".to_vec()));
-/// assert_eq!(slice_filter_string(&s), b"ColumnRangeFilter('a''b', true, '\xFF', false)");
+/// assert_eq!(
+///     slice_filter_string(&s).unwrap(),
+///     b"(ColumnRangeFilter('a''b', true, '\xFF', false))"
+/// );
+/// assert_eq!(
+///     slice_filter_string(&s.per_row(10)).unwrap(),
+///     b"(ColumnRangeFilter('a''b', true, '\xFF', false)) AND ColumnPaginationFilter(10, 0)"
+/// );
+/// assert_eq!(slice_filter_string(&CellSlice::family("t")), None);
 /// ```
-pub fn slice_filter_string(slice: &rowkey_store::CellSlice) -> Vec<u8> {
+pub fn slice_filter_string(slice: &rowkey_store::CellSlice) -> Option<Vec<u8>> {
     fn quoted(out: &mut Vec<u8>, bytes: &[u8]) {
         out.push(b'\'');
         for &b in bytes {
@@ -175,17 +199,27 @@ pub fn slice_filter_string(slice: &rowkey_store::CellSlice) -> Vec<u8> {
         out.push(b'\'');
     }
     let mut out = Vec::new();
-    for (i, r) in slice.qualifier_ranges().iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b" OR ");
+    if !slice.is_whole_family() {
+        out.push(b'(');
+        for (i, r) in slice.qualifier_ranges().iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b" OR ");
+            }
+            out.extend_from_slice(b"ColumnRangeFilter(");
+            quoted(&mut out, &r.start);
+            out.extend_from_slice(b", true, ");
+            quoted(&mut out, r.stop.as_deref().unwrap_or_default());
+            out.extend_from_slice(b", false)");
         }
-        out.extend_from_slice(b"ColumnRangeFilter(");
-        quoted(&mut out, &r.start);
-        out.extend_from_slice(b", true, ");
-        quoted(&mut out, r.stop.as_deref().unwrap_or_default());
-        out.extend_from_slice(b", false)");
+        out.push(b')');
     }
-    out
+    if let Some(n) = slice.row_limit() {
+        if !out.is_empty() {
+            out.extend_from_slice(b" AND ");
+        }
+        out.extend_from_slice(format!("ColumnPaginationFilter({n}, 0)").as_bytes());
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ const VERSION: u8 = 0xC1;
 /// Bytes before the variable part: the version, the query's fingerprint,
 /// the count.
 const HEADER: usize = 1 + 8 + 8;
-/// The most ranges a token holds (a plan's IN-lists are capped lower).
-const MAX_RANGES: usize = 4096;
+/// The longest qualifier a token holds: its 2-byte length.
+const MAX_QUALIFIER: usize = u16::MAX as usize;
 /// The longest token: two keys and a qualifier per range at most.
 const MAX_TOKEN: usize = 1 << 20;
 
@@ -63,6 +63,10 @@ pub struct CellCursor {
 }
 
 impl CellCursor {
+    /// The most ranges a cursor resumes: its 2-byte count (a cell query of
+    /// more is refused before it reads).
+    pub const MAX_RANGES: usize = u16::MAX as usize;
+
     /// A cursor of the query whose fingerprint is `query`.
     pub fn new(
         query: u64,
@@ -157,18 +161,15 @@ impl CellCursor {
         let mut r = Take {
             bytes: &body[HEADER..],
         };
-        let last_row = r.bytes()?;
-        let last_qualifier = r.bytes()?;
+        let last_row = r.bytes(HBASE_MAX_KEY_LEN)?;
+        let last_qualifier = r.bytes(MAX_QUALIFIER)?;
         let n = usize::from(r.u16()?);
-        if n > MAX_RANGES {
-            return Err(malformed("more ranges than any plan has"));
-        }
         let mut ranges = Vec::with_capacity(n);
         for _ in 0..n {
             ranges.push(match r.byte()? {
                 0 => RangeResume::Start,
-                1 => RangeResume::From(r.bytes()?),
-                2 => RangeResume::After(r.bytes()?),
+                1 => RangeResume::From(r.bytes(HBASE_MAX_KEY_LEN)?),
+                2 => RangeResume::After(r.bytes(HBASE_MAX_KEY_LEN)?),
                 3 => RangeResume::Done,
                 _ => return Err(malformed("a range resumes in no known way")),
             });
@@ -213,11 +214,12 @@ impl Take<'_> {
     fn u16(&mut self) -> Result<u16, InvalidCursor> {
         Ok(u16::from_be_bytes([self.byte()?, self.byte()?]))
     }
-    fn bytes(&mut self) -> Result<Vec<u8>, InvalidCursor> {
+    /// A 2-byte length and that many bytes, at most `max`.
+    fn bytes(&mut self, max: usize) -> Result<Vec<u8>, InvalidCursor> {
         let n = usize::from(self.u16()?);
-        if n > HBASE_MAX_KEY_LEN || n > self.bytes.len() {
+        if n > max || n > self.bytes.len() {
             return Err(malformed(
-                "a key longer than HBase allows, or than the token",
+                "a key or qualifier longer than allowed, or than the token",
             ));
         }
         let (b, rest) = self.bytes.split_at(n);

@@ -140,8 +140,8 @@ pub(crate) struct ServerScan {
     pub(crate) reversed: bool,
     /// Only these cells (and only rows with one of them).
     pub(crate) columns: Option<Columns>,
-    /// Only the cells of this slice (its family and qualifier ranges go
-    /// to the server; its per-row cap is applied by the reader).
+    /// Only the cells of this slice (its family, qualifier ranges and
+    /// per-row cap go to the server; the reader checks them again).
     pub(crate) cells: Option<CellSlice>,
     /// Rows per round trip between the gateway and the region server.
     pub(crate) caching: u32,

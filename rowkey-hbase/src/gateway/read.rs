@@ -573,9 +573,9 @@ impl<C: Connector> Drop for ReadStream<C> {
     }
 }
 
-/// A row's cells held to a slice: those of its family and ranges (the
-/// server filtered them; the client holds it to its rules) and the first
-/// of them up to its per-row cap, which Thrift 1 cannot send.
+/// A row's cells held to a slice: those of its family and ranges, the
+/// first of them up to its per-row cap (the servers applied both; the
+/// client holds the read to its rules).
 fn cap_row(mut row: Row, slice: &CellSlice) -> Row {
     row.cells
         .retain(|c| slice.contains(&c.family, &c.qualifier));

@@ -183,10 +183,7 @@ impl Connection for Thrift1Connection {
             // The family alone (no `:`): the handler reads all of it.
             t.columns
                 .get_or_insert_with(|| vec![slice.family_name().as_bytes().to_vec()]);
-            // The whole family needs no filter (the column says it).
-            if !slice.is_whole_family() {
-                t.filter_string = Some(crate::plan::slice_filter_string(slice));
-            }
+            t.filter_string = crate::plan::slice_filter_string(slice);
         }
         self.client
             .scanner_open_with_scan(table.as_bytes().to_vec(), t, no_attributes())

@@ -209,6 +209,17 @@ where
         }
         let fingerprint = query_fingerprint(plan, &slice, order.newest_first);
         let ranges: Vec<KeyRange> = plan.ranges().map(KeyRange::from).collect();
+        if ranges.len() > CellCursor::MAX_RANGES {
+            return Err(StoreError::InvalidRequest {
+                op: "query cells",
+                key: Vec::new(),
+                why: format!(
+                    "a plan of {} ranges: a cell query resumes at most {} (fewer IN-list values)",
+                    ranges.len(),
+                    CellCursor::MAX_RANGES
+                ),
+            });
+        }
         let fuzzy = plan.fuzzy().map(FuzzyFilter::from);
         let mut after = None;
         let mut delivered = 0;
@@ -581,6 +592,13 @@ where
     R: Ord + Clone + Send + 'static,
     C: Ord + Clone + Send + Sync + 'static,
 {
+    if n == 0 {
+        return Err(StoreError::InvalidRequest {
+            op: "query cells",
+            key: Vec::new(),
+            why: "a page of 0 cells: ask for at least one".into(),
+        });
+    }
     let mut cells = Vec::with_capacity(n.min(4096));
     while cells.len() < n {
         match super::next(&mut query).await {

@@ -74,14 +74,20 @@ impl<S: Store> RangeRows<S> {
             return Ok(None);
         };
         let mut row = row;
-        if row.cells.len() >= self.page as usize {
+        // What the slice's per-row cap leaves after this page.
+        let left = self
+            .slice
+            .row_limit()
+            .map_or(u32::MAX, |n| n.saturating_sub(row.cells.len() as u32));
+        if row.cells.len() >= self.page as usize && left > 0 {
             // A full page: the rest of the row's cells, a page at a time.
             let last = row
                 .cells
                 .last()
                 .map(|c| c.qualifier.clone())
                 .unwrap_or_default();
-            let mut rest = Pages::new(row.key.clone(), self.slice.after(&last), self.page);
+            let rest_of_row = self.slice.after(&last).per_row(left);
+            let mut rest = Pages::new(row.key.clone(), rest_of_row, self.page);
             while let Some(more) = rest.next(&self.store).await? {
                 row.cells.extend(more.cells);
             }
