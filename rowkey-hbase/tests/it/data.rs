@@ -146,7 +146,7 @@ fn write_errors_are_precise() {
     );
     assert_eq!(
         e.to_string(),
-        "cannot write rows: row k has no cells; a row needs at least one"
+        "cannot write rows: row k has no cells and clears no column; a row needs at least one of either"
     );
     // Families HBase would not read back as written.
     let e =
