@@ -5,7 +5,7 @@
 //! its reading resumes; it is checked as row cursors are.
 
 use super::base64url;
-use super::cursor::{checksum, token_bytes, InvalidCursor, CHECKSUM};
+use super::cursor::{checksum, token_body, token_bytes, InvalidCursor, CHECKSUM};
 use crate::HBASE_MAX_KEY_LEN;
 use core::fmt;
 use core::str::FromStr;
@@ -139,24 +139,8 @@ impl CellCursor {
     /// short, too long, of another version, whose checksum fails or that
     /// do not hold what a cursor holds.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, InvalidCursor> {
-        let len = bytes.len();
         let min = HEADER + 2 + 2 + 2 + CHECKSUM;
-        if len < min {
-            return Err(InvalidCursor::Truncated { len, min });
-        }
-        if len > MAX_TOKEN {
-            return Err(InvalidCursor::TooLong {
-                len,
-                max: MAX_TOKEN,
-            });
-        }
-        if bytes[0] != VERSION {
-            return Err(InvalidCursor::UnknownVersion { version: bytes[0] });
-        }
-        let (body, sum) = bytes.split_at(len - CHECKSUM);
-        if checksum(body) != sum {
-            return Err(InvalidCursor::ChecksumMismatch);
-        }
+        let body = token_body(bytes, VERSION, min, MAX_TOKEN)?;
         let word = |at: usize| u64::from_be_bytes(body[at..at + 8].try_into().unwrap_or_default());
         let mut r = Take {
             bytes: &body[HEADER..],

@@ -146,28 +146,7 @@ impl Cursor {
     /// short, too long, of another version or whose checksum fails. The
     /// plan is checked when the cursor is used.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, InvalidCursor> {
-        let len = bytes.len();
-        if len < HEADER + CHECKSUM {
-            return Err(InvalidCursor::Truncated {
-                len,
-                min: HEADER + CHECKSUM,
-            });
-        }
-        if len > MAX_TOKEN {
-            return Err(InvalidCursor::TooLong {
-                len,
-                max: MAX_TOKEN,
-            });
-        }
-        // The version first: another version's token may be laid out, and
-        // summed, otherwise.
-        if bytes[0] != VERSION {
-            return Err(InvalidCursor::UnknownVersion { version: bytes[0] });
-        }
-        let (body, sum) = bytes.split_at(len - CHECKSUM);
-        if checksum(body) != sum {
-            return Err(InvalidCursor::ChecksumMismatch);
-        }
+        let body = token_body(bytes, VERSION, HEADER + CHECKSUM, MAX_TOKEN)?;
         let word = |at: usize| u64::from_be_bytes(body[at..at + 8].try_into().unwrap_or_default());
         Ok(Cursor {
             plan: word(1),
@@ -242,6 +221,34 @@ impl FromStr for Cursor {
             e => e,
         })
     }
+}
+
+/// A token's body (what its checksum covers), once its length is within
+/// `min..=max`, its first byte is `version` and its checksum holds: the
+/// checks every cursor format makes, in this order.
+pub(super) fn token_body(
+    bytes: &[u8],
+    version: u8,
+    min: usize,
+    max: usize,
+) -> Result<&[u8], InvalidCursor> {
+    let len = bytes.len();
+    if len < min {
+        return Err(InvalidCursor::Truncated { len, min });
+    }
+    if len > max {
+        return Err(InvalidCursor::TooLong { len, max });
+    }
+    // The version first: another version's token may be laid out, and
+    // summed, otherwise.
+    if bytes[0] != version {
+        return Err(InvalidCursor::UnknownVersion { version: bytes[0] });
+    }
+    let (body, sum) = bytes.split_at(len - CHECKSUM);
+    if checksum(body) != sum {
+        return Err(InvalidCursor::ChecksumMismatch);
+    }
+    Ok(body)
 }
 
 /// A token's bytes from its text, or why the text is none; `min` is the
