@@ -2,13 +2,14 @@
 //! `tsdb-uid` as OpenTSDB assigns them (a counter, then the UID's row,
 //! then the name's row if absent), points written to `tsdb` (one row per
 //! series and hour, one cell per point, second and millisecond
-//! qualifiers side by side), then read back: one row's points typed, and
-//! a metric's day over every series merged by time, newest first, in
-//! pages of 500 points.
+//! qualifiers side by side, the rows salted over 20 buckets as OpenTSDB
+//! does with `tsd.storage.salt.width = 1`), then read back: one row's
+//! points typed, and a metric's day over every series merged by time
+//! across the 20 buckets, newest first, in pages of 500 points.
 //!
-//! The types are `rowkey_fixtures::layouts::{TsdbRow, TsdbQualifier,
-//! TsdbValue, tsdb_uid}`, checked against OpenTSDB 2.4.1's own encoder in
-//! `tests/it/opentsdb.rs`.
+//! The types are `rowkey_fixtures::layouts::{TsdbSaltedRow,
+//! TsdbQualifier, TsdbValue, tsdb_uid}`, checked against OpenTSDB 2.4.1's
+//! own encoder in `tests/it/opentsdb.rs`.
 //!
 //! Run: `cargo run --example opentsdb`
 
@@ -17,19 +18,19 @@ use rowkey::scan::CellCursor;
 use rowkey::store::{CellOrder, CellQueryExt, MemStore, WideColumn, WideStoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::layouts::{
-    tsdb_name, tsdb_point, tsdb_uid, TsdbCell, TsdbQualifier, TsdbRow, TsdbValue, TSDB_FAMILY,
+    tsdb_name, tsdb_point, tsdb_uid, TsdbCell, TsdbQualifier, TsdbSaltedRow, TsdbValue, TSDB_FAMILY,
 };
 
 /// The data points: qualifiers in either form, values as stored (their
 /// meaning is in the qualifier's flags).
 const POINTS: WideColumn<TsdbQualifier, TsdbCell> = WideColumn::new(TSDB_FAMILY);
 
-fn hour(k: &TsdbRow) -> u32 {
+fn hour(k: &TsdbSaltedRow) -> u32 {
     k.base_time
 }
 
 /// A point's time in milliseconds.
-fn time(k: &TsdbRow, q: &TsdbQualifier) -> u64 {
+fn time(k: &TsdbSaltedRow, q: &TsdbQualifier) -> u64 {
     u64::from(k.base_time) * 1000 + u64::from(q.offset_ms())
 }
 
@@ -51,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     (ts, TsdbValue::Int(at as i64 % 97 - 48))
                 };
                 let (row, q, bytes) = tsdb_point(metric, &[(host, value)], ts, v);
+                let row = TsdbSaltedRow::from(row);
                 tsdb.put_cells(&row, &POINTS, [(q, TsdbCell(bytes))])
                     .await?;
                 written += 1;
@@ -68,6 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // qualifiers first, then millisecond ones).
         let web01 = tsdb_uid(&uids, "tagv", "web01").await?;
         let (row, _, _) = tsdb_point(metric, &[(host, web01)], day_start, TsdbValue::Int(0));
+        let row = TsdbSaltedRow::from(row);
         let points: Vec<(TsdbQualifier, TsdbCell)> = tsdb
             .read_cells(&row, &POINTS, POINTS.all())
             .try_collect()
@@ -82,8 +85,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         assert_eq!(points.len(), 60);
 
-        // The metric's day over every host, newest first, 500 a page.
-        let plan = TsdbRow::scan().metric.eq(metric).plan()?.reversed();
+        // The metric's day over every host, newest first, 500 a page: the
+        // tags are not given, so the plan reads all 20 buckets and the
+        // points are merged across them by time.
+        let plan = TsdbSaltedRow::scan().metric.eq(metric).plan()?.reversed();
+        assert_eq!(plan.ranges().len(), 20);
         let order = CellOrder::newest_first(hour, time);
         let mut cursor: Option<CellCursor> = None;
         let (mut pages, mut read, mut last) = (0, 0, u64::MAX);

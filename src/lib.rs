@@ -118,7 +118,7 @@ pub use rowkey_derive::{CellValue, KeyPart, Record, RowKey};
 pub mod layout {
     pub use rowkey_core::layout::{
         diff, dynamic, fnv1a_64, rules, Change, Effect, Fingerprint, KeyOutcome, LayoutDiff,
-        MovedShare, SampleCount, SampleReport, ShareBasis, Verdict, FORMAT_VERSION,
+        MovedShare, SampleCount, SampleReport, ShareBasis, Thousands, Verdict, FORMAT_VERSION,
     };
     #[cfg(feature = "json")]
     pub use rowkey_core::layout::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};

@@ -13,7 +13,8 @@
 //!   cells left as bytes).
 //!
 //! The ways take turns, a read each, `--reads` reads a run (after one
-//! untimed run); the figures are medians of `--runs` runs.
+//! untimed run), each round starting one way later; the figures are
+//! medians of `--runs` runs.
 //!
 //! Run: `cargo run --release -p rowkey-hbase --example hbase_wide_speed`
 //! (`-- --runs R --reads N`).
@@ -208,31 +209,25 @@ async fn main() {
             n
         };
         // The ways take turns, a read each, so that what else the machine
-        // does falls on all of them alike.
+        // does falls on all of them alike; the turn starts one way later
+        // each round, so no way always follows the same one (a way after
+        // a large read pays for the allocator tidying that read's frees).
         let mut took = [Duration::ZERO; 7];
-        for _ in 0..reads {
-            let mut time = |i: usize, began: Instant| took[i] += began.elapsed();
-            let t = Instant::now();
-            std::hint::black_box(typed_row().await);
-            time(0, t);
-            let t = Instant::now();
-            std::hint::black_box(raw_row().await);
-            time(1, t);
-            let t = Instant::now();
-            std::hint::black_box(typed_slice().await);
-            time(2, t);
-            let t = Instant::now();
-            std::hint::black_box(raw_slice().await);
-            time(3, t);
-            let t = Instant::now();
-            std::hint::black_box(merged().await);
-            time(4, t);
-            let t = Instant::now();
-            std::hint::black_box(key_order().await);
-            time(5, t);
-            let t = Instant::now();
-            std::hint::black_box(store_row().await);
-            time(6, t);
+        for round in 0..reads {
+            for turn in 0..7 {
+                let i = (round + turn) % 7;
+                let t = Instant::now();
+                match i {
+                    0 => std::hint::black_box(typed_row().await),
+                    1 => std::hint::black_box(raw_row().await),
+                    2 => std::hint::black_box(typed_slice().await),
+                    3 => std::hint::black_box(raw_slice().await),
+                    4 => std::hint::black_box(merged().await),
+                    5 => std::hint::black_box(key_order().await),
+                    _ => std::hint::black_box(store_row().await),
+                };
+                took[i] += t.elapsed();
+            }
         }
         if run == 0 {
             continue; // untimed

@@ -231,3 +231,22 @@ fn plans_say_which_fields_multiply_their_ranges() {
         "{text}"
     );
 }
+
+#[test]
+fn a_countable_layout_says_how_many_keys_it_holds() {
+    use rowkey_fixtures::layouts::{SecondQualifier, TsdbRow};
+    // OpenTSDB's second qualifier: 16 bits, so a row holds at most
+    // 65,536 cells under it.
+    let text = SecondQualifier::layout().explain();
+    assert!(
+        text.contains("at most 65,536 distinct keys (as a qualifier: the most cells a row holds)"),
+        "{text}"
+    );
+    // Two u32s: 2^64 keys, said as a power of two.
+    assert!(Log::layout()
+        .explain()
+        .contains("at most 2^64 distinct keys"));
+    // A variable width bounds nothing, and says nothing.
+    let text = TsdbRow::layout().explain();
+    assert!(!text.contains("distinct keys"), "{text}");
+}

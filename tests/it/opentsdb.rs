@@ -14,7 +14,9 @@
 //!   splits it into them too;
 //! - 500 random row keys (metric, hour, 0 to 8 tag pairs): rowkey's
 //!   `TsdbRow` bytes, with the base time where `Internal.setBaseTime`
-//!   puts it and read back by `Internal.baseTime`.
+//!   puts it and read back by `Internal.baseTime`; and 500 more salted
+//!   (one byte, 20 buckets): `TsdbSaltedRow`'s bucket is the one
+//!   `RowKey.prefixKeyWithSalt` sets.
 //!
 //! Java and Maven are installed on every machine this project builds on;
 //! without them this test fails, loudly, rather than skip.
@@ -22,8 +24,8 @@
 use rowkey::store::Qualifier;
 use rowkey::RowKey;
 use rowkey_fixtures::layouts::{
-    tsdb_cell_points, tsdb_compact, tsdb_point, Rng, TsdbQualifier, TsdbRow, TsdbValue,
-    TSDB_ROW_SPAN,
+    tsdb_cell_points, tsdb_compact, tsdb_point, Rng, TsdbQualifier, TsdbRow, TsdbSaltedRow,
+    TsdbValue, TSDB_ROW_SPAN,
 };
 use std::io::{BufRead, BufReader, Write};
 
@@ -168,9 +170,10 @@ fn points_are_written_and_read_as_opentsdb_does() {
     }
 }
 
-#[test]
-fn row_keys_are_opentsdbs() {
-    let mut rng = Rng(0x0401);
+/// 500 random rows (metric, hour, 0 to 8 tag pairs), each as `TsdbCodec`
+/// is asked for it with `command` (`row` or `salted`).
+fn random_rows(seed: u64, command: &str) -> (Vec<TsdbRow>, Vec<String>) {
+    let mut rng = Rng(seed);
     let mut lines = Vec::new();
     let mut rows = Vec::new();
     for _ in 0..500 {
@@ -184,9 +187,19 @@ fn row_keys_are_opentsdbs() {
             .map(|_| (uid(&mut rng), uid(&mut rng)))
             .collect();
         let (row, _, _) = tsdb_point(metric, &tags, ts, TsdbValue::Int(0));
-        lines.push(format!("row {} {ts} {}", hex(&metric), hex(&row.tags)));
+        lines.push(format!(
+            "{command} {} {ts} {}",
+            hex(&metric),
+            hex(&row.tags)
+        ));
         rows.push(row);
     }
+    (rows, lines)
+}
+
+#[test]
+fn row_keys_are_opentsdbs() {
+    let (rows, lines) = random_rows(0x0401, "row");
     for ((row, answer), asked) in rows.iter().zip(jvm(&lines)).zip(&lines) {
         let (key, base) = answer.split_once(' ').expect("two fields");
         assert_eq!(hex(&row.to_vec().unwrap()), key, "{asked}");
@@ -197,6 +210,31 @@ fn row_keys_are_opentsdbs() {
         );
         assert_eq!(TsdbRow::decode(&unhex(key)).unwrap(), *row, "{asked}");
     }
+}
+
+#[test]
+fn salted_row_keys_are_opentsdbs() {
+    let (rows, lines) = random_rows(0x5A17, "salted");
+    let mut buckets = std::collections::BTreeSet::new();
+    for ((row, answer), asked) in rows.into_iter().zip(jvm(&lines)).zip(&lines) {
+        let (key, base) = answer.split_once(' ').expect("two fields");
+        let salted = TsdbSaltedRow::from(row);
+        assert_eq!(hex(&salted.to_vec().unwrap()), key, "{asked}");
+        assert_eq!(
+            u64::from(salted.base_time),
+            base.parse::<u64>().unwrap(),
+            "{asked}"
+        );
+        assert_eq!(
+            TsdbSaltedRow::decode(&unhex(key)).unwrap(),
+            salted,
+            "{asked}"
+        );
+        buckets.insert(key[..2].to_string());
+    }
+    // Every one of the 20 buckets is met: the hash is exercised, not one
+    // bucket by chance.
+    assert_eq!(buckets.len(), 20);
 }
 
 #[test]

@@ -90,8 +90,25 @@ impl Layout {
             }
             s.push('\n');
         }
+        if let Some(n) = self.key_count() {
+            // What a qualifier layout says of a wide row: HBase splits
+            // only between rows, so the most cells one row can hold.
+            writeln!(
+                s,
+                "  at most {} distinct keys (as a qualifier: the most cells a row holds)",
+                count_words(n)
+            )?;
+        }
         Ok(())
     }
+}
+
+/// `65,536`, or `2^64` for a large power of two.
+fn count_words(n: u128) -> String {
+    if n.is_power_of_two() && n > 1 << 20 {
+        return format!("2^{}", n.trailing_zeros());
+    }
+    super::Thousands(n).to_string()
 }
 
 fn describe_salt(s: &mut String, p: &SaltPlan) -> fmt::Result {

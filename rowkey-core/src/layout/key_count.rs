@@ -64,3 +64,27 @@ fn kind_count(kind: &ValueKind) -> Option<u128> {
         _ => None,
     }
 }
+
+/// A count shown with commas between thousands (`65,536`): how `explain()`
+/// and a wide column's `describe()` write counts of keys and cells.
+///
+/// ```
+/// use rowkey::layout::Thousands;
+/// assert_eq!(Thousands(3_600).to_string(), "3,600");
+/// assert_eq!(Thousands(999).to_string(), "999");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Thousands(pub u128);
+
+impl core::fmt::Display for Thousands {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let digits = self.0.to_string();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}

@@ -24,6 +24,7 @@ pub use diff::{
 pub use fingerprint::{fnv1a_64, Fingerprint};
 #[cfg(feature = "json")]
 pub use json::{LayoutJsonError, MAX_LAYOUT_JSON_LEN};
+pub use key_count::Thousands;
 
 pub use crate::codec::field_codec::FieldCodec;
 use crate::salt::{HashPrefixPlan, SaltPlan};

@@ -20,6 +20,7 @@ use crate::{Cell, CellSlice, ReadRequest, Row, Store, StoreError};
 use core::fmt;
 use core::marker::PhantomData;
 use futures_core::Stream;
+use rowkey_core::layout::Thousands;
 use rowkey_core::scan::{CellCursor, ScanPlan};
 use rowkey_core::{DecodeError, DecodeKeyOwned, EncodeError, RowKey};
 use std::future::Future;
@@ -185,11 +186,11 @@ impl<Q: RowKey, V> WideColumn<Q, V> {
             None => format!("up to {} bytes", layout.max_len),
         };
         let most = match layout.key_count() {
-            Some(n) => format!("a row holds at most {} cells", thousands(n)),
+            Some(n) => format!("a row holds at most {} cells", Thousands(n)),
             None => "the layout does not bound a row's cells".to_owned(),
         };
         let cap = match self.max_cells {
-            Some(n) => format!(", capped at {} cells a row", thousands(u128::from(n))),
+            Some(n) => format!(", capped at {} cells a row", Thousands(u128::from(n))),
             None => ", no cap".to_owned(),
         };
         let value = core::any::type_name::<V>();
@@ -198,22 +199,9 @@ impl<Q: RowKey, V> WideColumn<Q, V> {
             "family {}: qualifiers {} ({width}; {most}), values {value}, read {} cells a request{cap}",
             self.family,
             layout.name,
-            thousands(u128::from(self.page_cells)),
+            Thousands(u128::from(self.page_cells)),
         )
     }
-}
-
-/// `n` with commas between thousands.
-fn thousands(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl<Q: Qualifier, V> WideColumn<Q, V> {

@@ -25,7 +25,8 @@ pub struct WideCells<S: Store, Q, V> {
     pages: Option<Pages>,
     /// The page being read; it gives the walk back.
     reading: Option<PageRead>,
-    cells: VecDeque<Cell>,
+    /// The page read last, delivered from its own allocation.
+    cells: std::vec::IntoIter<Cell>,
     /// A key that did not encode, delivered first.
     failed: Option<StoreError>,
 }
@@ -53,7 +54,7 @@ impl<S: Store, Q, V> WideCells<S, Q, V> {
             column,
             pages,
             reading: None,
-            cells: VecDeque::new(),
+            cells: Vec::new().into_iter(),
             failed,
         }
     }
@@ -68,11 +69,11 @@ impl<S: Store, Q: Qualifier, V: CellValue> Stream for WideCells<S, Q, V> {
             return Poll::Ready(Some(Err(e)));
         }
         loop {
-            if let Some(cell) = this.cells.pop_front() {
+            if let Some(cell) = this.cells.next() {
                 let key = this.pages.as_ref().map_or(&[][..], |p| p.key.as_slice());
                 let item = this.column.decode(key, &cell);
                 if item.is_err() {
-                    this.cells.clear();
+                    this.cells = Vec::new().into_iter();
                     this.pages = None;
                 }
                 return Poll::Ready(Some(item));
@@ -95,7 +96,7 @@ impl<S: Store, Q: Qualifier, V: CellValue> Stream for WideCells<S, Q, V> {
             match row {
                 Ok(Some(row)) => {
                     this.pages = Some(pages);
-                    this.cells.extend(row.cells);
+                    this.cells = row.cells.into_iter();
                 }
                 Ok(None) => return Poll::Ready(None),
                 Err(e) => return Poll::Ready(Some(Err(e))),

@@ -26,6 +26,11 @@ import org.hbase.async.Bytes;
  * <p>{@code row METRIC TS TAGS} (hex, decimal, hex) writes the row key of
  * a point at TS with the base time set by {@code Internal.setBaseTime},
  * then the base time {@code Internal.baseTime} reads back from it.
+ *
+ * <p>{@code salted METRIC TS TAGS} writes the same row with salting on (one
+ * byte, 20 buckets: {@code tsd.storage.salt.width = 1}, {@code
+ * tsd.storage.salt.buckets = 20}), its bucket set by {@code
+ * RowKey.prefixKeyWithSalt}.
  */
 public final class TsdbCodec {
   private TsdbCodec() {}
@@ -48,14 +53,31 @@ public final class TsdbCodec {
           joined.append(hex(c.qualifier())).append(':').append(hex(c.value()));
         }
         out.println(joined.length() == 0 ? "-" : joined.toString());
-      } else if (p[0].equals("row")) {
+      } else if (p[0].equals("row") || p[0].equals("salted")) {
+        boolean salted = p[0].equals("salted");
+        if (salted && Const.SALT_WIDTH() != 1) {
+          // What tsd.storage.salt.* set in a TSD; package-private here.
+          java.lang.reflect.Method width = Const.class.getDeclaredMethod("setSaltWidth", int.class);
+          java.lang.reflect.Method buckets =
+              Const.class.getDeclaredMethod("setSaltBuckets", int.class);
+          width.setAccessible(true);
+          buckets.setAccessible(true);
+          width.invoke(null, 1);
+          buckets.invoke(null, 20);
+        }
+        int salt = salted ? 1 : 0;
         byte[] metric = unhex(p[1]);
         long ts = Long.parseLong(p[2]);
         byte[] tags = p.length > 3 ? unhex(p[3]) : new byte[0];
-        byte[] row = new byte[metric.length + Const.TIMESTAMP_BYTES + tags.length];
-        System.arraycopy(metric, 0, row, 0, metric.length);
+        byte[] row = new byte[salt + metric.length + Const.TIMESTAMP_BYTES + tags.length];
+        System.arraycopy(metric, 0, row, salt, metric.length);
+        int at = salt + metric.length;
+        // Both read Const.SALT_WIDTH(): one run takes one form.
         Internal.setBaseTime(row, (int) Internal.baseTime(ts));
-        System.arraycopy(tags, 0, row, metric.length + Const.TIMESTAMP_BYTES, tags.length);
+        System.arraycopy(tags, 0, row, at + Const.TIMESTAMP_BYTES, tags.length);
+        if (salted) {
+          net.opentsdb.core.RowKey.prefixKeyWithSalt(row);
+        }
         out.println(hex(row) + " " + Internal.baseTime(row));
       } else {
         long ts = Long.parseLong(p[1]);
