@@ -47,6 +47,7 @@ mod merge;
 mod opentsdb;
 mod optional_parts;
 mod page_cost;
+mod phoenix_codecs;
 mod record_derive;
 mod record_key_bytes;
 mod record_props;

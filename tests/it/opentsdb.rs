@@ -27,7 +27,6 @@ use rowkey_fixtures::layouts::{
     tsdb_cell_points, tsdb_compact, tsdb_point, Rng, TsdbQualifier, TsdbRow, TsdbSaltedRow,
     TsdbValue, TSDB_ROW_SPAN,
 };
-use std::io::{BufRead, BufReader, Write};
 
 fn hex(b: &[u8]) -> String {
     if b.is_empty() {
@@ -44,35 +43,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 /// Every line's answer from one run of `TsdbCodec`.
 fn jvm(lines: &[String]) -> Vec<String> {
-    let mut child = rowkey_fixtures::hbase::java_main("rowkey.testing.TsdbCodec")
-        .unwrap_or_else(|e| panic!("cannot run TsdbCodec (Java and Maven are needed): {e}"))
-        .spawn()
-        .expect("starting TsdbCodec");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = lines.join("\n") + "\n";
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out: Vec<String> = BufReader::new(child.stdout.take().expect("stdout"))
-        .lines()
-        .map(|l| l.expect("a line"))
-        .collect();
-    writer
-        .join()
-        .expect("writer")
-        .expect("writing to TsdbCodec");
-    let status = child.wait().expect("TsdbCodec");
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = std::io::Read::read_to_string(&mut e, &mut err);
-    }
-    assert!(status.success(), "TsdbCodec failed: {err}");
-    assert_eq!(
-        out.len(),
-        lines.len(),
-        "TsdbCodec answered {} of {} lines: {err}",
-        out.len(),
-        lines.len()
-    );
-    out
+    rowkey_fixtures::hbase::java_lines("rowkey.testing.TsdbCodec", false, lines)
 }
 
 /// A random point: a timestamp (seconds, or milliseconds) and a value.

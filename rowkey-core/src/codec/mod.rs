@@ -60,6 +60,7 @@ pub mod int;
 #[cfg(feature = "jiff")]
 pub mod jiff;
 pub(crate) mod option;
+pub mod phoenix;
 pub mod reverse;
 #[cfg(feature = "rust_decimal")]
 pub mod rust_decimal;

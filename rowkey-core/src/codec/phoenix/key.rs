@@ -1,0 +1,270 @@
+//! A Phoenix row key of columns (`PTableImpl.newKey`, `RowKeySchema`):
+//! each column's bytes (inverted for DESC), a separator after a
+//! variable-length one (`VARCHAR`, `DECIMAL`, `VARBINARY`) that another
+//! follows, and trailing NULLs dropped.
+//!
+//! - The separator is `00`, or `FF` after a DESC value that is not NULL;
+//!   the last column has none, except `FF` after a DESC value.
+//! - A NULL is no bytes; trailing NULLs are dropped with their separators
+//!   (and the `00` before them): `('a', NULL, NULL)` is `61`.
+//! - Only variable-length columns may be NULL (Phoenix refuses a nullable
+//!   fixed-width key column), and a `VARBINARY` is only last, ascending.
+//!
+//! [`PhoenixKeyLen`] counts a key as these rules write it; the same
+//! counting decides where an encoder stops ([`put_column`]), so the
+//! length derived code states and the bytes it writes agree.
+
+use super::value::PhoenixValue;
+use super::PhoenixType;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::reader::KeyReader;
+use crate::writer::KeyWriter;
+
+/// One key column as a Phoenix table declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PhoenixColumn {
+    /// Its type.
+    pub ty: PhoenixType,
+    /// `DESC` in the primary key.
+    pub desc: bool,
+    /// The last column of the key.
+    pub last: bool,
+}
+
+impl PhoenixColumn {
+    fn var(&self) -> bool {
+        self.ty.fixed_width().is_none()
+    }
+
+    /// The separator after a value of this column (`None`: none).
+    fn separator(&self, null: bool) -> Option<u8> {
+        match (self.var(), self.last, self.desc && !null) {
+            (false, _, _) => None,
+            (true, false, true) | (true, true, true) => Some(0xFF),
+            (true, false, false) => Some(0x00),
+            (true, true, false) => None,
+        }
+    }
+}
+
+/// A key's length as its columns are added: all they write, and where
+/// the key ends (after the last column that is not NULL, with its `FF`
+/// if it has one; the `00` after it and everything later dropped).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhoenixKeyLen {
+    written: usize,
+    end: usize,
+}
+
+impl PhoenixKeyLen {
+    /// Starts after `prefix` bytes (a salt byte).
+    pub const fn new(prefix: usize) -> Self {
+        PhoenixKeyLen {
+            written: prefix,
+            end: prefix,
+        }
+    }
+
+    /// Adds a column whose value is `len` bytes (`null`: NULL).
+    pub fn add(&mut self, col: &PhoenixColumn, len: usize, null: bool) {
+        self.written += len;
+        let sep = col.separator(null);
+        if !null {
+            self.end = self.written + usize::from(sep == Some(0xFF));
+        }
+        self.written += usize::from(sep.is_some());
+    }
+
+    /// The key's length.
+    pub const fn len(&self) -> usize {
+        self.end
+    }
+
+    /// Whether no byte is written.
+    pub const fn is_empty(&self) -> bool {
+        self.end == 0
+    }
+}
+
+/// Why a column's value cannot be written, before any byte is.
+fn refuse<V: PhoenixValue>(v: &V, col: &PhoenixColumn) -> Option<EncodeErrorKind> {
+    if V::HOLDS & col.ty.bit() == 0 {
+        return Some(EncodeErrorKind::Invalid(
+            "this Rust type does not hold the column's Phoenix type",
+        ));
+    }
+    if v.is_null() {
+        return (!col.var()).then_some(EncodeErrorKind::Invalid(
+            "a fixed-width Phoenix key column is never NULL",
+        ));
+    }
+    if let Err(e) = v.check(&col.ty) {
+        return Some(e);
+    }
+    if matches!(col.ty, PhoenixType::Boolean) && col.desc {
+        return Some(EncodeErrorKind::Invalid(
+            "Phoenix 5.2.1 writes a DESC BOOLEAN key true as FE and reads that back as false: \
+             make the column ASC",
+        ));
+    }
+    if matches!(col.ty, PhoenixType::Varbinary) && (col.desc || !col.last) {
+        return Some(EncodeErrorKind::Invalid(
+            "Phoenix keys a VARBINARY only as the last column, ascending",
+        ));
+    }
+    None
+}
+
+/// Writes one key column: the value (inverted for DESC) and its
+/// separator; `len` is the key so far, and says where it ends. A
+/// `VARCHAR` holding U+0000 is refused: Phoenix reads the key as ending
+/// the value there.
+pub fn put_column<V: PhoenixValue>(
+    w: &mut KeyWriter<'_>,
+    v: &V,
+    col: &PhoenixColumn,
+    len: &mut PhoenixKeyLen,
+) -> Result<(), EncodeError> {
+    if let Some(kind) = refuse(v, col) {
+        return Err(w.error(kind));
+    }
+    let null = v.is_null();
+    let start = w.position();
+    let mut failed = None;
+    let mut zero = false;
+    v.put_phoenix(&col.ty, &mut |bytes| {
+        zero |= col.var() && bytes.contains(&0);
+        if failed.is_none() {
+            failed = w.put(bytes).err();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if zero && !matches!(col.ty, PhoenixType::Varbinary) {
+        return Err(w.error_at(
+            start,
+            EncodeErrorKind::Invalid(
+                "a zero byte (U+0000) in a Phoenix VARCHAR key column: Phoenix reads it as \
+                 the column's end",
+            ),
+        ));
+    }
+    if col.desc {
+        w.invert_since(start);
+    }
+    len.add(col, w.position() - start, null);
+    if let Some(sep) = col.separator(null) {
+        w.put_byte(sep)?;
+    }
+    Ok(())
+}
+
+/// Ends a key written with [`put_column`]: drops what follows its last
+/// column that is not NULL.
+pub fn finish_key(w: &mut KeyWriter<'_>, len: &PhoenixKeyLen) {
+    w.truncate(len.len());
+}
+
+/// The bytes of one key column as stored (a DESC column's still
+/// inverted; `None` for NULL), read as Phoenix's `RowKeySchema` does:
+/// a missing trailing column is NULL. `end` tracks where a key written by
+/// these rules ends, for [`finish_read`].
+pub fn take_column<'k>(
+    r: &mut KeyReader<'k>,
+    col: &PhoenixColumn,
+    end: &mut PhoenixKeyLen,
+) -> Result<Option<&'k [u8]>, DecodeError> {
+    let rest = r.remaining();
+    let start = r.position();
+    let raw: &'k [u8] = match col.ty.fixed_width() {
+        Some(n) => r.take(n)?,
+        None if rest.is_empty() => &[],
+        None if col.last => {
+            let v = r.take_rest();
+            match (col.desc, v.split_last()) {
+                (true, Some((0xFF, value))) => value,
+                (true, Some(_)) => {
+                    return Err(r.error_at(
+                        start,
+                        DecodeErrorKind::Invalid(
+                            "a DESC Phoenix column at the key's end without its FF",
+                        ),
+                    ))
+                }
+                _ => v,
+            }
+        }
+        None => {
+            let stop = if col.desc {
+                rest.iter().position(|&b| b == 0xFF || b == 0x00)
+            } else {
+                rest.iter().position(|&b| b == 0x00)
+            };
+            let n = stop.unwrap_or(rest.len());
+            let v = r.take(n)?;
+            if stop.is_some() {
+                let sep = r.take_byte()?;
+                // A DESC value ends with FF; its NULL (no bytes) with 00.
+                if col.desc && (sep == 0xFF) == v.is_empty() {
+                    return Err(r.error_at(
+                        start + n,
+                        DecodeErrorKind::Invalid("a DESC Phoenix column with the wrong separator"),
+                    ));
+                }
+            }
+            v
+        }
+    };
+    // What put_column refuses to write: a separator byte inside the value.
+    let sep = if col.desc { 0xFF } else { 0x00 };
+    if col.var() && !matches!(col.ty, PhoenixType::Varbinary) && raw.contains(&sep) {
+        return Err(r.error_at(
+            start,
+            DecodeErrorKind::Invalid(
+                "a separator byte inside a Phoenix VARCHAR or DECIMAL key column",
+            ),
+        ));
+    }
+    let null = raw.is_empty() && col.var();
+    end.add(col, raw.len(), null);
+    Ok((!null).then_some(raw))
+}
+
+/// The value of a column read by [`take_column`]: a DESC column's bytes
+/// inverted back (on the stack up to 64 bytes), then `V`'s.
+pub fn column_value<V: PhoenixValue>(
+    raw: Option<&[u8]>,
+    col: &PhoenixColumn,
+) -> Result<V, DecodeErrorKind> {
+    match raw {
+        Some(raw) if col.desc => {
+            let mut stack = [0u8; 64];
+            if raw.len() <= stack.len() {
+                for (d, s) in stack.iter_mut().zip(raw) {
+                    *d = !s;
+                }
+                V::from_phoenix(Some(&stack[..raw.len()]), &col.ty)
+            } else {
+                let heap: Vec<u8> = raw.iter().map(|b| !b).collect();
+                V::from_phoenix(Some(&heap), &col.ty)
+            }
+        }
+        raw => V::from_phoenix(raw, &col.ty),
+    }
+}
+
+/// Checks a key read with [`take_column`] ends where these rules end it:
+/// no separator or NULL left that Phoenix drops.
+pub fn finish_read(r: &KeyReader<'_>, end: &PhoenixKeyLen) -> Result<(), DecodeError> {
+    if r.position() != end.len() || !r.remaining().is_empty() {
+        return Err(r.error_at(
+            end.len(),
+            DecodeErrorKind::Invalid(
+                "bytes after the key's last non-NULL column: Phoenix drops trailing separators",
+            ),
+        ));
+    }
+    Ok(())
+}
