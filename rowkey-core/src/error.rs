@@ -154,6 +154,14 @@ pub enum EncodeErrorKind {
         /// The most the layout allows.
         max: usize,
     },
+    /// A text value has more characters than its column holds (a
+    /// Phoenix `VARCHAR(n)` counts characters, not bytes).
+    TooManyChars {
+        /// The value's characters.
+        chars: usize,
+        /// The most the column holds.
+        max: usize,
+    },
     /// An integer has more decimal digits than its `text(width)`.
     TooManyDigits {
         /// Digits the value has.
@@ -286,6 +294,10 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TooLong { len, max } => write!(
                 f,
                 "value is {len} bytes, the layout allows at most {max}"
+            ),
+            EncodeErrorKind::TooManyChars { chars, max } => write!(
+                f,
+                "value is {chars} characters, the column holds at most {max}"
             ),
             EncodeErrorKind::TooManyDigits { digits, width } => write!(
                 f,

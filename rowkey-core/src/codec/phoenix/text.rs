@@ -38,8 +38,8 @@ impl PhoenixValue for String {
                 if let Some(max) = max_chars {
                     let chars = self.chars().count();
                     if chars > max as usize {
-                        return Err(EncodeErrorKind::TooLong {
-                            len: chars,
+                        return Err(EncodeErrorKind::TooManyChars {
+                            chars,
                             max: max as usize,
                         });
                     }

@@ -78,6 +78,9 @@ public final class PhoenixSql {
         out.flush();
       }
     }
+    // HBase's and Phoenix's client threads are not all daemons: without
+    // this the JVM outlives its stdin, and the test binary that started it.
+    System.exit(0);
   }
 
   /** Prints every cell of HBase table {@code name}; how many. */

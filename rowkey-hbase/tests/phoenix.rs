@@ -1,0 +1,467 @@
+//! Tables of a real Apache Phoenix 5.2.1 (on the harness's HBase 2.6.1,
+//! `rowkey_fixtures::hbase::phoenix`), read and written natively with
+//! `rowkey::codec::phoenix`:
+//!
+//! - tables Phoenix created and filled with SQL (salted and not, DESC
+//!   columns, NULL-able key columns in the middle and at the end,
+//!   `VARCHAR`, `CHAR`, `DECIMAL(p,s)`, signed and unsigned integers,
+//!   `DOUBLE`) are scanned natively, every key decoded, and every value
+//!   equals what Phoenix's JDBC `SELECT` returns;
+//! - rows written natively from Rust (the key, Phoenix's empty-column
+//!   cell and a value cell at the qualifier Phoenix's catalog assigned)
+//!   are what Phoenix's `SELECT`, with a `WHERE` on each key column and an
+//!   `ORDER BY`, returns.
+//!
+//! Phoenix starts once for the binary (HBase about 17 s, its first JDBC
+//! connection about 25 s).
+
+use futures::TryStreamExt;
+use hbase_native::{Client, RowMutation, Scan};
+use rowkey::codec::phoenix::{
+    column_value, double_bytes, finish_key, finish_read, put_column, take_column, PhoenixColumn,
+    PhoenixKeyLen, PhoenixType, PhoenixValue,
+};
+use rowkey::salt::{phoenix_bucket, phoenix_hash};
+use rowkey::{KeyReader, KeyWriter};
+use rowkey_fixtures::hbase::{phoenix, PhoenixSql};
+use rowkey_fixtures::layouts::Rng;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+/// A key column's value, as the tests write and compare it.
+#[derive(Debug, Clone, PartialEq)]
+enum Val {
+    Text(Option<String>),
+    Char(String),
+    Dec(Decimal),
+    I64(i64),
+    I32(i32),
+    I16(i16),
+    I8(i8),
+    U32(u32),
+    F64(f64),
+}
+
+impl Val {
+    /// As a SQL literal.
+    fn literal(&self) -> String {
+        match self {
+            Val::Text(None) => "NULL".into(),
+            Val::Text(Some(s)) | Val::Char(s) => format!("'{}'", s.replace('\'', "''")),
+            Val::Dec(d) => d.to_string(),
+            Val::I64(v) => v.to_string(),
+            Val::I32(v) => v.to_string(),
+            Val::I16(v) => v.to_string(),
+            Val::I8(v) => v.to_string(),
+            Val::U32(v) => v.to_string(),
+            Val::F64(v) => format!("{v:?}"),
+        }
+    }
+
+    /// Whether `jdbc` (what `getString` gave) is this value.
+    fn is(&self, jdbc: &Option<String>) -> bool {
+        match (self, jdbc) {
+            (Val::Text(v), j) => v == j,
+            (_, None) => false,
+            (Val::Char(s), Some(j)) => s == j,
+            // Phoenix's getString groups a DECIMAL's digits: -88,999,990.
+            (Val::Dec(d), Some(j)) => {
+                let j = j.replace(',', "");
+                Decimal::from_scientific(&j)
+                    .or_else(|_| Decimal::from_str(&j))
+                    .is_ok_and(|x| x.normalize() == d.normalize())
+            }
+            (Val::F64(v), Some(j)) => j.parse::<f64>().is_ok_and(|x| x == *v),
+            (v, Some(j)) => v.literal() == *j,
+        }
+    }
+
+    fn put(&self, w: &mut KeyWriter<'_>, col: &PhoenixColumn, len: &mut PhoenixKeyLen) {
+        let r = match self {
+            Val::Text(v) => put_column(w, v, col, len),
+            Val::Char(v) => put_column(w, v, col, len),
+            Val::Dec(v) => put_column(w, v, col, len),
+            Val::I64(v) => put_column(w, v, col, len),
+            Val::I32(v) => put_column(w, v, col, len),
+            Val::I16(v) => put_column(w, v, col, len),
+            Val::I8(v) => put_column(w, v, col, len),
+            Val::U32(v) => put_column(w, v, col, len),
+            Val::F64(v) => put_column(w, v, col, len),
+        };
+        r.unwrap_or_else(|e| panic!("{self:?}: {e}"));
+    }
+}
+
+/// A Phoenix table as these tests declare it: its key columns (name,
+/// SQL type, DESC, NOT NULL) and its salt buckets.
+struct Table {
+    name: &'static str,
+    key: Vec<(&'static str, PhoenixType, bool, bool)>,
+    salt: Option<u32>,
+}
+
+impl Table {
+    fn columns(&self) -> Vec<PhoenixColumn> {
+        let n = self.key.len();
+        self.key
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, ty, desc, _))| PhoenixColumn {
+                ty,
+                desc,
+                last: i + 1 == n,
+            })
+            .collect()
+    }
+
+    fn create(&self, value: &str) -> String {
+        let cols: Vec<String> = self
+            .key
+            .iter()
+            .map(|(n, ty, _, not_null)| {
+                format!("{n} {ty}{}", if *not_null { " NOT NULL" } else { "" })
+            })
+            .collect();
+        let pk: Vec<String> = self
+            .key
+            .iter()
+            .map(|(n, _, desc, _)| format!("{n}{}", if *desc { " DESC" } else { "" }))
+            .collect();
+        let salt = self
+            .salt
+            .map_or(String::new(), |n| format!(" SALT_BUCKETS={n}"));
+        format!(
+            "CREATE TABLE {} ({}, V {value} CONSTRAINT PK PRIMARY KEY ({})){salt}",
+            self.name,
+            cols.join(", "),
+            pk.join(", ")
+        )
+    }
+
+    /// The key of `row`, salt byte and all.
+    fn encode(&self, row: &[Val]) -> Vec<u8> {
+        let mut out = vec![0u8; 1024];
+        let prefix = usize::from(self.salt.is_some());
+        let mut w = KeyWriter::new(&mut out, self.name);
+        if prefix == 1 {
+            w.put_byte(0).unwrap();
+        }
+        let mut len = PhoenixKeyLen::new(prefix);
+        for (v, col) in row.iter().zip(self.columns()) {
+            v.put(&mut w, &col, &mut len);
+        }
+        finish_key(&mut w, &len);
+        let n = w.finish();
+        out.truncate(n);
+        if let Some(buckets) = self.salt {
+            out[0] = phoenix_bucket(phoenix_hash(&out[1..]), buckets) as u8;
+        }
+        out
+    }
+
+    /// The row of `key`, as `template`'s kinds.
+    fn decode(&self, key: &[u8], template: &[Val]) -> Vec<Val> {
+        let prefix = usize::from(self.salt.is_some());
+        if let Some(buckets) = self.salt {
+            let bucket = phoenix_bucket(phoenix_hash(&key[1..]), buckets);
+            assert_eq!(u32::from(key[0]), bucket, "{key:02x?}: the salt byte");
+        }
+        let mut r = KeyReader::new(key, self.name);
+        r.take(prefix).unwrap();
+        let mut end = PhoenixKeyLen::new(prefix);
+        let mut row = Vec::new();
+        for (t, col) in template.iter().zip(self.columns()) {
+            let raw =
+                take_column(&mut r, &col, &mut end).unwrap_or_else(|e| panic!("{key:02x?}: {e}"));
+            fn v<T: PhoenixValue>(raw: Option<&[u8]>, col: &PhoenixColumn, key: &[u8]) -> T {
+                column_value(raw, col).unwrap_or_else(|e| panic!("{key:02x?}: {e:?}"))
+            }
+            row.push(match t {
+                Val::Text(_) => Val::Text(v(raw, &col, key)),
+                Val::Char(_) => Val::Char(v(raw, &col, key)),
+                Val::Dec(_) => Val::Dec(v(raw, &col, key)),
+                Val::I64(_) => Val::I64(v(raw, &col, key)),
+                Val::I32(_) => Val::I32(v(raw, &col, key)),
+                Val::I16(_) => Val::I16(v(raw, &col, key)),
+                Val::I8(_) => Val::I8(v(raw, &col, key)),
+                Val::U32(_) => Val::U32(v(raw, &col, key)),
+                Val::F64(_) => Val::F64(v(raw, &col, key)),
+            });
+        }
+        finish_read(&r, &end).unwrap_or_else(|e| panic!("{key:02x?}: {e}"));
+        row
+    }
+}
+
+fn metrics(name: &'static str) -> Table {
+    Table {
+        name,
+        key: vec![
+            (
+                "HOST",
+                PhoenixType::Varchar { max_chars: None },
+                false,
+                true,
+            ),
+            ("METRIC", PhoenixType::Integer, false, true),
+            ("AT", PhoenixType::BigInt, true, true),
+        ],
+        salt: Some(16),
+    }
+}
+
+fn mixed(name: &'static str) -> Table {
+    Table {
+        name,
+        key: vec![
+            (
+                "A",
+                PhoenixType::Varchar { max_chars: Some(8) },
+                true,
+                false,
+            ),
+            (
+                "B",
+                PhoenixType::Decimal {
+                    precision: Some(10),
+                    scale: Some(2),
+                },
+                false,
+                true,
+            ),
+            ("C", PhoenixType::Char { len: 3 }, true, true),
+            ("D", PhoenixType::SmallInt, true, true),
+            ("E", PhoenixType::Varchar { max_chars: None }, false, false),
+        ],
+        salt: None,
+    }
+}
+
+fn numbers(name: &'static str) -> Table {
+    Table {
+        name,
+        key: vec![
+            ("U", PhoenixType::UnsignedInt, false, true),
+            ("T", PhoenixType::TinyInt, true, true),
+            ("F", PhoenixType::Double, true, true),
+            ("L", PhoenixType::BigInt, false, true),
+        ],
+        salt: Some(4),
+    }
+}
+
+fn text(rng: &mut Rng, null_one_in: u64) -> Option<String> {
+    if null_one_in > 0 && rng.below(null_one_in) == 0 {
+        return None;
+    }
+    let alphabet = ["a", "b", "web", "é", "z-1", "Ω", "x y"];
+    let n = 1 + rng.below(3);
+    Some(
+        (0..n)
+            .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+            .collect(),
+    )
+}
+
+/// A random row of `table`'s columns (the tables above).
+fn row(table: &Table, rng: &mut Rng) -> Vec<Val> {
+    match table.key[0].0 {
+        "HOST" => vec![
+            Val::Text(text(rng, 0)),
+            Val::I32(rng.next_u64() as i32 >> rng.below(32)),
+            Val::I64(1_700_000_000_000 + rng.below(1 << 30) as i64),
+        ],
+        "A" => vec![
+            // VARCHAR(8): at most 8 characters.
+            Val::Text(text(rng, 4).map(|t| t.chars().take(8).collect())),
+            Val::Dec(Decimal::new(
+                rng.next_u64() as i64 % 100_000_000,
+                rng.below(3) as u32,
+            )),
+            Val::Char(["ab", "abc", "x", "Z9"][rng.below(4) as usize].into()),
+            Val::I16(rng.next_u64() as i16),
+            Val::Text(text(rng, 3)),
+        ],
+        _ => vec![
+            Val::U32((rng.next_u64() >> 33) as u32),
+            Val::I8(rng.next_u64() as i8),
+            Val::F64((rng.next_u64() as i32 >> rng.below(31)) as f64 / 4.0),
+            Val::I64(rng.next_u64() as i64),
+        ],
+    }
+}
+
+fn upsert(table: &Table, row: &[Val], value: &str) -> String {
+    let names: Vec<&str> = table.key.iter().map(|k| k.0).collect();
+    let values: Vec<String> = row.iter().map(Val::literal).collect();
+    format!(
+        "UPSERT INTO {} ({}, V) VALUES ({}, {value})",
+        table.name,
+        names.join(", "),
+        values.join(", ")
+    )
+}
+
+/// Runs `f` with the JDBC connection (its lock held by no `await`).
+fn with_sql<R>(f: impl FnOnce(&mut PhoenixSql) -> R) -> R {
+    f(&mut phoenix().sql())
+}
+
+async fn native() -> Client {
+    Client::connect(&phoenix().hbase.zk_address())
+        .await
+        .expect("the native client connects")
+}
+
+/// Every key of the HBase table `name`, in key order.
+async fn keys(client: &Client, name: &str) -> Vec<Vec<u8>> {
+    client
+        .scan(name, Scan::all())
+        .map_ok(|r| r.row)
+        .try_collect()
+        .await
+        .expect("a native scan")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_phoenix_filled_read_natively_as_jdbc_reads_them() {
+    let client = native().await;
+    for (table, seed) in [(metrics("R_M"), 1), (mixed("R_X"), 2), (numbers("R_N"), 3)] {
+        let mut rng = Rng(seed);
+        let (rows, selected) = with_sql(|sql| {
+            sql.must(&table.create("BIGINT"));
+            let mut rows = Vec::new();
+            for i in 0..150 {
+                let r = row(&table, &mut rng);
+                sql.must(&upsert(&table, &r, &i.to_string()));
+                rows.push(r);
+            }
+            let selected = sql.query(&format!("SELECT * FROM {}", table.name));
+            (rows, selected.unwrap())
+        });
+        let template = rows[0].clone();
+        let decoded: Vec<Vec<Val>> = keys(&client, table.name)
+            .await
+            .iter()
+            .map(|k| table.decode(k, &template))
+            .collect();
+        assert_eq!(decoded.len(), selected.len(), "{}: rows", table.name);
+        // Each row read natively is one JDBC returned, value for value.
+        for row in &decoded {
+            let found = selected
+                .iter()
+                .filter(|s| row.iter().zip(s.iter()).all(|(v, j)| v.is(j)))
+                .count();
+            assert_eq!(found, 1, "{}: {row:?} in {selected:?}", table.name);
+            // And it encodes back to the key Phoenix wrote.
+            let key = table.encode(row);
+            assert_eq!(table.decode(&key, &template), *row);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_written_natively_are_what_phoenix_selects() {
+    let client = native().await;
+    for (table, seed) in [
+        (metrics("W_M"), 11),
+        (mixed("W_X"), 12),
+        (numbers("W_N"), 13),
+    ] {
+        let mut rng = Rng(seed);
+        let q = with_sql(|sql| {
+            sql.must(&table.create("DOUBLE"));
+            // The value column's qualifier, as Phoenix's catalog assigned it.
+            sql.query(&format!(
+                "SELECT COLUMN_QUALIFIER FROM SYSTEM.CATALOG WHERE TABLE_NAME = '{}' \
+                 AND COLUMN_NAME = 'V'",
+                table.name
+            ))
+            .unwrap()
+        });
+        // JDBC shows a VARBINARY as its bytes in hex.
+        let shown = q[0][0].clone().expect("V's qualifier");
+        let qualifier: Vec<u8> = (0..shown.len() / 2)
+            .map(|i| u8::from_str_radix(&shown[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect();
+        assert_eq!(
+            qualifier,
+            [0x80, 0x0b],
+            "Phoenix's first encoded qualifier, 11"
+        );
+        let mut rows = Vec::new();
+        let mut writes = Vec::new();
+        for i in 0..150 {
+            let r = row(&table, &mut rng);
+            let mut m = RowMutation::put(table.encode(&r));
+            // Phoenix's empty column, then V.
+            m = m.set(b"0", &[0, 0, 0, 0], b"x");
+            m = m.set(b"0", &qualifier, &double_bytes(f64::from(i)));
+            writes.push(m);
+            rows.push((r, i));
+        }
+        client
+            .mutate(table.name, writes)
+            .await
+            .expect("native writes");
+        with_sql(|sql| check_selects(sql, &table, &rows));
+    }
+}
+
+/// What Phoenix selects of `rows` written natively to `table`: every row
+/// in key order, and a `WHERE` on each key column.
+fn check_selects(sql: &mut PhoenixSql, table: &Table, rows: &[(Vec<Val>, i32)]) {
+    // Every row, in Phoenix's key order.
+    let order: Vec<String> = table
+        .key
+        .iter()
+        .map(|(n, _, desc, _)| format!("{n}{}", if *desc { " DESC" } else { "" }))
+        .collect();
+    let all = sql
+        .query(&format!(
+            "SELECT * FROM {} ORDER BY {}",
+            table.name,
+            order.join(", ")
+        ))
+        .unwrap();
+    assert_eq!(all.len(), rows.len(), "{}", table.name);
+    // Phoenix's ORDER BY of the key columns is the order of the keys'
+    // bytes after the salt byte.
+    let salt = usize::from(table.salt.is_some());
+    let keys_in_order: Vec<Vec<u8>> = all
+        .iter()
+        .map(|s| {
+            let (r, _) = rows
+                .iter()
+                .find(|(r, _)| r.iter().zip(s.iter()).all(|(v, j)| v.is(j)))
+                .unwrap_or_else(|| panic!("{}: {s:?} was not written", table.name));
+            table.encode(r)[salt..].to_vec()
+        })
+        .collect();
+    assert!(
+        keys_in_order.windows(2).all(|w| w[0] < w[1]),
+        "{}: ORDER BY is not the keys' order",
+        table.name
+    );
+    for (r, i) in rows {
+        let found = all
+            .iter()
+            .filter(|s| r.iter().zip(s.iter()).all(|(v, j)| v.is(j)))
+            .collect::<Vec<_>>();
+        assert_eq!(found.len(), 1, "{}: {r:?}", table.name);
+        assert!(Val::F64(f64::from(*i)).is(&found[0][table.key.len()]));
+    }
+    // A WHERE on each key column finds the rows that hold it.
+    for (c, (name, ..)) in table.key.iter().enumerate() {
+        let v = &rows[7].0[c];
+        let test = match v {
+            Val::Text(None) => format!("{name} IS NULL"),
+            v => format!("{name} = {}", v.literal()),
+        };
+        let n = sql
+            .query(&format!("SELECT COUNT(*) FROM {} WHERE {test}", table.name))
+            .unwrap();
+        let want = rows.iter().filter(|(r, _)| r[c] == *v).count();
+        assert_eq!(n[0][0], Some(want.to_string()), "{}: {test}", table.name);
+    }
+}
