@@ -190,6 +190,10 @@ pub struct RecordsAndIndexesDoctests;
 #[cfg(doctest)]
 pub struct WideRowsDoctests;
 
+#[doc = include_str!("../docs/phoenix.md")]
+#[cfg(doctest)]
+pub struct PhoenixDoctests;
+
 #[doc = include_str!("../docs/changing-a-key.md")]
 #[cfg(doctest)]
 pub struct ChangingAKeyDoctests;

@@ -30,7 +30,18 @@ use syn::{parse_macro_input, DeriveInput};
 /// named fields. See the `rowkey` crate for the attributes.
 #[proc_macro_derive(
     RowKey,
-    attributes(rowkey, text, pad, max_len, reverse, desc_ts, desc, salt, hash_prefix)
+    attributes(
+        rowkey,
+        text,
+        pad,
+        max_len,
+        reverse,
+        desc_ts,
+        desc,
+        salt,
+        hash_prefix,
+        phoenix
+    )
 )]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

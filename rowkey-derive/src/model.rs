@@ -24,6 +24,8 @@ pub struct KeyModel<'a> {
     pub prefix: Option<PrefixModel>,
     /// `#[rowkey(index_of = Main)]`.
     pub index_of: Option<Type>,
+    /// `#[rowkey(phoenix)]`: every field a Phoenix key column.
+    pub phoenix: bool,
 }
 
 /// What a key starts with before its fields.

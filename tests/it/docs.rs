@@ -40,6 +40,7 @@ fn the_attribute_table_is_the_guides() {
         "#[desc]",
         "#[salt(",
         "#[hash_prefix(",
+        "#[phoenix(",
     ] {
         assert!(table.contains(attribute), "no row for {attribute}");
     }

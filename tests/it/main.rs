@@ -48,6 +48,7 @@ mod opentsdb;
 mod optional_parts;
 mod page_cost;
 mod phoenix_codecs;
+mod phoenix_derive;
 mod record_derive;
 mod record_key_bytes;
 mod record_props;

@@ -42,6 +42,17 @@ pub enum FieldCodec {
     },
     /// A UUID's 36-character lowercase hyphenated form (`#[text]`).
     UuidText,
+    /// An Apache Phoenix key column (`#[rowkey(phoenix)]`): its type's
+    /// bytes, inverted for `DESC`, with Phoenix's separator after a
+    /// variable-length one ([`phoenix`](super::phoenix)).
+    Phoenix {
+        /// The column's type.
+        ty: super::phoenix::PhoenixType,
+        /// It ends the key.
+        last: bool,
+        /// The most bytes a value takes (its separator not counted).
+        max_len: usize,
+    },
     /// A non-negative decimal as zero-padded digits with a fixed number of
     /// decimals (`#[text(width, scale)]`).
     DecimalText {

@@ -144,6 +144,15 @@ macro_rules! with_codec {
                 let $c = DecimalText { width, scale };
                 $body
             }
+            FieldCodec::Phoenix { ty, last, max_len } => {
+                let $c = phoenix::PhoenixField {
+                    ty,
+                    desc,
+                    last,
+                    max_len,
+                };
+                $body
+            }
         }
     }};
 }

@@ -5,6 +5,7 @@
 use super::{FieldCodec, FieldLayout, KeyPrefix, Layout, ValueKind};
 use crate::codec::date_format::FormatItem;
 use crate::codec::framing::Side;
+use crate::codec::phoenix::PhoenixType;
 use crate::codec::{Framing, Reverse};
 use crate::salt::{BucketFormat, GroupRule, PrefixHash, SaltHash, SaltPlan};
 use core::fmt;
@@ -273,6 +274,25 @@ fn codec_bytes(out: &mut Canonical, codec: &FieldCodec) {
             out.byte(6);
             out.u64(width as u64);
             out.u32(scale);
+        }
+        FieldCodec::Phoenix { ty, last, max_len } => {
+            out.byte(7);
+            // The type by its place among Phoenix's, then its length,
+            // precision and scale (0 for none).
+            out.u32(ty.bit().trailing_zeros());
+            let (a, b) = match ty {
+                PhoenixType::Varchar { max_chars } => (max_chars.unwrap_or(0), 0),
+                PhoenixType::Char { len } | PhoenixType::Binary { len } => (len, 0),
+                PhoenixType::Decimal { precision, scale } => (
+                    u32::from(precision.unwrap_or(0)),
+                    u32::from(scale.unwrap_or(0)),
+                ),
+                _ => (0, 0),
+            };
+            out.u32(a);
+            out.u32(b);
+            out.flag(last);
+            out.u64(max_len as u64);
         }
     }
 }

@@ -148,6 +148,14 @@ pub enum Order {
 }
 
 impl Layout {
+    /// Whether the key is an Apache Phoenix table's (its fields are
+    /// Phoenix key columns, `#[rowkey(phoenix)]`).
+    pub fn is_phoenix(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| matches!(f.codec, FieldCodec::Phoenix { .. }))
+    }
+
     /// The field called `name`.
     pub fn field(&self, name: &str) -> Option<&FieldLayout> {
         self.fields.iter().find(|f| f.name == name)

@@ -110,6 +110,8 @@ pub enum ScanRefusal {
     VariableWidth,
     /// A date, UUID or decimal text: `eq` or a range of its type.
     TextFormTakesARange,
+    /// A Phoenix key column: plans read Phoenix keys by their bytes.
+    PhoenixColumn,
 }
 
 impl ScanRefusal {
@@ -127,6 +129,7 @@ impl ScanRefusal {
             ScanRefusal::Optional => "OptionalFieldsAreSetExactly",
             ScanRefusal::VariableWidth => "VariableWidthFieldsCannotBeLeftFree",
             ScanRefusal::TextFormTakesARange => "TextFormsTakeARangeNotAPrefix",
+            ScanRefusal::PhoenixColumn => "PhoenixKeyColumnsHaveNoTypedScanSteps",
         }
     }
 }

@@ -126,6 +126,10 @@ fn refusals_name_the_reason_types() {
             ScanRefusal::TextFormTakesARange,
             name::<scan::TextFormsTakeARangeNotAPrefix>(),
         ),
+        (
+            ScanRefusal::PhoenixColumn,
+            name::<scan::PhoenixKeyColumnsHaveNoTypedScanSteps>(),
+        ),
     ];
     for (refusal, ty) in pairs {
         assert_eq!(refusal.reason_type(), ty);

@@ -12,8 +12,9 @@ use super::rules::{
     MAX_DECIMAL_SCALE, MAX_TEXT_DIGITS,
 };
 use super::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order, ValueKind};
+use crate::codec::phoenix::PhoenixType;
 use crate::codec::{Framing, Reverse};
-use crate::salt::MAX_BUCKETS;
+use crate::salt::{SaltHash, MAX_BUCKETS};
 
 /// Whether a packed part is one the derive writes: named fields of 1 to
 /// 64 bits (a `bool` of 1), whole bytes, at most 64 bits in all.
@@ -171,7 +172,51 @@ pub(super) fn validate(l: &Layout) -> Result<(), String> {
         }
         None => {}
     }
+    if l.is_phoenix() {
+        check_phoenix(l)?;
+    }
     check_key_lengths(l)
+}
+
+/// A Phoenix key's rules (`#[rowkey(phoenix)]`): every field a Phoenix
+/// column, `last` on the last one only, NULL only in a variable-length
+/// column, `VARBINARY` last and ascending, no `DESC BOOLEAN`, and a salt
+/// of Phoenix's hash over the whole key.
+fn check_phoenix(l: &Layout) -> Result<(), String> {
+    let n = l.fields.len();
+    for (i, f) in l.fields.iter().enumerate() {
+        let FieldCodec::Phoenix { ty, last, max_len } = f.codec else {
+            return Err(format!(
+                "field `{}` is not a Phoenix column, in a Phoenix key",
+                f.name
+            ));
+        };
+        let why = if last != (i + 1 == n) {
+            Some("it says it is the last column and is not, or the other way")
+        } else if f.optional && ty.fixed_width().is_some() {
+            Some("a fixed-width Phoenix key column is never NULL")
+        } else if matches!(ty, PhoenixType::Varbinary) && (f.desc || !last) {
+            Some("Phoenix keys a VARBINARY only as the last column, ascending")
+        } else if matches!(ty, PhoenixType::Boolean) && f.desc {
+            Some("Phoenix 5.2.1 reads a DESC BOOLEAN key back wrong")
+        } else if ty.max_width().is_some_and(|w| w != max_len)
+            || (ty.max_width().is_none() && max_len == 0)
+        {
+            Some("its most bytes are not its type's")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(format!("field `{}` ({ty}): {why}", f.name));
+        }
+    }
+    match &l.prefix {
+        Some(KeyPrefix::Salt(s)) if s.hash != SaltHash::Phoenix => {
+            Err("a Phoenix key's salt is Phoenix's hash of every column (hash = phoenix)".into())
+        }
+        Some(KeyPrefix::HashPrefix(_)) => Err("a Phoenix key has no hash prefix".into()),
+        _ => Ok(()),
+    }
 }
 
 /// Whether `s` is a Rust name (a field's or a variant's, as the derive
@@ -490,6 +535,7 @@ fn check_pair(codec: &FieldCodec, kind: &ValueKind) -> Result<(), String> {
         },
         FieldCodec::UuidText => matches!(k, ValueKind::Uuid),
         FieldCodec::DecimalText { .. } => matches!(k, ValueKind::Decimal),
+        FieldCodec::Phoenix { ty, .. } => *k == ty.value_kind(),
     };
     if takes {
         return Ok(());
@@ -504,6 +550,7 @@ fn check_pair(codec: &FieldCodec, kind: &ValueKind) -> Result<(), String> {
         FieldCodec::DateText { .. } => "#[text(format = \"..\")] writes dates and times",
         FieldCodec::UuidText => "#[text] as 36 characters is a UUID's",
         FieldCodec::DecimalText { .. } => "#[text(width, scale)] writes decimals",
+        FieldCodec::Phoenix { .. } => "a Phoenix column takes its type's values",
     };
     Err(format!("{codec}; its value is {}", kind_name(kind)))
 }

@@ -78,6 +78,9 @@ reasons! {
     /// `#[text]`) is set with `eq` or a range (`between`, `since`,
     /// `until`) of its own type, not a text prefix.
     TextFormsTakeARangeNotAPrefix,
+    /// A Phoenix key column (`#[rowkey(phoenix)]`) has no typed scan
+    /// steps: read a Phoenix table's rows by their keys' ranges.
+    PhoenixKeyColumnsHaveNoTypedScanSteps,
 }
 
 /// The scan modes in which a prefix, an IN-list or `latest` may follow:

@@ -5,6 +5,7 @@
 //! here: that is `check.rs`.
 
 mod index;
+mod phoenix;
 mod prefix;
 pub mod record;
 
@@ -27,6 +28,7 @@ pub const FIELD_ATTRS: &[&str] = &[
     "desc",
     "salt",
     "hash_prefix",
+    "phoenix",
 ];
 
 /// A value and where it was written.
@@ -51,6 +53,8 @@ pub struct StructAttrs {
     pub krate: Option<Path>,
     /// `#[rowkey(index_of = Main)]`: the main key this one indexes.
     pub index_of: Option<syn::Type>,
+    /// `#[rowkey(phoenix)]`: an Apache Phoenix table's primary key.
+    pub phoenix: Option<Span>,
 }
 
 /// `#[rowkey(target = "bigtable" | "hbase")]`: the store whose row key
@@ -103,6 +107,8 @@ pub struct FieldAttrs {
     pub desc: Option<Span>,
     pub salt: Option<Spanned<SaltAttr>>,
     pub hash_prefix: Option<Spanned<HashPrefixAttr>>,
+    /// `#[phoenix(varchar(10))]`: a Phoenix key column's SQL type.
+    pub phoenix: Option<Spanned<rowkey_core::codec::phoenix::PhoenixType>>,
     /// One of our attributes (or a near miss of one) was rejected; its
     /// error is reported, and checks that would only repeat it are skipped.
     pub malformed: bool,
@@ -185,12 +191,25 @@ pub fn struct_attrs(cx: &Ctxt, attrs: &[Attribute]) -> StructAttrs {
                     out.krate = Some(path);
                 }
                 "index_of" => index::parse_index_of(cx, &meta, &mut out.index_of)?,
+                "phoenix" => {
+                    if out.phoenix.is_some() {
+                        cx.error_spanned_by(&meta.path, "`phoenix` is given twice");
+                    }
+                    out.phoenix = Some(meta.path.span());
+                }
                 other => {
                     return Err(meta.error(format!(
                         "unknown option `{other}` in #[rowkey(..)]; {}",
                         suggest::hint(
                             other,
-                            &["separator", "max_len", "target", "crate", "index_of"]
+                            &[
+                                "separator",
+                                "max_len",
+                                "target",
+                                "crate",
+                                "index_of",
+                                "phoenix"
+                            ]
                         )
                     )))
                 }
@@ -224,6 +243,9 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "salt" => prefix::parse_salt(attr).map(|s| set_attr(cx, &mut out.salt, s, attr)),
             "hash_prefix" => {
                 prefix::parse_hash_prefix(attr).map(|h| set_attr(cx, &mut out.hash_prefix, h, attr))
+            }
+            "phoenix" => {
+                phoenix::parse_phoenix(attr).map(|t| set_attr(cx, &mut out.phoenix, t, attr))
             }
             "rowkey" => Err(syn::Error::new_spanned(
                 attr,

@@ -6,6 +6,7 @@ mod bits;
 mod combine;
 mod field;
 pub mod key_part;
+mod phoenix;
 mod prefix;
 pub mod record;
 mod text_form;
@@ -51,14 +52,56 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         .iter()
         .map(|f| attr::field_attrs(cx, &f.attrs))
         .collect();
+    let phoenix = attrs.phoenix.is_some();
+    if phoenix {
+        phoenix::check_struct(cx, &attrs);
+        if let Some(l) = input.generics.lifetimes().next() {
+            cx.error_spanned_by(
+                l,
+                "a Phoenix key owns its fields (String, Vec<u8>): a DESC column's bytes are \
+                 inverted, so nothing borrows the key; remove the lifetime",
+            );
+        }
+        if let Some(i) = &attrs.index_of {
+            cx.error_spanned_by(
+                i,
+                "a Phoenix key is not an index key of this crate's: remove `index_of`",
+            );
+        }
+    } else {
+        for (f, a) in fields.iter().zip(&field_attrs) {
+            if let Some(t) = &a.phoenix {
+                cx.error_at(
+                    t.span,
+                    format!(
+                        "field `{}`: #[phoenix(..)] is for a Phoenix table's key: add \
+                         #[rowkey(phoenix)] to the struct",
+                        f.ident
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
     let models: Vec<FieldModel> = fields
         .iter()
         .zip(&field_attrs)
         .enumerate()
-        .filter_map(|(i, (f, a))| field_model(cx, f, a, i + 1 == count, &attrs))
+        .filter_map(|(i, (f, a))| {
+            if phoenix {
+                phoenix::phoenix_field_model(cx, f, a, i + 1 == count)
+            } else {
+                field_model(cx, f, a, i + 1 == count, &attrs)
+            }
+        })
         .collect();
     let field_refs: Vec<&Field> = fields.iter().collect();
-    let prefix = prefix::prefix_model(cx, &field_refs, &field_attrs, &attrs);
+    let mut prefix = prefix::prefix_model(cx, &field_refs, &field_attrs, &attrs);
+    if phoenix {
+        phoenix::fix_salt(cx, &mut prefix);
+    }
     if models.len() == count {
         let prefix_len = prefix.as_ref().map_or(0, |p| p.len(separator.is_some()));
         check_total_len(cx, input, &attrs, &models, prefix_len);
@@ -78,6 +121,7 @@ pub fn key_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<KeyModel<'a>> 
         fields: models,
         prefix,
         index_of: attrs.index_of,
+        phoenix,
     })
 }
 

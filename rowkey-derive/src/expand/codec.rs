@@ -132,6 +132,40 @@ pub fn field_codec(f: &FieldModel) -> TokenStream {
         FieldCodec::DecimalText { width, scale } => {
             quote!(__rk::FieldCodec::DecimalText { width: #width, scale: #scale })
         }
+        FieldCodec::Phoenix { ty, last, max_len } => {
+            let ty = phoenix_type(ty);
+            quote!(__rk::FieldCodec::Phoenix { ty: #ty, last: #last, max_len: #max_len })
+        }
+    }
+}
+
+/// A `PhoenixType` as tokens.
+pub fn phoenix_type(ty: rowkey_core::codec::phoenix::PhoenixType) -> TokenStream {
+    use rowkey_core::codec::phoenix::PhoenixType as P;
+    let opt_u32 = |v: Option<u32>| match v {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let opt_u8 = |v: Option<u8>| match v {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    match ty {
+        P::Varchar { max_chars } => {
+            let m = opt_u32(max_chars);
+            quote!(__rk::phoenix::PhoenixType::Varchar { max_chars: #m })
+        }
+        P::Char { len } => quote!(__rk::phoenix::PhoenixType::Char { len: #len }),
+        P::Binary { len } => quote!(__rk::phoenix::PhoenixType::Binary { len: #len }),
+        P::Decimal { precision, scale } => {
+            let (p, s) = (opt_u8(precision), opt_u8(scale));
+            quote!(__rk::phoenix::PhoenixType::Decimal { precision: #p, scale: #s })
+        }
+        simple => {
+            // The unit variants, by their Debug name.
+            let name = quote::format_ident!("{}", format!("{simple:?}"));
+            quote!(__rk::phoenix::PhoenixType::#name)
+        }
     }
 }
 
@@ -281,6 +315,10 @@ pub fn value_kind(f: &FieldModel) -> TokenStream {
         },
         FieldCodec::UuidText => quote!(__rk::ValueKind::Uuid),
         FieldCodec::DecimalText { .. } => quote!(__rk::ValueKind::Decimal),
+        FieldCodec::Phoenix { ty, .. } => {
+            let ty = phoenix_type(ty);
+            quote!(#ty.value_kind())
+        }
         _ => quote_spanned! {f.value_ty.span()=>
             <#ty as __rk::KeyPart>::VALUE
         },
@@ -324,6 +362,8 @@ pub fn scan_codec(f: &FieldModel, borrowed: bool) -> TokenStream {
         // Codecs of one type are their own scan codec type.
         FieldCodec::UuidText => quote!(__rk::UuidText),
         FieldCodec::DecimalText { .. } => quote!(__rk::DecimalText),
+        // A Phoenix key has no typed scan (expand/phoenix.rs).
+        FieldCodec::Phoenix { .. } => quote!(()),
     };
     if f.optional {
         quote!(__rk::scan::codec::Optional<#owned>)

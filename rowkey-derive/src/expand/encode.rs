@@ -84,6 +84,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
     } else {
         (quote!(), quote! { #(let #places = &self.#idents;)* #body })
     };
+    let row_key = impl_row_key_trait(model, quote!(__PREFIX_LEN + #fixed #(#lens)*));
     quote! {
         #write_fields
 
@@ -95,6 +96,16 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
             }
         }
 
+        #row_key
+    }
+}
+
+/// `impl RowKey`: the layout constants' lengths and layout, and
+/// `encoded_len`'s body.
+pub(super) fn impl_row_key_trait(model: &KeyModel, encoded_len: TokenStream) -> TokenStream {
+    let ident = model.ident;
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    quote! {
         #[automatically_derived]
         impl #impl_generics __rk::RowKey for #ident #ty_generics #where_clause {
             const MAX_LEN: usize = __MAX_LEN;
@@ -103,7 +114,7 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
 
             #[inline]
             fn encoded_len(&self) -> usize {
-                __PREFIX_LEN + #fixed #(#lens)*
+                #encoded_len
             }
 
             #[inline]

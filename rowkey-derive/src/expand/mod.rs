@@ -11,6 +11,7 @@ mod index;
 mod key_fields;
 pub mod key_part;
 mod layout;
+mod phoenix;
 mod prefix;
 pub mod record;
 mod scan;
@@ -48,6 +49,20 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
         use #private as #runtime;
     };
     let consts = layout::consts(model);
+    if model.phoenix {
+        let key = phoenix::impl_row_key(model);
+        return quote! {
+            #import
+            #[doc(hidden)]
+            #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
+            const _: () = {
+                use #runtime as __rk;
+                use __rk::InField as _;
+                #consts
+                #key
+            };
+        };
+    }
     let encode = encode::impl_row_key(model);
     let decode = decode::impl_decode_key(model);
     let scan_structs = scan::scan_structs(model);

@@ -14,99 +14,11 @@
 //! one form. [`DecimalDigits`] is a decimal as its base-10 digits, the
 //! type-independent middle every decimal type goes through.
 
+pub use super::decimal_digits::DecimalDigits;
 use crate::error::DecodeErrorKind;
 
 /// The most base-10 digits a Phoenix `DECIMAL` holds.
 pub const MAX_DECIMAL_DIGITS: usize = 38;
-
-/// A decimal as Phoenix normalises one: a sign, its significant base-10
-/// digits (no leading or trailing zero; none for 0) and where the decimal
-/// point is: `point` digits before it (`12.5`: digits `125`, point 2;
-/// `0.001`: digits `1`, point -2; `100`: digits `1`, point 3). Held on the
-/// stack: a key with a `DECIMAL` encodes without allocating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DecimalDigits {
-    /// Below zero.
-    pub negative: bool,
-    digits: [u8; MAX_DECIMAL_DIGITS],
-    len: usize,
-    /// Digits before the decimal point (negative: zeros after it first).
-    pub point: i32,
-}
-
-impl DecimalDigits {
-    /// Zero.
-    pub const fn zero() -> Self {
-        DecimalDigits {
-            negative: false,
-            digits: [0; MAX_DECIMAL_DIGITS],
-            len: 0,
-            point: 0,
-        }
-    }
-
-    /// The digits of `mantissa * 10^-scale`, normalised (trailing zeros
-    /// dropped); `None` past [`MAX_DECIMAL_DIGITS`] significant digits.
-    pub fn from_scaled(negative: bool, mut mantissa: u128, scale: i32) -> Option<Self> {
-        if mantissa == 0 {
-            return Some(DecimalDigits::zero());
-        }
-        let mut scale = scale;
-        while mantissa.is_multiple_of(10) {
-            mantissa /= 10;
-            scale -= 1;
-        }
-        let mut rev = [0u8; 40];
-        let mut n = 0;
-        while mantissa > 0 {
-            rev[n] = (mantissa % 10) as u8;
-            mantissa /= 10;
-            n += 1;
-        }
-        if n > MAX_DECIMAL_DIGITS {
-            return None;
-        }
-        let mut digits = [0u8; MAX_DECIMAL_DIGITS];
-        for i in 0..n {
-            digits[i] = rev[n - 1 - i];
-        }
-        Some(DecimalDigits {
-            negative,
-            digits,
-            len: n,
-            point: n as i32 - scale,
-        })
-    }
-
-    /// The significant digits, most significant first (none for 0).
-    pub fn digits(&self) -> &[u8] {
-        &self.digits[..self.len]
-    }
-
-    /// Digits after the decimal point (0 for an integer).
-    pub fn scale(&self) -> i32 {
-        (self.len as i32 - self.point).max(0)
-    }
-
-    /// Digits before the decimal point (0 for a value below 1).
-    pub fn integer_digits(&self) -> i32 {
-        self.point.max(0)
-    }
-
-    /// The value as `mantissa * 10^-scale` with `scale >= 0`, if the
-    /// mantissa fits in a `u128`.
-    pub fn to_scaled(&self) -> Option<(bool, u128, u32)> {
-        let mut m: u128 = 0;
-        for &d in self.digits() {
-            m = m.checked_mul(10)?.checked_add(u128::from(d))?;
-        }
-        // Zeros between the last digit and the point.
-        for _ in 0..(self.point - self.len as i32).max(0) {
-            m = m.checked_mul(10)?;
-        }
-        Some((self.negative && m != 0, m, self.scale() as u32))
-    }
-}
 
 /// Why a decimal has no Phoenix bytes: its exponent is outside what
 /// Phoenix's exponent byte holds.

@@ -19,6 +19,9 @@
 //! uninverted).
 
 mod decimal;
+mod decimal_digits;
+mod dynamic;
+mod field;
 mod key;
 mod number;
 mod temporal;
@@ -30,6 +33,7 @@ pub use decimal::{
     decimal_bytes, decimal_from, DecimalBytes, DecimalDigits, DECIMAL_OUT_OF_RANGE,
     MAX_DECIMAL_BYTES, MAX_DECIMAL_DIGITS,
 };
+pub use field::PhoenixField;
 pub use key::{
     column_value, finish_key, finish_read, put_column, take_column, PhoenixColumn, PhoenixKeyLen,
 };

@@ -170,6 +170,32 @@ impl PhoenixType {
     }
 }
 
+impl PhoenixType {
+    /// The Rust types a column of the type is (see
+    /// [`PhoenixValue`](super::PhoenixValue)), for messages.
+    pub const fn rust_types(&self) -> &'static str {
+        match *self {
+            PhoenixType::Varchar { .. } | PhoenixType::Char { .. } => "String",
+            PhoenixType::Binary { .. } | PhoenixType::Varbinary => "Vec<u8>",
+            PhoenixType::TinyInt => "i8",
+            PhoenixType::SmallInt => "i16",
+            PhoenixType::Integer => "i32",
+            PhoenixType::BigInt => "i64",
+            PhoenixType::UnsignedTinyInt => "u8",
+            PhoenixType::UnsignedSmallInt => "u16",
+            PhoenixType::UnsignedInt => "u32",
+            PhoenixType::UnsignedLong => "u64",
+            PhoenixType::Float | PhoenixType::UnsignedFloat => "f32",
+            PhoenixType::Double | PhoenixType::UnsignedDouble => "f64",
+            PhoenixType::Decimal { .. } => "rust_decimal::Decimal",
+            PhoenixType::Boolean => "bool",
+            PhoenixType::Date | PhoenixType::Time => "i64 (milliseconds)",
+            PhoenixType::UnsignedDate | PhoenixType::UnsignedTime => "u64 (milliseconds)",
+            PhoenixType::Timestamp | PhoenixType::UnsignedTimestamp => "PhoenixTimestamp",
+        }
+    }
+}
+
 /// The type as Phoenix's DDL writes it: `VARCHAR(10)`, `DECIMAL(10,2)`.
 impl fmt::Display for PhoenixType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,7 +4,8 @@
 
 use super::decoded::{DecodedField, DecodedKey, PrefixReport};
 use super::salt::verify_bucket;
-use crate::layout::{FieldLayout, KeyPrefix, Layout};
+use crate::codec::phoenix::{column_value, finish_read, take_column, PhoenixColumn, PhoenixKeyLen};
+use crate::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout};
 use crate::values::value::Value;
 use crate::{DecodeError, KeyReader};
 
@@ -21,6 +22,7 @@ pub(super) fn decode(layout: &Layout, key: &[u8]) -> Result<DecodedKey, DecodeEr
     let prefix_end = r.position();
     let sep = layout.separator.map(|c| c as u8);
     let mut fields = Vec::with_capacity(layout.fields.len());
+    let mut phoenix = PhoenixKeyLen::new(prefix_end);
     for (i, f) in layout.fields.iter().enumerate() {
         r.field(f.name);
         if let (Some(b), true) = (sep, i > 0) {
@@ -28,14 +30,28 @@ pub(super) fn decode(layout: &Layout, key: &[u8]) -> Result<DecodedKey, DecodeEr
         }
         let start = r.position();
         let last = i + 1 == layout.fields.len();
-        let value = take_field(&mut r, f, sep, last)?;
+        let value = match f.codec {
+            FieldCodec::Phoenix { ty, last, .. } => {
+                let col = PhoenixColumn {
+                    ty,
+                    desc: f.desc,
+                    last,
+                };
+                take_phoenix(&mut r, f, &col, &mut phoenix)?
+            }
+            _ => take_field(&mut r, f, sep, last)?,
+        };
         fields.push(DecodedField {
             name: f.name,
             value,
             span: start..r.position(),
         });
     }
-    r.finish()?;
+    if layout.is_phoenix() {
+        finish_read(&r, &phoenix)?;
+    } else {
+        r.finish()?;
+    }
     let mut decoded = DecodedKey {
         prefix: None,
         fields,
@@ -82,5 +98,31 @@ pub(crate) fn take_field(
                 None
             },
         ))
+    })
+}
+
+/// A Phoenix key column's value: NULL is `Option(None)` in an `Option`
+/// field, and an error in another.
+fn take_phoenix(
+    r: &mut KeyReader<'_>,
+    f: &FieldLayout,
+    col: &PhoenixColumn,
+    end: &mut PhoenixKeyLen,
+) -> Result<Value, DecodeError> {
+    let at = r.position();
+    let raw = take_column(r, col, end)?;
+    let value = column_value::<Value>(raw, col).map_err(|e| r.error_at(at, e))?;
+    Ok(match (f.optional, value) {
+        (true, Value::Option(None)) => Value::Option(None),
+        (true, v) => Value::Option(Some(Box::new(v))),
+        (false, Value::Option(None)) => {
+            return Err(r.error_at(
+                at,
+                crate::DecodeErrorKind::Invalid(
+                    "the column is NULL here: the field is not an Option",
+                ),
+            ))
+        }
+        (false, v) => v,
     })
 }

@@ -4,7 +4,8 @@
 
 use super::salt::{choose_bucket, group_of, salted_parts};
 use super::{EncodeValuesError, Value};
-use crate::layout::{FieldLayout, KeyPrefix, Layout};
+use crate::codec::phoenix::{put_column, PhoenixColumn, PhoenixKeyLen};
+use crate::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout};
 use crate::values::mismatch::mismatch;
 use crate::{EncodeError, EncodeErrorKind, KeyWriter};
 
@@ -62,6 +63,8 @@ pub(super) fn write_head(
     }
     let sep = layout.separator.map(|c| c as u8);
     let mut spans = Vec::with_capacity(values.len());
+    // A Phoenix key ends after its last column that is not NULL.
+    let mut phoenix = PhoenixKeyLen::new(w.position());
     for (i, (f, v)) in layout.fields.iter().zip(values).enumerate() {
         if let (Some(b), true) = (sep, i > 0) {
             w.put_byte(b)?;
@@ -69,8 +72,25 @@ pub(super) fn write_head(
         w.field(f.name);
         let start = w.position();
         check_group(w, layout, f, v)?;
-        put_field(w, f, v, sep)?;
+        match f.codec {
+            FieldCodec::Phoenix { ty, last, .. } => {
+                let col = PhoenixColumn {
+                    ty,
+                    desc: f.desc,
+                    last,
+                };
+                put_column(w, v, &col, &mut phoenix)?;
+            }
+            _ => put_field(w, f, v, sep)?,
+        }
         spans.push(start..w.position());
+    }
+    if layout.is_phoenix() {
+        w.truncate(phoenix.len());
+        for span in &mut spans {
+            span.end = span.end.min(phoenix.len());
+            span.start = span.start.min(span.end);
+        }
     }
     Ok(spans)
 }

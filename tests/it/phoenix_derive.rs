@@ -1,0 +1,190 @@
+//! `#[derive(RowKey)] #[rowkey(phoenix)]`: a Phoenix table's primary key
+//! as a struct, its bytes Phoenix's (the rules themselves are checked
+//! against Phoenix in `phoenix_codecs.rs` and, on a live Phoenix, in
+//! `rowkey-hbase/tests/phoenix.rs`).
+
+use proptest::prelude::*;
+use rowkey::codec::phoenix::{
+    finish_key, put_column, PhoenixColumn, PhoenixKeyLen, PhoenixTimestamp, PhoenixType,
+};
+use rowkey::{KeyWriter, RowKey};
+use rowkey_fixtures::layouts::PhoenixMetric;
+use rust_decimal::Decimal;
+
+#[test]
+fn the_row_phoenix_wrote() {
+    let m = PhoenixMetric {
+        host: "web-01".into(),
+        metric: 7,
+        at: 1_700_000_000_000,
+    };
+    let key = m.to_vec().unwrap();
+    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, "047765622d303100800000077ffffe74301a97ff");
+    assert_eq!(PhoenixMetric::decode(&key).unwrap(), m);
+    assert_eq!(m.encoded_len(), key.len());
+    assert!(
+        PhoenixMetric::layout()
+            .explain()
+            .contains("Phoenix's VARCHAR, then 00"),
+        "{}",
+        PhoenixMetric::layout().explain()
+    );
+}
+
+/// NULL-able columns on each side of fixed ones, DESC ones, and every
+/// kind of value.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct Mixed {
+    #[desc]
+    #[phoenix(varchar(8))]
+    a: Option<String>,
+    #[phoenix(decimal(10, 2))]
+    b: Decimal,
+    #[desc]
+    #[phoenix(char(3))]
+    c: String,
+    #[desc]
+    d: i16,
+    #[phoenix(unsigned_int)]
+    u: u32,
+    t: PhoenixTimestamp,
+    #[max_len(40)]
+    e: Option<String>,
+}
+
+fn columns() -> Vec<PhoenixColumn> {
+    let col = |ty, desc, last| PhoenixColumn { ty, desc, last };
+    vec![
+        col(PhoenixType::Varchar { max_chars: Some(8) }, true, false),
+        col(
+            PhoenixType::Decimal {
+                precision: Some(10),
+                scale: Some(2),
+            },
+            false,
+            false,
+        ),
+        col(PhoenixType::Char { len: 3 }, true, false),
+        col(PhoenixType::SmallInt, true, false),
+        col(PhoenixType::UnsignedInt, false, false),
+        col(PhoenixType::Timestamp, false, false),
+        col(PhoenixType::Varchar { max_chars: None }, false, true),
+    ]
+}
+
+/// The key as the column functions write it, by hand.
+fn by_hand(m: &Mixed) -> Vec<u8> {
+    let cols = columns();
+    let mut out = vec![0u8; 256];
+    let mut w = KeyWriter::new(&mut out, "Mixed");
+    let mut len = PhoenixKeyLen::new(0);
+    put_column(&mut w, &m.a, &cols[0], &mut len).unwrap();
+    put_column(&mut w, &m.b, &cols[1], &mut len).unwrap();
+    put_column(&mut w, &m.c, &cols[2], &mut len).unwrap();
+    put_column(&mut w, &m.d, &cols[3], &mut len).unwrap();
+    put_column(&mut w, &m.u, &cols[4], &mut len).unwrap();
+    put_column(&mut w, &m.t, &cols[5], &mut len).unwrap();
+    put_column(&mut w, &m.e, &cols[6], &mut len).unwrap();
+    finish_key(&mut w, &len);
+    let n = w.finish();
+    out.truncate(n);
+    out
+}
+
+fn mixed() -> impl Strategy<Value = Mixed> {
+    (
+        proptest::option::of("[a-zé]{1,8}"),
+        (-99_999_999i64..99_999_999, 0u32..3),
+        "[A-Za-z0-9]{1,3}",
+        any::<i16>(),
+        0u32..=i32::MAX as u32,
+        (any::<i64>(), 0u32..1_000_000),
+        proptest::option::of("[a-z ]{0,6}[a-z]"),
+    )
+        .prop_map(|(a, (m, s), c, d, u, (ms, ns), e)| Mixed {
+            a,
+            b: Decimal::new(m, s),
+            c,
+            d,
+            u,
+            t: PhoenixTimestamp::new(ms, ns).unwrap(),
+            e,
+        })
+}
+
+proptest! {
+    #[test]
+    fn derived_keys_are_the_columns_keys(m in mixed(), n in mixed()) {
+        let key = m.to_vec().unwrap();
+        prop_assert_eq!(&key, &by_hand(&m));
+        prop_assert_eq!(m.encoded_len(), key.len());
+        prop_assert_eq!(&Mixed::decode(&key).unwrap(), &m);
+        // The interpreter reads and writes the same bytes by the layout.
+        let decoded = Mixed::layout().decode_key(&key).unwrap();
+        let values: Vec<_> = decoded.fields.iter().map(|f| f.value.clone()).collect();
+        prop_assert_eq!(Mixed::layout().encode_key(&values, None).unwrap(), key.clone());
+        // Distinct rows, distinct keys.
+        if m != n {
+            prop_assert_ne!(key, n.to_vec().unwrap());
+        }
+    }
+
+    #[test]
+    fn any_bytes_decode_to_their_own_key_or_fail(bytes in proptest::collection::vec(any::<u8>(), 0..60)) {
+        if let Ok(m) = Mixed::decode(&bytes) {
+            prop_assert_eq!(m.to_vec().unwrap(), bytes.clone());
+        }
+        let _ = Mixed::layout().decode_key(&bytes);
+    }
+}
+
+#[test]
+fn what_phoenix_refuses_is_refused_when_encoding() {
+    let ok = Mixed {
+        a: None,
+        b: Decimal::new(125, 2),
+        c: "ab".into(),
+        d: 1,
+        u: 1,
+        t: PhoenixTimestamp::from_millis(0),
+        e: None,
+    };
+    assert!(ok.to_vec().is_ok());
+    let e = Mixed {
+        b: Decimal::new(1239, 3),
+        ..ok.clone()
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(e.field(), "b", "{e}");
+    let e = Mixed {
+        a: Some("123456789".into()),
+        ..ok.clone()
+    }
+    .to_vec()
+    .unwrap_err();
+    assert!(e.to_string().contains("9 characters"), "{e}");
+    let e = Mixed {
+        c: "ab ".into(),
+        ..ok.clone()
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(e.field(), "c");
+    let e = Mixed {
+        u: u32::MAX,
+        ..ok.clone()
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(e.field(), "u");
+    let e = Mixed {
+        e: Some(String::new()),
+        ..ok
+    }
+    .to_vec()
+    .unwrap_err();
+    assert!(e.to_string().contains("NULL"), "{e}");
+}
