@@ -105,6 +105,7 @@ mod error;
 mod failover;
 mod gateway;
 mod native;
+pub mod phoenix;
 mod plan;
 mod puts;
 mod reversed;

@@ -110,6 +110,7 @@ impl Table {
                 ty,
                 desc,
                 last: i + 1 == n,
+                max_len: None,
             })
             .collect()
     }
@@ -150,7 +151,7 @@ impl Table {
         for (v, col) in row.iter().zip(self.columns()) {
             v.put(&mut w, &col, &mut len);
         }
-        finish_key(&mut w, &len);
+        finish_key(&mut w, &len).unwrap();
         let n = w.finish();
         out.truncate(n);
         if let Some(buckets) = self.salt {
@@ -480,4 +481,146 @@ fn check_selects(sql: &mut PhoenixSql, table: &Table, rows: &[(Vec<Val>, i32)]) 
         let want = rows.iter().filter(|(r, _)| r[c] == *v).count();
         assert_eq!(n[0][0], Some(want.to_string()), "{}: {test}", table.name);
     }
+}
+
+/// A struct that is not R_C's key: METRIC's order and AT's type differ.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(phoenix)]
+struct WrongKey {
+    #[salt(buckets = 16)]
+    #[max_len(64)]
+    host: String,
+    #[desc]
+    metric: i32,
+    #[phoenix(integer)]
+    at: i32,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn definitions_come_from_phoenix_own_catalog() {
+    use rowkey_hbase::phoenix::{
+        PhoenixTable, QualifierEncoding, StorageScheme, TableKind, SYSTEM_CATALOG,
+    };
+    with_sql(|sql| {
+        sql.must(&metrics("R_C").create("DOUBLE"));
+        sql.must(&mixed("R_CX").create("VARCHAR(3)"));
+        sql.must(
+            "CREATE TABLE R_CI (K VARCHAR PRIMARY KEY, V1 INTEGER, V2 VARCHAR) \
+             COLUMN_ENCODED_BYTES=0",
+        );
+        sql.must("CREATE INDEX R_CI_V1 ON R_CI (V1)");
+        sql.must("CREATE VIEW R_CV AS SELECT * FROM R_CI WHERE V1 = 7");
+        sql.must(
+            "CREATE TABLE R_CT (T DATE NOT NULL, K INTEGER NOT NULL, V INTEGER \
+             CONSTRAINT PK PRIMARY KEY (T ROW_TIMESTAMP, K)) \
+             IMMUTABLE_ROWS=true, IMMUTABLE_STORAGE_SCHEME=SINGLE_CELL_ARRAY_WITH_OFFSETS",
+        );
+    });
+    let client = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.zk_address())
+        .await
+        .unwrap();
+    let catalog = client.table(SYSTEM_CATALOG);
+
+    let m = PhoenixTable::read(&catalog, None, "R_C").await.unwrap();
+    assert_eq!(m.kind, TableKind::Table);
+    assert_eq!(m.salt_buckets, Some(16));
+    assert_eq!(m.encoding, QualifierEncoding::Bytes(2));
+    assert_eq!(m.storage, StorageScheme::OneCellPerColumn);
+    let key: Vec<_> = m
+        .key_columns()
+        .map(|c| (c.name.as_str(), c.ty, c.desc))
+        .collect();
+    assert_eq!(
+        key,
+        [
+            ("HOST", PhoenixType::Varchar { max_chars: None }, false),
+            ("METRIC", PhoenixType::Integer, false),
+            ("AT", PhoenixType::BigInt, true),
+        ]
+    );
+    let v: Vec<_> = m.value_columns().collect();
+    assert_eq!(v[0].name, "V");
+    assert_eq!(v[0].qualifier.as_deref(), Some(&[0x80, 0x0b][..]));
+    assert_eq!(v[0].family.as_deref(), Some("0"));
+    assert_eq!(m.write_refusal(), None);
+    // The fixtures' key is the table's; a wrong one names each column.
+    m.check_key::<PhoenixMetric>().unwrap();
+    let wrong = m.check_key::<WrongKey>().unwrap_err();
+    let said: Vec<String> = wrong.iter().map(ToString::to_string).collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].starts_with("METRIC: the struct has field `metric` DESC, Phoenix's catalog ASC"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].starts_with("AT: the struct has field `at` INTEGER, Phoenix's catalog BIGINT"),
+        "{said:?}"
+    );
+    // The generated struct is the fixtures' key, line for line in effect.
+    let text = m.key_struct();
+    for line in [
+        "#[rowkey(phoenix)]",
+        "pub struct RCKey {",
+        "    #[salt(buckets = 16)]\n    #[phoenix(varchar)]\n    #[max_len(256)]",
+        "    pub host: String,",
+        "    #[phoenix(integer)]\n    pub metric: i32,",
+        "    #[phoenix(bigint)]\n    #[desc]\n    pub at: i64,",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
+
+    let x = PhoenixTable::read(&catalog, None, "R_CX").await.unwrap();
+    let key: Vec<_> = x
+        .key_columns()
+        .map(|c| (c.name.as_str(), c.ty, c.desc, c.nullable))
+        .collect();
+    assert_eq!(
+        key,
+        [
+            ("A", PhoenixType::Varchar { max_chars: Some(8) }, true, true),
+            (
+                "B",
+                PhoenixType::Decimal {
+                    precision: Some(10),
+                    scale: Some(2)
+                },
+                false,
+                false
+            ),
+            ("C", PhoenixType::Char { len: 3 }, true, false),
+            ("D", PhoenixType::SmallInt, true, false),
+            ("E", PhoenixType::Varchar { max_chars: None }, false, true),
+        ]
+    );
+    assert!(x
+        .key_struct()
+        .contains("    #[phoenix(decimal(10,2))]\n    pub b: rust_decimal::Decimal,"));
+    assert!(x
+        .key_struct()
+        .contains("    #[desc]\n    pub a: Option<String>,"));
+
+    // Tables a write from outside Phoenix would leave otherwise.
+    let i = PhoenixTable::read(&catalog, None, "R_CI").await.unwrap();
+    assert_eq!(i.encoding, QualifierEncoding::None);
+    assert_eq!(i.indexes, ["R_CI_V1"]);
+    assert!(i.write_refusal().unwrap().contains("indexes (R_CI_V1)"));
+    assert_eq!(
+        i.value_columns()
+            .find(|c| c.name == "V1")
+            .unwrap()
+            .qualifier
+            .as_deref(),
+        Some(&b"V1"[..])
+    );
+    let v = PhoenixTable::read(&catalog, None, "R_CV").await.unwrap();
+    assert_eq!(v.kind, TableKind::View);
+    assert!(v.write_refusal().unwrap().contains("a view with a WHERE"));
+    let t = PhoenixTable::read(&catalog, None, "R_CT").await.unwrap();
+    assert!(t.immutable);
+    assert_eq!(t.storage, StorageScheme::SingleCellArrayWithOffsets);
+    assert!(t.write_refusal().unwrap().contains("ROW_TIMESTAMP"));
+    let missing = PhoenixTable::read(&catalog, None, "R_NOPE")
+        .await
+        .unwrap_err();
+    assert_eq!(missing.to_string(), "SYSTEM.CATALOG has no table R_NOPE");
 }

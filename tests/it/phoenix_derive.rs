@@ -55,7 +55,12 @@ struct Mixed {
 }
 
 fn columns() -> Vec<PhoenixColumn> {
-    let col = |ty, desc, last| PhoenixColumn { ty, desc, last };
+    let col = |ty, desc, last| PhoenixColumn {
+        ty,
+        desc,
+        last,
+        max_len: None,
+    };
     vec![
         col(PhoenixType::Varchar { max_chars: Some(8) }, true, false),
         col(
@@ -87,7 +92,7 @@ fn by_hand(m: &Mixed) -> Vec<u8> {
     put_column(&mut w, &m.u, &cols[4], &mut len).unwrap();
     put_column(&mut w, &m.t, &cols[5], &mut len).unwrap();
     put_column(&mut w, &m.e, &cols[6], &mut len).unwrap();
-    finish_key(&mut w, &len);
+    finish_key(&mut w, &len).unwrap();
     let n = w.finish();
     out.truncate(n);
     out
@@ -120,6 +125,10 @@ proptest! {
         let key = m.to_vec().unwrap();
         prop_assert_eq!(&key, &by_hand(&m));
         prop_assert_eq!(m.encoded_len(), key.len());
+        // A buffer of the length it states is enough: nothing written is
+        // dropped after.
+        let mut exact = vec![0u8; m.encoded_len()];
+        prop_assert_eq!(m.encode_into(&mut exact).unwrap(), key.len());
         prop_assert_eq!(&Mixed::decode(&key).unwrap(), &m);
         // The interpreter reads and writes the same bytes by the layout.
         let decoded = Mixed::layout().decode_key(&key).unwrap();
@@ -187,4 +196,72 @@ fn what_phoenix_refuses_is_refused_when_encoding() {
     .to_vec()
     .unwrap_err();
     assert!(e.to_string().contains("NULL"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The layout's prefix ranges (the CLI's scan) against brute force
+    /// over a sorted map: exactly the keys whose first fields hold the
+    /// values, NULLs and all.
+    #[test]
+    fn prefix_ranges_hold_exactly_the_rows(rows in proptest::collection::vec(mixed(), 1..40), pick: usize, k in 0usize..7) {
+        use std::collections::BTreeMap;
+        let layout = Mixed::layout();
+        let keys: BTreeMap<Vec<u8>, Mixed> = rows.iter().map(|m| (m.to_vec().unwrap(), m.clone())).collect();
+        let target = &rows[pick % rows.len()];
+        let decoded = layout.decode_key(&target.to_vec().unwrap()).unwrap();
+        let values: Vec<_> = decoded.fields.iter().take(k).map(|f| f.value.clone()).collect();
+        let ranges = layout.prefix_ranges(&values).unwrap();
+        let found: Vec<&Vec<u8>> = keys
+            .keys()
+            .filter(|key| ranges.iter().any(|(a, b)| key.as_slice() >= a.as_slice() && b.as_ref().is_none_or(|b| key.as_slice() < b.as_slice())))
+            .collect();
+        let want: Vec<&Vec<u8>> = keys
+            .keys()
+            .filter(|key| {
+                let d = layout.decode_key(key).unwrap();
+                d.fields.iter().take(k).map(|f| &f.value).eq(values.iter())
+            })
+            .collect();
+        prop_assert_eq!(found, want);
+    }
+}
+
+/// One NULL-able column: a key of it alone can be all NULLs.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct OnlyNullable {
+    #[max_len(8)]
+    a: Option<String>,
+}
+
+#[test]
+fn a_key_of_only_nulls_is_refused() {
+    let e = OnlyNullable { a: None }.to_vec().unwrap_err();
+    assert!(e.to_string().contains("every key column is NULL"), "{e}");
+    assert!(OnlyNullable {
+        a: Some("x".into())
+    }
+    .to_vec()
+    .is_ok());
+    // The interpreter refuses it too, and a NULL in a field that is not
+    // an Option.
+    use rowkey::layout::dynamic::Value;
+    assert!(OnlyNullable::layout()
+        .encode_key(&[Value::Option(None)], None)
+        .is_err());
+    let values = [
+        Value::Option(None),
+        Value::Decimal("1".into()),
+        Value::Option(None),
+        Value::Int(1),
+        Value::UInt(1),
+        Value::Int(0),
+        Value::Option(None),
+    ];
+    assert!(
+        Mixed::layout().encode_key(&values, None).is_err(),
+        "c is not an Option"
+    );
 }

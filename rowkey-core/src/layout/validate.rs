@@ -14,7 +14,7 @@ use super::rules::{
 use super::{FieldCodec, FieldLayout, KeyPrefix, Layout, Order, ValueKind};
 use crate::codec::phoenix::PhoenixType;
 use crate::codec::{Framing, Reverse};
-use crate::salt::{SaltHash, MAX_BUCKETS};
+use crate::salt::{BucketFormat, SaltHash, MAX_BUCKETS, PHOENIX_MAX_BUCKETS};
 
 /// Whether a packed part is one the derive writes: named fields of 1 to
 /// 64 bits (a `bool` of 1), whole bytes, at most 64 bits in all.
@@ -199,6 +199,13 @@ fn check_phoenix(l: &Layout) -> Result<(), String> {
             Some("Phoenix keys a VARBINARY only as the last column, ascending")
         } else if matches!(ty, PhoenixType::Boolean) && f.desc {
             Some("Phoenix 5.2.1 reads a DESC BOOLEAN key back wrong")
+        } else if matches!(
+            ty,
+            PhoenixType::Char { len: 0 } | PhoenixType::Binary { len: 0 }
+        ) || matches!(ty, PhoenixType::Decimal { precision: Some(p), scale }
+                if p == 0 || p > 38 || scale.is_some_and(|s| s > p))
+        {
+            Some("its length, precision or scale is not one Phoenix takes")
         } else if ty.max_width().is_some_and(|w| w != max_len)
             || (ty.max_width().is_none() && max_len == 0)
         {
@@ -211,8 +218,16 @@ fn check_phoenix(l: &Layout) -> Result<(), String> {
         }
     }
     match &l.prefix {
-        Some(KeyPrefix::Salt(s)) if s.hash != SaltHash::Phoenix => {
-            Err("a Phoenix key's salt is Phoenix's hash of every column (hash = phoenix)".into())
+        Some(KeyPrefix::Salt(s))
+            if s.hash != SaltHash::Phoenix
+                || s.buckets > PHOENIX_MAX_BUCKETS
+                || s.format != BucketFormat::Binary
+                || s.groups.is_some() =>
+        {
+            Err(format!(
+                "a Phoenix key's salt is Phoenix's: its hash of the whole key into one byte, at \
+                 most {PHOENIX_MAX_BUCKETS} buckets, no groups"
+            ))
         }
         Some(KeyPrefix::HashPrefix(_)) => Err("a Phoenix key has no hash prefix".into()),
         _ => Ok(()),

@@ -86,12 +86,10 @@ pub(super) fn parse_phoenix(attr: &Attribute) -> syn::Result<PhoenixType> {
                     precision: Some(p as u8),
                     scale: Some(0),
                 },
-                [p, s] if s > p => {
-                    return Err(meta.error("a DECIMAL's scale is at most its precision"))
-                }
+                // Phoenix takes a scale above the precision as the precision.
                 [p, s] => PhoenixType::Decimal {
                     precision: Some(p as u8),
-                    scale: Some(s as u8),
+                    scale: Some(s.min(p) as u8),
                 },
                 _ => return Err(meta.error("decimal takes (precision) or (precision, scale)")),
             },

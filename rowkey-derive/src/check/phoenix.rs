@@ -243,6 +243,13 @@ pub(super) fn fix_salt(cx: &Ctxt, prefix: &mut Option<crate::model::PrefixModel>
                 }
             }
             s.binary = true;
+            if s.groups.is_some() {
+                cx.error_at(
+                    s.span,
+                    "a Phoenix key's salt hashes the whole key into SALT_BUCKETS: it has no \
+                     groups; remove `group_by`",
+                );
+            }
             if s.buckets > rowkey_core::salt::PHOENIX_MAX_BUCKETS {
                 cx.error_at(
                     s.span,

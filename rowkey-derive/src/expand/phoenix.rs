@@ -23,7 +23,7 @@ fn columns(model: &KeyModel) -> TokenStream {
         .fields
         .iter()
         .map(|f| {
-            let FieldCodec::Phoenix { ty, last, .. } = f.codec else {
+            let FieldCodec::Phoenix { ty, last, max_len } = f.codec else {
                 return quote!();
             };
             let name = column_name(f);
@@ -41,6 +41,7 @@ fn columns(model: &KeyModel) -> TokenStream {
                     ty: #tokens,
                     desc: #desc,
                     last: #last,
+                    max_len: ::core::option::Option::Some(#max_len),
                 };
                 const _: () = ::core::assert!(
                     <#value_ty as __rk::phoenix::PhoenixValue>::HOLDS & #bit != 0,
@@ -109,8 +110,8 @@ pub fn impl_row_key(model: &KeyModel) -> TokenStream {
                 #begin
                 let mut __len = __rk::phoenix::PhoenixKeyLen::new(__w.position());
                 #(#writes)*
-                // Trailing NULLs dropped before the salt hashes the key.
-                __rk::phoenix::finish_key(__w, &__len);
+                // A key of only NULLs refused, before the salt hashes it.
+                __rk::phoenix::finish_key(__w, &__len)?;
                 #end
                 ::core::result::Result::Ok(())
             }

@@ -23,7 +23,8 @@ pub const MAX_DECIMAL_DIGITS: usize = 38;
 /// Why a decimal has no Phoenix bytes: its exponent is outside what
 /// Phoenix's exponent byte holds.
 pub const DECIMAL_OUT_OF_RANGE: &str =
-    "Phoenix's DECIMAL holds 1E-126 <= |v| < 1E+124 (its exponent byte wraps beyond)";
+    "Phoenix's DECIMAL holds 1E-126 <= |v| < 1E+124 (beyond, its exponent byte wraps or \
+     equals a key separator)";
 
 /// The most bytes a `DECIMAL` takes: the exponent, 20 base-100 digits and
 /// a negative value's terminator.
@@ -49,7 +50,10 @@ pub fn decimal_bytes(v: &DecimalDigits) -> Result<DecimalBytes, &'static str> {
     }
     // Align on the decimal point: an even count of digits before it.
     let lead = usize::from(v.point.rem_euclid(2) != 0);
-    let e = (v.point + lead as i32) / 2 - 1;
+    let Some(aligned) = v.point.checked_add(lead as i32) else {
+        return Err(DECIMAL_OUT_OF_RANGE);
+    };
+    let e = aligned / 2 - 1;
     // -63..=61: the exponent byte stays in 0x01..=0xFE either way (a
     // negative E = 62 would write 0x00, a separator).
     if !(-63..=61).contains(&e) {
@@ -113,7 +117,7 @@ pub fn decimal_from(bytes: &[u8]) -> Result<DecimalDigits, DecodeErrorKind> {
     let negative = head & 0x80 == 0;
     let (exp_byte, digit_bytes) = if negative {
         match rest.split_last() {
-            Some((&0x66, digits)) => (!head, digits),
+            Some((&0x66, digits)) if bytes.len() < MAX_DECIMAL_BYTES => (!head, digits),
             // Phoenix's 21-byte cap (see decimal_bytes).
             Some(_) if bytes.len() == MAX_DECIMAL_BYTES - 1 => (!head, rest),
             _ => return bad("a negative DECIMAL without its 0x66 terminator"),
@@ -167,6 +171,30 @@ pub fn decimal_from(bytes: &[u8]) -> Result<DecimalDigits, DecodeErrorKind> {
     })
 }
 
+/// Why `d` does not fit a `DECIMAL(p,s)` column (`ty`), if it does not:
+/// more digits before the point than `p - s` (Phoenix refuses it) or
+/// more after it than `s` (Phoenix would cut them off).
+pub(super) fn misfit(d: &DecimalDigits, ty: &super::PhoenixType) -> Option<&'static str> {
+    let super::PhoenixType::Decimal {
+        precision: Some(p),
+        scale,
+    } = *ty
+    else {
+        return None;
+    };
+    let s = i32::from(scale.unwrap_or(0));
+    if d.integer_digits() > i32::from(p) - s {
+        return Some("more digits before the point than DECIMAL(p,s) holds (p - s)");
+    }
+    if d.scale() > s {
+        return Some(
+            "more digits after the point than the column's scale: Phoenix would cut them off \
+             (round it first)",
+        );
+    }
+    None
+}
+
 #[cfg(feature = "rust_decimal")]
 mod rust_decimal_value {
     use super::super::value::PhoenixValue;
@@ -200,25 +228,14 @@ mod rust_decimal_value {
             decimal_bytes(&digits(self)).map_or(0, |b| b.as_slice().len())
         }
         fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
-            let PhoenixType::Decimal { precision, scale } = *ty else {
+            let PhoenixType::Decimal { .. } = *ty else {
                 return Err(EncodeErrorKind::Invalid(
                     "this Rust type does not hold that Phoenix type",
                 ));
             };
             let d = digits(self);
-            if let Some(p) = precision {
-                let s = i32::from(scale.unwrap_or(0));
-                if d.integer_digits() > i32::from(p) - s {
-                    return Err(EncodeErrorKind::Invalid(
-                        "more digits before the point than DECIMAL(p,s) holds (p - s)",
-                    ));
-                }
-                if d.scale() > s {
-                    return Err(EncodeErrorKind::Invalid(
-                        "more digits after the point than the column's scale: Phoenix would cut \
-                         them off (round it first)",
-                    ));
-                }
+            if let Some(why) = super::misfit(&d, ty) {
+                return Err(EncodeErrorKind::Invalid(why));
             }
             decimal_bytes(&d)
                 .map(|_| ())
@@ -229,13 +246,17 @@ mod rust_decimal_value {
                 out(b.as_slice());
             }
         }
-        fn from_phoenix(bytes: Option<&[u8]>, _: &PhoenixType) -> Result<Self, DecodeErrorKind> {
+        fn from_phoenix(bytes: Option<&[u8]>, ty: &PhoenixType) -> Result<Self, DecodeErrorKind> {
             let bytes = bytes.ok_or(DecodeErrorKind::Invalid(
                 "the column is NULL here: make the field an Option",
             ))?;
             let d = decimal_from(bytes)?;
-            let too_big =
-                DecodeErrorKind::Invalid("a DECIMAL with more digits than rust_decimal holds (28)");
+            if let Some(why) = super::misfit(&d, ty) {
+                return Err(DecodeErrorKind::Invalid(why));
+            }
+            let too_big = DecodeErrorKind::Invalid(
+                "a DECIMAL rust_decimal cannot hold (at most 28 digits, 28 after the point)",
+            );
             let (negative, m, scale) = d.to_scaled().ok_or(too_big)?;
             let m = i128::try_from(m).map_err(|_| too_big)?;
             let v = Decimal::try_from_i128_with_scale(if negative { -m } else { m }, scale)

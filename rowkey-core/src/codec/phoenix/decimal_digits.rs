@@ -40,7 +40,7 @@ impl DecimalDigits {
         let mut scale = scale;
         while mantissa.is_multiple_of(10) {
             mantissa /= 10;
-            scale -= 1;
+            scale = scale.checked_sub(1)?;
         }
         let mut rev = [0u8; 40];
         let mut n = 0;
@@ -60,7 +60,7 @@ impl DecimalDigits {
             negative,
             digits,
             len: n,
-            point: n as i32 - scale,
+            point: (n as i32).checked_sub(scale)?,
         })
     }
 

@@ -130,17 +130,12 @@ impl PhoenixValue for Value {
             (Value::Option(Some(v)), _) => v.check(ty),
             (Value::Text(s), PhoenixType::Varchar { .. } | PhoenixType::Char { .. }) => s.check(ty),
             (Value::Bytes(b), PhoenixType::Binary { .. } | PhoenixType::Varbinary) => b.check(ty),
-            (_, PhoenixType::Decimal { precision, scale }) => {
+            (_, PhoenixType::Decimal { .. }) => {
                 let Held::Dec(d) = held(self, ty)? else {
                     return Err(EncodeErrorKind::Invalid(MISMATCH));
                 };
-                if let Some(p) = precision {
-                    let s = i32::from(scale.unwrap_or(0));
-                    if d.integer_digits() > i32::from(*p) - s || d.scale() > s {
-                        return Err(EncodeErrorKind::Invalid(
-                            "the decimal does not fit the column's DECIMAL(p,s)",
-                        ));
-                    }
+                if let Some(why) = super::decimal::misfit(&d, ty) {
+                    return Err(EncodeErrorKind::Invalid(why));
                 }
                 decimal_bytes(&d)
                     .map(|_| ())
@@ -202,7 +197,13 @@ impl PhoenixValue for Value {
             PhoenixType::Timestamp | PhoenixType::UnsignedTimestamp => {
                 Value::Int(PhoenixTimestamp::from_phoenix(b, ty)?.nanos())
             }
-            PhoenixType::Decimal { .. } => Value::Decimal(decimal_from(raw)?.to_string()),
+            PhoenixType::Decimal { .. } => {
+                let d = decimal_from(raw)?;
+                if let Some(why) = super::decimal::misfit(&d, ty) {
+                    return Err(DecodeErrorKind::Invalid(why));
+                }
+                Value::Decimal(d.to_string())
+            }
         })
     }
 }

@@ -37,6 +37,10 @@ impl PhoenixField {
             ty: self.ty,
             desc: self.desc,
             last: self.last,
+            max_len: match self.ty.fixed_width() {
+                Some(_) => None,
+                None => Some(self.max_len),
+            },
         }
     }
 

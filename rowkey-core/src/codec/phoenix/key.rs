@@ -30,6 +30,9 @@ pub struct PhoenixColumn {
     pub desc: bool,
     /// The last column of the key.
     pub last: bool,
+    /// The most bytes a value takes, for a variable-length column
+    /// (`None`: unchecked, bounded only by the buffer).
+    pub max_len: Option<usize>,
 }
 
 impl PhoenixColumn {
@@ -48,32 +51,42 @@ impl PhoenixColumn {
     }
 }
 
-/// A key's length as its columns are added: all they write, and where
-/// the key ends (after the last column that is not NULL, with its `FF`
-/// if it has one; the `00` after it and everything later dropped).
+/// A key's length as its columns are added: where it ends (after the
+/// last column that is not NULL, with its `FF` if it has one), and the
+/// `00` separators owed after that, written only when a later column is
+/// not NULL (trailing NULLs drop theirs). An encoder writes no byte the
+/// key then loses, so a buffer of the counted length is enough.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PhoenixKeyLen {
-    written: usize,
     end: usize,
+    pending: usize,
+    prefix: usize,
 }
 
 impl PhoenixKeyLen {
     /// Starts after `prefix` bytes (a salt byte).
     pub const fn new(prefix: usize) -> Self {
         PhoenixKeyLen {
-            written: prefix,
             end: prefix,
+            pending: 0,
+            prefix,
         }
     }
 
     /// Adds a column whose value is `len` bytes (`null`: NULL).
     pub fn add(&mut self, col: &PhoenixColumn, len: usize, null: bool) {
-        self.written += len;
         let sep = col.separator(null);
-        if !null {
-            self.end = self.written + usize::from(sep == Some(0xFF));
+        if null {
+            self.pending += usize::from(sep.is_some());
+        } else {
+            self.end += self.pending + len + usize::from(sep == Some(0xFF));
+            self.pending = usize::from(sep == Some(0x00));
         }
-        self.written += usize::from(sep.is_some());
+    }
+
+    /// The `00` separators owed before the next column that is not NULL.
+    pub const fn pending(&self) -> usize {
+        self.pending
     }
 
     /// The key's length.
@@ -81,9 +94,10 @@ impl PhoenixKeyLen {
         self.end
     }
 
-    /// Whether no byte is written.
+    /// Whether no column is written (every one NULL): Phoenix refuses
+    /// such a key.
     pub const fn is_empty(&self) -> bool {
-        self.end == 0
+        self.end == self.prefix
     }
 }
 
@@ -130,11 +144,17 @@ pub fn put_column<V: PhoenixValue>(
         return Err(w.error(kind));
     }
     let null = v.is_null();
+    if null {
+        len.add(col, 0, true);
+        return Ok(());
+    }
+    // The separators of the NULLs and the value before this one.
+    w.put_repeated(0x00, len.pending())?;
     let start = w.position();
     let mut failed = None;
     let mut zero = false;
     v.put_phoenix(&col.ty, &mut |bytes| {
-        zero |= col.var() && bytes.contains(&0);
+        zero |= bytes.contains(&0);
         if failed.is_none() {
             failed = w.put(bytes).err();
         }
@@ -142,29 +162,44 @@ pub fn put_column<V: PhoenixValue>(
     if let Some(e) = failed {
         return Err(e);
     }
-    if zero && !matches!(col.ty, PhoenixType::Varbinary) {
+    // VARCHAR and DECIMAL bytes hold no 00 but a VARCHAR's U+0000; only
+    // the last column, read to the key's end, may.
+    if zero && col.var() && !col.last && !matches!(col.ty, PhoenixType::Varbinary) {
         return Err(w.error_at(
             start,
             EncodeErrorKind::Invalid(
-                "a zero byte (U+0000) in a Phoenix VARCHAR key column: Phoenix reads it as \
-                 the column's end",
+                "a zero byte (U+0000) in a Phoenix VARCHAR key column before the last: Phoenix \
+                 reads it as the column's end",
             ),
         ));
+    }
+    let n = w.position() - start;
+    if let Some(max) = col.max_len.filter(|m| n > *m) {
+        return Err(w.error_at(start, EncodeErrorKind::TooLong { len: n, max }));
     }
     if col.desc {
         w.invert_since(start);
     }
-    len.add(col, w.position() - start, null);
-    if let Some(sep) = col.separator(null) {
-        w.put_byte(sep)?;
+    if col.separator(false) == Some(0xFF) {
+        w.put_byte(0xFF)?;
     }
+    len.add(col, n, false);
     Ok(())
 }
 
-/// Ends a key written with [`put_column`]: drops what follows its last
-/// column that is not NULL.
-pub fn finish_key(w: &mut KeyWriter<'_>, len: &PhoenixKeyLen) {
+/// Ends a key written with [`put_column`]: refuses a key of only NULLs
+/// (Phoenix's "Primary key may not be null", and HBase has no empty
+/// key).
+pub fn finish_key(w: &mut KeyWriter<'_>, len: &PhoenixKeyLen) -> Result<(), EncodeError> {
+    if len.is_empty() {
+        return Err(w.error(EncodeErrorKind::Invalid(
+            "every key column is NULL: Phoenix refuses such a key (primary key may not be null)",
+        )));
+    }
+    // Nothing after the last column that is not NULL was written.
+    debug_assert_eq!(w.position(), len.len());
     w.truncate(len.len());
+    Ok(())
 }
 
 /// The bytes of one key column as stored (a DESC column's still
@@ -219,12 +254,21 @@ pub fn take_column<'k>(
     };
     // What put_column refuses to write: a separator byte inside the value.
     let sep = if col.desc { 0xFF } else { 0x00 };
-    if col.var() && !matches!(col.ty, PhoenixType::Varbinary) && raw.contains(&sep) {
+    if col.var() && !col.last && !matches!(col.ty, PhoenixType::Varbinary) && raw.contains(&sep) {
         return Err(r.error_at(
             start,
             DecodeErrorKind::Invalid(
                 "a separator byte inside a Phoenix VARCHAR or DECIMAL key column",
             ),
+        ));
+    }
+    if let Some(max) = col.max_len.filter(|m| raw.len() > *m) {
+        return Err(r.error_at(
+            start,
+            DecodeErrorKind::TooLong {
+                len: raw.len(),
+                max,
+            },
         ));
     }
     let null = raw.is_empty() && col.var();
@@ -258,7 +302,14 @@ pub fn column_value<V: PhoenixValue>(
 /// Checks a key read with [`take_column`] ends where these rules end it:
 /// no separator or NULL left that Phoenix drops.
 pub fn finish_read(r: &KeyReader<'_>, end: &PhoenixKeyLen) -> Result<(), DecodeError> {
-    if r.position() != end.len() || !r.remaining().is_empty() {
+    let at = r.position();
+    if at < end.len() {
+        return Err(r.error_at(
+            at,
+            DecodeErrorKind::Invalid("the key ends where Phoenix writes a DESC column's FF"),
+        ));
+    }
+    if at > end.len() || !r.remaining().is_empty() {
         return Err(r.error_at(
             end.len(),
             DecodeErrorKind::Invalid(

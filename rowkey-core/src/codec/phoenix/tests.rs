@@ -34,16 +34,19 @@ fn columns(a_desc: bool, c_desc: bool) -> [PhoenixColumn; 3] {
             ty: varchar,
             desc: a_desc,
             last: false,
+            max_len: None,
         },
         PhoenixColumn {
             ty: PhoenixType::Integer,
             desc: false,
             last: false,
+            max_len: None,
         },
         PhoenixColumn {
             ty: varchar,
             desc: c_desc,
             last: true,
+            max_len: None,
         },
     ]
 }
@@ -55,7 +58,7 @@ fn encode_row(row: &Row, cols: &[PhoenixColumn; 3]) -> Result<Vec<u8>, crate::En
     put_column(&mut w, &row.0, &cols[0], &mut len)?;
     put_column(&mut w, &row.1, &cols[1], &mut len)?;
     put_column(&mut w, &row.2, &cols[2], &mut len)?;
-    finish_key(&mut w, &len);
+    finish_key(&mut w, &len)?;
     let n = w.finish();
     assert_eq!(n, len.len(), "the counted length is the written one");
     out.truncate(n);
@@ -116,13 +119,25 @@ fn what_phoenix_refuses_is_refused() {
         ty: PhoenixType::Boolean,
         desc: true,
         last: true,
+        max_len: None,
     };
     let mut out = [0u8; 4];
     let mut w = KeyWriter::new(&mut out, "K");
     assert!(put_column(&mut w, &true, &col, &mut PhoenixKeyLen::new(0)).is_err());
-    // A separator Phoenix drops, left on: not a key Phoenix writes.
-    assert!(decode_row(&[0x61, 0x00, 0x80, 0, 0, 1, 0x63, 0x00], &cols).is_err());
+    // The last column reads to the key's end (U+0000 and all)...
+    let last_nul = [0x61, 0x00, 0x80, 0, 0, 1, 0x63, 0x00];
+    assert_eq!(
+        decode_row(&last_nul, &cols).unwrap().2.as_deref(),
+        Some("c\0")
+    );
     assert!(decode_row(&[0x61, 0x00, 0x80, 0, 0, 1], &cols).is_ok());
+    // ...but a fixed column cut short, or a DESC last column without its
+    // FF, is not a key Phoenix writes.
+    assert!(decode_row(&[0x61, 0x00, 0x80, 0], &cols).is_err());
+    let desc = columns(false, true);
+    assert!(decode_row(&[0x61, 0x00, 0x80, 0, 0, 1, 0x9c, 0xff], &desc).is_ok());
+    let e = decode_row(&[0x61, 0x00, 0x80, 0, 0, 1, 0x9c], &desc).unwrap_err();
+    assert!(e.offset() <= 7, "{e}");
 }
 
 /// Every value of `ty` from `values` reads back, sorts as Phoenix

@@ -36,7 +36,9 @@ impl PhoenixValue for String {
                     ));
                 }
                 if let Some(max) = max_chars {
-                    let chars = self.chars().count();
+                    // Java's String.length(): UTF-16 units, as Phoenix
+                    // counts a VARCHAR(n)'s length.
+                    let chars = self.encode_utf16().count();
                     if chars > max as usize {
                         return Err(EncodeErrorKind::TooManyChars {
                             chars,
@@ -99,6 +101,16 @@ impl PhoenixValue for String {
         };
         let text = core::str::from_utf8(text)
             .map_err(|_| DecodeErrorKind::Invalid("a Phoenix VARCHAR or CHAR that is not UTF-8"))?;
+        if let PhoenixType::Varchar {
+            max_chars: Some(max),
+        } = *ty
+        {
+            if text.encode_utf16().count() > max as usize {
+                return Err(DecodeErrorKind::Invalid(
+                    "a VARCHAR(n) of more than n characters",
+                ));
+            }
+        }
         Ok(text.to_owned())
     }
 }

@@ -4,7 +4,7 @@
 
 use super::salt::{choose_bucket, group_of, salted_parts};
 use super::{EncodeValuesError, Value};
-use crate::codec::phoenix::{put_column, PhoenixColumn, PhoenixKeyLen};
+use crate::codec::phoenix::{finish_key, put_column, PhoenixColumn, PhoenixKeyLen};
 use crate::layout::{FieldCodec, FieldLayout, KeyPrefix, Layout};
 use crate::values::mismatch::mismatch;
 use crate::{EncodeError, EncodeErrorKind, KeyWriter};
@@ -25,7 +25,7 @@ pub(super) fn encode(
     }
     let mut out = vec![0u8; layout.max_len];
     let mut w = KeyWriter::new(&mut out, layout.name);
-    let spans = write_head(&mut w, layout, values)?;
+    let (spans, _) = write_head(&mut w, layout, values)?;
     match &layout.prefix {
         Some(KeyPrefix::Salt(s)) => {
             let key = w.written_since(0).to_vec();
@@ -50,12 +50,14 @@ pub(super) fn encode(
 /// (so a value out of the groups is the error named, whatever follows).
 /// Reserves the layout's prefix, then writes `values` into the first
 /// fields (separators between them), and returns each field's span: what
-/// a whole key and a key prefix both start with.
+/// a whole key and a key prefix both start with. For a Phoenix key, also
+/// the `00` separators owed after the last value that is not NULL
+/// (written only before a later one), which a prefix's range takes in.
 pub(super) fn write_head(
     w: &mut KeyWriter<'_>,
     layout: &Layout,
     values: &[Value],
-) -> Result<Vec<core::ops::Range<usize>>, EncodeError> {
+) -> Result<(Vec<core::ops::Range<usize>>, usize), EncodeError> {
     match &layout.prefix {
         Some(KeyPrefix::Salt(s)) => s.reserve(w)?,
         Some(KeyPrefix::HashPrefix(h)) => h.reserve(w)?,
@@ -73,26 +75,27 @@ pub(super) fn write_head(
         let start = w.position();
         check_group(w, layout, f, v)?;
         match f.codec {
-            FieldCodec::Phoenix { ty, last, .. } => {
+            FieldCodec::Phoenix { ty, last, max_len } => {
                 let col = PhoenixColumn {
                     ty,
                     desc: f.desc,
                     last,
+                    max_len: ty.fixed_width().is_none().then_some(max_len),
                 };
+                // NULL only in an Option field, as the derive takes it.
+                if f.optional != matches!(v, Value::Option(_)) {
+                    return Err(mismatch(w));
+                }
                 put_column(w, v, &col, &mut phoenix)?;
             }
             _ => put_field(w, f, v, sep)?,
         }
         spans.push(start..w.position());
     }
-    if layout.is_phoenix() {
-        w.truncate(phoenix.len());
-        for span in &mut spans {
-            span.end = span.end.min(phoenix.len());
-            span.start = span.start.min(span.end);
-        }
+    if layout.is_phoenix() && values.len() == layout.fields.len() {
+        finish_key(w, &phoenix)?;
     }
-    Ok(spans)
+    Ok((spans, phoenix.pending()))
 }
 
 fn check_group(

@@ -36,7 +36,7 @@ impl Layout {
         let mut out = vec![0u8; self.max_len + 1];
         let mut w = KeyWriter::new(&mut out, self.name);
         let head = self.prefix.as_ref().map_or(0, KeyPrefix::len);
-        let spans = write_head(&mut w, self, values)?;
+        let (spans, pending) = write_head(&mut w, self, values)?;
         let sep = self.separator.map(|c| c as u8);
         // The separator after the last field given: "ab" then `|` is not
         // a prefix of "abc|...".
@@ -62,6 +62,15 @@ impl Layout {
             let stop = if all_given {
                 let mut next = prefix.clone();
                 next.push(0);
+                Some(next)
+            } else if pending > 0 {
+                // A Phoenix key whose given columns end with a value
+                // followed by `00`, or with NULLs: the keys are the
+                // prefix itself (the rest NULL) or it, those `00`s and
+                // more; none has another byte where the last `00` goes.
+                let mut next = prefix.clone();
+                next.extend(core::iter::repeat_n(0u8, pending - 1));
+                next.push(1);
                 Some(next)
             } else {
                 prefix_successor(&prefix)
