@@ -483,7 +483,8 @@ fn check_selects(sql: &mut PhoenixSql, table: &Table, rows: &[(Vec<Val>, i32)]) 
     }
 }
 
-/// A struct that is not R_C's key: METRIC's order and AT's type differ.
+/// A struct that is not R_C's key: METRIC's order, AT's type and order
+/// differ.
 #[derive(RowKey, Debug, PartialEq)]
 #[rowkey(phoenix)]
 struct WrongKey {
@@ -547,13 +548,17 @@ async fn definitions_come_from_phoenix_own_catalog() {
     m.check_key::<PhoenixMetric>().unwrap();
     let wrong = m.check_key::<WrongKey>().unwrap_err();
     let said: Vec<String> = wrong.iter().map(ToString::to_string).collect();
-    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(said.len(), 3, "{said:?}");
     assert!(
         said[0].starts_with("METRIC: the struct has field `metric` DESC, Phoenix's catalog ASC"),
         "{said:?}"
     );
     assert!(
         said[1].starts_with("AT: the struct has field `at` INTEGER, Phoenix's catalog BIGINT"),
+        "{said:?}"
+    );
+    assert!(
+        said[2].starts_with("AT: the struct has field `at` ASC, Phoenix's catalog DESC"),
         "{said:?}"
     );
     // The generated struct is the fixtures' key, line for line in effect.
