@@ -265,3 +265,29 @@ fn a_key_of_only_nulls_is_refused() {
         "c is not an Option"
     );
 }
+
+#[test]
+fn a_phoenix_layout_goes_through_json_whole() {
+    // What the CLI reads: the layout as JSON, back, reading the key.
+    for layout in [PhoenixMetric::layout(), Mixed::layout()] {
+        let json = serde_json::to_string(layout).unwrap();
+        let back = rowkey::Layout::from_json(&json).unwrap();
+        assert_eq!(back.fingerprint(), layout.fingerprint());
+        assert!(back.is_phoenix());
+    }
+    let m = PhoenixMetric {
+        host: "web-01".into(),
+        metric: 7,
+        at: 1_700_000_000_000,
+    };
+    let json = serde_json::to_string(PhoenixMetric::layout()).unwrap();
+    let back = rowkey::Layout::from_json(&json).unwrap();
+    let decoded = back.decode_key(&m.to_vec().unwrap()).unwrap();
+    let shown: Vec<String> = decoded.fields.iter().map(|f| f.value.to_string()).collect();
+    assert_eq!(shown, ["web-01", "7", "1700000000000"]);
+    // A Phoenix layout whose salt is not Phoenix's is refused.
+    assert!(json.contains("\"hash\":\"Phoenix\""), "{json}");
+    let bad = json.replace("\"hash\":\"Phoenix\"", "\"hash\":\"Md5\"");
+    let e = rowkey::Layout::from_json(&bad).unwrap_err().to_string();
+    assert!(e.contains("Phoenix's"), "{e}");
+}
