@@ -19,7 +19,7 @@ use futures::TryStreamExt;
 use hbase_native::{Client, RowMutation, Scan};
 use rowkey::codec::phoenix::{
     column_value, double_bytes, finish_key, finish_read, put_column, take_column, PhoenixColumn,
-    PhoenixKeyLen, PhoenixType, PhoenixValue,
+    PhoenixKeyLen, PhoenixTimestamp, PhoenixType, PhoenixValue,
 };
 use rowkey::salt::{phoenix_bucket, phoenix_hash};
 use rowkey::{KeyReader, KeyWriter, RowKey};
@@ -40,6 +40,10 @@ enum Val {
     I8(i8),
     U32(u32),
     F64(f64),
+    /// A `DATE`: milliseconds.
+    Date(i64),
+    /// A `TIMESTAMP` of whole milliseconds (SQL literals carry no more).
+    Ts(PhoenixTimestamp),
 }
 
 impl Val {
@@ -55,6 +59,8 @@ impl Val {
             Val::I8(v) => v.to_string(),
             Val::U32(v) => v.to_string(),
             Val::F64(v) => format!("{v:?}"),
+            Val::Date(ms) => format!("CAST({ms} AS DATE)"),
+            Val::Ts(t) => format!("CAST({} AS TIMESTAMP)", t.millis()),
         }
     }
 
@@ -72,6 +78,9 @@ impl Val {
                     .is_ok_and(|x| x.normalize() == d.normalize())
             }
             (Val::F64(v), Some(j)) => j.parse::<f64>().is_ok_and(|x| x == *v),
+            // Selected as TO_NUMBER(..): milliseconds, digits grouped.
+            (Val::Date(ms), Some(j)) => j.replace(',', "") == ms.to_string(),
+            (Val::Ts(t), Some(j)) => j.replace(',', "") == t.millis().to_string(),
             (v, Some(j)) => v.literal() == *j,
         }
     }
@@ -87,6 +96,8 @@ impl Val {
             Val::I8(v) => put_column(w, v, col, len),
             Val::U32(v) => put_column(w, v, col, len),
             Val::F64(v) => put_column(w, v, col, len),
+            Val::Date(v) => put_column(w, v, col, len),
+            Val::Ts(v) => put_column(w, v, col, len),
         };
         r.unwrap_or_else(|e| panic!("{self:?}: {e}"));
     }
@@ -113,6 +124,21 @@ impl Table {
                 max_len: None,
             })
             .collect()
+    }
+
+    /// The columns to select, a `DATE` or `TIMESTAMP` as its
+    /// milliseconds (JDBC would format it as a local date-time).
+    fn select_list(&self) -> String {
+        let mut cols: Vec<String> = self
+            .key
+            .iter()
+            .map(|(n, ty, ..)| match ty {
+                PhoenixType::Date | PhoenixType::Timestamp => format!("TO_NUMBER({n})"),
+                _ => (*n).to_owned(),
+            })
+            .collect();
+        cols.push("V".into());
+        cols.join(", ")
     }
 
     fn create(&self, value: &str) -> String {
@@ -187,6 +213,8 @@ impl Table {
                 Val::I8(_) => Val::I8(v(raw, &col, key)),
                 Val::U32(_) => Val::U32(v(raw, &col, key)),
                 Val::F64(_) => Val::F64(v(raw, &col, key)),
+                Val::Date(_) => Val::Date(v(raw, &col, key)),
+                Val::Ts(_) => Val::Ts(v(raw, &col, key)),
             });
         }
         finish_read(&r, &end).unwrap_or_else(|e| panic!("{key:02x?}: {e}"));
@@ -251,6 +279,18 @@ fn numbers(name: &'static str) -> Table {
     }
 }
 
+fn times(name: &'static str) -> Table {
+    Table {
+        name,
+        key: vec![
+            ("D", PhoenixType::Date, false, true),
+            ("T", PhoenixType::Timestamp, true, true),
+            ("L", PhoenixType::BigInt, false, true),
+        ],
+        salt: None,
+    }
+}
+
 fn text(rng: &mut Rng, null_one_in: u64) -> Option<String> {
     if null_one_in > 0 && rng.below(null_one_in) == 0 {
         return None;
@@ -283,6 +323,15 @@ fn row(table: &Table, rng: &mut Rng) -> Vec<Val> {
             Val::I16(rng.next_u64() as i16),
             Val::Text(text(rng, 3)),
         ],
+        "D" => {
+            // 1900 to 2100, before and after the epoch.
+            let ms = |rng: &mut Rng| rng.below(6_311_520_000_000) as i64 - 2_208_988_800_000;
+            vec![
+                Val::Date(ms(rng)),
+                Val::Ts(PhoenixTimestamp::from_millis(ms(rng))),
+                Val::I64(rng.next_u64() as i64),
+            ]
+        }
         _ => vec![
             Val::U32((rng.next_u64() >> 33) as u32),
             Val::I8(rng.next_u64() as i8),
@@ -327,7 +376,12 @@ async fn keys(client: &Client, name: &str) -> Vec<Vec<u8>> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_phoenix_filled_read_natively_as_jdbc_reads_them() {
     let client = native().await;
-    for (table, seed) in [(metrics("R_M"), 1), (mixed("R_X"), 2), (numbers("R_N"), 3)] {
+    for (table, seed) in [
+        (metrics("R_M"), 1),
+        (mixed("R_X"), 2),
+        (numbers("R_N"), 3),
+        (times("R_T"), 4),
+    ] {
         let mut rng = Rng(seed);
         let (rows, selected) = with_sql(|sql| {
             sql.must(&table.create("BIGINT"));
@@ -337,7 +391,11 @@ async fn tables_phoenix_filled_read_natively_as_jdbc_reads_them() {
                 sql.must(&upsert(&table, &r, &i.to_string()));
                 rows.push(r);
             }
-            let selected = sql.query(&format!("SELECT * FROM {}", table.name));
+            let selected = sql.query(&format!(
+                "SELECT {} FROM {}",
+                table.select_list(),
+                table.name
+            ));
             (rows, selected.unwrap())
         });
         let template = rows[0].clone();
@@ -384,6 +442,7 @@ async fn rows_written_natively_are_what_phoenix_selects() {
         (metrics("W_M"), 11),
         (mixed("W_X"), 12),
         (numbers("W_N"), 13),
+        (times("W_T"), 14),
     ] {
         let mut rng = Rng(seed);
         let q = with_sql(|sql| {
@@ -436,7 +495,8 @@ fn check_selects(sql: &mut PhoenixSql, table: &Table, rows: &[(Vec<Val>, i32)]) 
         .collect();
     let all = sql
         .query(&format!(
-            "SELECT * FROM {} ORDER BY {}",
+            "SELECT {} FROM {} ORDER BY {}",
+            table.select_list(),
             table.name,
             order.join(", ")
         ))
