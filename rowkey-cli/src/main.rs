@@ -170,6 +170,22 @@ enum Command {
         #[arg(value_name = "FIELD=VALUE")]
         values: Vec<String>,
     },
+    /// Print the `#[rowkey(phoenix)]` struct of an Apache Phoenix table's
+    /// primary key, from Phoenix's own SYSTEM.CATALOG, and how its cells
+    /// are stored: what to paste into a program that reads or writes it.
+    #[cfg(feature = "hbase")]
+    Phoenix {
+        /// The HBase the table is in: `zk://QUORUM/PARENT`,
+        /// `hbase://MASTERS` or a Thrift 1 server's `HOST:PORT`.
+        #[arg(long, value_name = "ADDRESS")]
+        store: String,
+        /// The table, as Phoenix names it (upper case unless quoted).
+        #[arg(long)]
+        table: String,
+        /// Its schema (none: the default schema).
+        #[arg(long)]
+        schema: Option<String>,
+    },
     /// Print the layout: fields, offsets, widths, codecs, order, salt.
     Explain {
         #[command(flatten)]
@@ -453,6 +469,12 @@ fn main() -> ExitCode {
             table,
             values,
         } => cmd::encode(&layout.layout, bucket, &table, &values),
+        #[cfg(feature = "hbase")]
+        Command::Phoenix {
+            store,
+            table,
+            schema,
+        } => cmd::phoenix(&store, schema.as_deref(), &table),
         Command::Splits {
             layout,
             hbase,

@@ -4,6 +4,8 @@
 
 mod diff;
 mod hotspot;
+#[cfg(feature = "hbase")]
+mod phoenix;
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod read;
 #[cfg(feature = "bigtable")]
@@ -11,6 +13,8 @@ mod rekey;
 
 pub use diff::{diff, DiffArgs};
 pub use hotspot::{hotspot, HotspotArgs};
+#[cfg(feature = "hbase")]
+pub use phoenix::phoenix;
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 pub use read::{get, scan, ReadArgs};
 #[cfg(feature = "bigtable")]

@@ -165,7 +165,9 @@ fn print_row(layout: &Layout, row: &Row) -> CmdResult {
     Ok(())
 }
 
-fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+pub(super) fn block_on<T>(
+    work: impl std::future::Future<Output = Result<T, String>>,
+) -> Result<T, String> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -174,7 +176,7 @@ fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Re
 }
 
 /// The table `table` of the store at `address`.
-async fn open(address: &str, table: &str) -> Result<DynStore, String> {
+pub(super) async fn open(address: &str, table: &str) -> Result<DynStore, String> {
     if let Some(rest) = address.strip_prefix("bigtable://") {
         return open_bigtable(rest, table).await;
     }

@@ -15,6 +15,7 @@ mod hotspot_cause;
 mod iot;
 mod layout_files;
 mod live_read;
+mod phoenix;
 #[cfg(feature = "bigtable")]
 mod rekey;
 #[cfg(feature = "bigtable")]
