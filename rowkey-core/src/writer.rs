@@ -178,14 +178,6 @@ impl<'b> KeyWriter<'b> {
         }
     }
 
-    /// Drops the bytes written from `len` on (a key format that decides
-    /// its end after its fields, as Phoenix's drops trailing NULLs). A
-    /// `len` past the position changes nothing.
-    #[inline]
-    pub fn truncate(&mut self, len: usize) {
-        self.pos = self.pos.min(len);
-    }
-
     /// Ends the key and returns its length.
     #[inline]
     pub fn finish(self) -> usize {

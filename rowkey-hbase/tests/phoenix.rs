@@ -363,6 +363,25 @@ async fn native() -> Client {
         .expect("the native client connects")
 }
 
+/// Every key of the HBase table `name`, read through HBase's Thrift 1
+/// server (the store's other transport).
+async fn thrift_keys(name: &str) -> Vec<Vec<u8>> {
+    use rowkey::store::{ReadRequest, Store};
+    let client = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.thrift)
+        .await
+        .unwrap();
+    client
+        .table(name)
+        .read_rows(ReadRequest::new([rowkey::store::KeyRange::new(
+            Vec::new(),
+            None,
+        )]))
+        .map_ok(|r| r.key)
+        .try_collect()
+        .await
+        .expect("a Thrift scan")
+}
+
 /// Every key of the HBase table `name`, in key order.
 async fn keys(client: &Client, name: &str) -> Vec<Vec<u8>> {
     client
@@ -416,6 +435,13 @@ async fn tables_phoenix_filled_read_natively_as_jdbc_reads_them() {
             let key = table.encode(row);
             assert_eq!(table.decode(&key, &template), *row);
         }
+        // Through HBase's Thrift 1 server, the same keys.
+        assert_eq!(
+            thrift_keys(table.name).await,
+            keys(&client, table.name).await,
+            "{}",
+            table.name
+        );
         // The derived key reads and writes the same bytes.
         if table.key[0].0 == "HOST" {
             for key in keys(&client, table.name).await {
@@ -583,6 +609,17 @@ async fn definitions_come_from_phoenix_own_catalog() {
     let catalog = client.table(SYSTEM_CATALOG);
 
     let m = PhoenixTable::read(&catalog, None, "R_C").await.unwrap();
+    // Through HBase's Thrift 1 server, the same definition.
+    let thrift = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.thrift)
+        .await
+        .unwrap();
+    let thrift_catalog = thrift.table(SYSTEM_CATALOG);
+    assert_eq!(
+        PhoenixTable::read(&thrift_catalog, None, "R_C")
+            .await
+            .unwrap(),
+        m
+    );
     assert_eq!(m.kind, TableKind::Table);
     assert_eq!(m.salt_buckets, Some(16));
     assert_eq!(m.encoding, QualifierEncoding::Bytes(2));

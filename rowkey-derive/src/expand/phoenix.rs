@@ -37,12 +37,8 @@ fn columns(model: &KeyModel) -> TokenStream {
             );
             let bit = ty.bit();
             quote_spanned! {value_ty.span()=>
-                const #name: __rk::phoenix::PhoenixColumn = __rk::phoenix::PhoenixColumn {
-                    ty: #tokens,
-                    desc: #desc,
-                    last: #last,
-                    max_len: ::core::option::Option::Some(#max_len),
-                };
+                const #name: __rk::phoenix::PhoenixColumn =
+                    __rk::phoenix::PhoenixColumn::of(#tokens, #desc, #last, #max_len);
                 const _: () = ::core::assert!(
                     <#value_ty as __rk::phoenix::PhoenixValue>::HOLDS & #bit != 0,
                     #msg

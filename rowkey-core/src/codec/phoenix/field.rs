@@ -33,15 +33,7 @@ pub struct PhoenixField {
 impl PhoenixField {
     /// The column as the key functions take it.
     pub const fn column(&self) -> PhoenixColumn {
-        PhoenixColumn {
-            ty: self.ty,
-            desc: self.desc,
-            last: self.last,
-            max_len: match self.ty.fixed_width() {
-                Some(_) => None,
-                None => Some(self.max_len),
-            },
-        }
+        PhoenixColumn::of(self.ty, self.desc, self.last, self.max_len)
     }
 
     /// The format rules: a fixed width or a variable one with its

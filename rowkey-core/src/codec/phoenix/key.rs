@@ -36,6 +36,20 @@ pub struct PhoenixColumn {
 }
 
 impl PhoenixColumn {
+    /// The column a layout's field records: `max_len` is held for a
+    /// variable-length type only (a fixed one's width is its type's).
+    pub const fn of(ty: PhoenixType, desc: bool, last: bool, max_len: usize) -> Self {
+        PhoenixColumn {
+            ty,
+            desc,
+            last,
+            max_len: match ty.fixed_width() {
+                Some(_) => None,
+                None => Some(max_len),
+            },
+        }
+    }
+
     fn var(&self) -> bool {
         self.ty.fixed_width().is_none()
     }
@@ -196,9 +210,9 @@ pub fn finish_key(w: &mut KeyWriter<'_>, len: &PhoenixKeyLen) -> Result<(), Enco
             "every key column is NULL: Phoenix refuses such a key (primary key may not be null)",
         )));
     }
-    // Nothing after the last column that is not NULL was written.
+    // put_column writes no separator the key then drops: the writer
+    // stands at the key's end.
     debug_assert_eq!(w.position(), len.len());
-    w.truncate(len.len());
     Ok(())
 }
 

@@ -188,89 +188,88 @@ impl PhoenixValue for u64 {
     }
 }
 
-impl PhoenixValue for f64 {
-    const HOLDS: u32 = PhoenixType::Double.bit() | PhoenixType::UnsignedDouble.bit();
-    fn phoenix_len(&self, _: &PhoenixType) -> usize {
-        8
-    }
-    fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
-        match ty {
-            PhoenixType::Double => Ok(()),
-            // Phoenix's own test: `v < 0` (so -0.0 and NaN pass).
-            PhoenixType::UnsignedDouble if *self < 0.0 => Err(EncodeErrorKind::Invalid(
-                "UNSIGNED_DOUBLE holds no value below 0",
-            )),
-            PhoenixType::UnsignedDouble => Ok(()),
-            _ => Err(EncodeErrorKind::Invalid(NOT_HELD)),
+/// `f64` and `f32`: `DOUBLE`/`FLOAT` in Phoenix's ordered form, and
+/// `UNSIGNED_DOUBLE`/`UNSIGNED_FLOAT` as Java's bits of a value not below
+/// 0 (Phoenix's own test, `v < 0`, lets -0.0 and NaN through).
+/// `UNSIGNED_FLOAT` keeps a NaN's own bits (`floatToRawIntBits`), so only
+/// Java's one NaN reads back as written (`raw_nan`); `UNSIGNED_DOUBLE`
+/// writes `doubleToLongBits`, one NaN for all.
+macro_rules! float {
+    ($t:ty, $bits:ty, $signed:ident, $unsigned:ident, $java:ident, $to:ident, $from:ident,
+     $canonical:ident, $raw_nan:expr, $below:expr, $bad_nan:expr, $read_below:expr) => {
+        impl PhoenixValue for $t {
+            const HOLDS: u32 = PhoenixType::$signed.bit() | PhoenixType::$unsigned.bit();
+            fn phoenix_len(&self, _: &PhoenixType) -> usize {
+                core::mem::size_of::<$t>()
+            }
+            fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
+                match ty {
+                    PhoenixType::$signed => Ok(()),
+                    PhoenixType::$unsigned if *self < 0.0 => Err(EncodeErrorKind::Invalid($below)),
+                    PhoenixType::$unsigned if $raw_nan && !$canonical(*self) => {
+                        Err(EncodeErrorKind::Invalid($bad_nan))
+                    }
+                    PhoenixType::$unsigned => Ok(()),
+                    _ => Err(EncodeErrorKind::Invalid(NOT_HELD)),
+                }
+            }
+            fn put_phoenix(&self, ty: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
+                match ty {
+                    PhoenixType::$unsigned => out(&$java(*self).to_be_bytes()),
+                    _ => out(&$to(*self)),
+                }
+            }
+            fn from_phoenix(
+                bytes: Option<&[u8]>,
+                ty: &PhoenixType,
+            ) -> Result<Self, DecodeErrorKind> {
+                let b = exact(bytes.ok_or(NOT_NULL)?)?;
+                let v = match ty {
+                    PhoenixType::$unsigned => <$t>::from_bits(<$bits>::from_be_bytes(b)),
+                    _ => $from(b),
+                };
+                if !$canonical(v) {
+                    return Err(DecodeErrorKind::Invalid(
+                        "a NaN Phoenix never writes (Java writes one NaN)",
+                    ));
+                }
+                if matches!(ty, PhoenixType::$unsigned) && v < 0.0 {
+                    return Err(DecodeErrorKind::Invalid($read_below));
+                }
+                Ok(v)
+            }
         }
-    }
-    fn put_phoenix(&self, ty: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
-        match ty {
-            PhoenixType::UnsignedDouble => out(&java_double_bits(*self).to_be_bytes()),
-            _ => out(&double_bytes(*self)),
-        }
-    }
-    fn from_phoenix(bytes: Option<&[u8]>, ty: &PhoenixType) -> Result<Self, DecodeErrorKind> {
-        let b = exact(bytes.ok_or(NOT_NULL)?)?;
-        let v = match ty {
-            PhoenixType::UnsignedDouble => f64::from_bits(u64::from_be_bytes(b)),
-            _ => double_from(b),
-        };
-        if !canonical_double(v) {
-            return Err(DecodeErrorKind::Invalid(
-                "a NaN Phoenix never writes (Java writes one NaN)",
-            ));
-        }
-        if matches!(ty, PhoenixType::UnsignedDouble) && v < 0.0 {
-            return Err(DecodeErrorKind::Invalid("an UNSIGNED_DOUBLE below 0"));
-        }
-        Ok(v)
-    }
+    };
 }
 
-impl PhoenixValue for f32 {
-    const HOLDS: u32 = PhoenixType::Float.bit() | PhoenixType::UnsignedFloat.bit();
-    fn phoenix_len(&self, _: &PhoenixType) -> usize {
-        4
-    }
-    fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
-        match ty {
-            PhoenixType::Float => Ok(()),
-            PhoenixType::UnsignedFloat if *self < 0.0 => Err(EncodeErrorKind::Invalid(
-                "UNSIGNED_FLOAT holds no value below 0",
-            )),
-            // UNSIGNED_FLOAT keeps a NaN's own bits (`floatToRawIntBits`):
-            // only Java's one NaN reads back as written.
-            PhoenixType::UnsignedFloat if !canonical_float(*self) => Err(EncodeErrorKind::Invalid(
-                "a NaN other than Java's Float.NaN",
-            )),
-            PhoenixType::UnsignedFloat => Ok(()),
-            _ => Err(EncodeErrorKind::Invalid(NOT_HELD)),
-        }
-    }
-    fn put_phoenix(&self, ty: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
-        match ty {
-            PhoenixType::UnsignedFloat => out(&java_float_bits(*self).to_be_bytes()),
-            _ => out(&float_bytes(*self)),
-        }
-    }
-    fn from_phoenix(bytes: Option<&[u8]>, ty: &PhoenixType) -> Result<Self, DecodeErrorKind> {
-        let b = exact(bytes.ok_or(NOT_NULL)?)?;
-        let v = match ty {
-            PhoenixType::UnsignedFloat => f32::from_bits(u32::from_be_bytes(b)),
-            _ => float_from(b),
-        };
-        if !canonical_float(v) {
-            return Err(DecodeErrorKind::Invalid(
-                "a NaN Phoenix never writes (Java writes one NaN)",
-            ));
-        }
-        if matches!(ty, PhoenixType::UnsignedFloat) && v < 0.0 {
-            return Err(DecodeErrorKind::Invalid("an UNSIGNED_FLOAT below 0"));
-        }
-        Ok(v)
-    }
-}
+float!(
+    f64,
+    u64,
+    Double,
+    UnsignedDouble,
+    java_double_bits,
+    double_bytes,
+    double_from,
+    canonical_double,
+    false,
+    "UNSIGNED_DOUBLE holds no value below 0",
+    "",
+    "an UNSIGNED_DOUBLE below 0"
+);
+float!(
+    f32,
+    u32,
+    Float,
+    UnsignedFloat,
+    java_float_bits,
+    float_bytes,
+    float_from,
+    canonical_float,
+    true,
+    "UNSIGNED_FLOAT holds no value below 0",
+    "a NaN other than Java's Float.NaN",
+    "an UNSIGNED_FLOAT below 0"
+);
 
 impl PhoenixValue for bool {
     const HOLDS: u32 = PhoenixType::Boolean.bit();

@@ -32,12 +32,7 @@ pub(super) fn decode(layout: &Layout, key: &[u8]) -> Result<DecodedKey, DecodeEr
         let last = i + 1 == layout.fields.len();
         let value = match f.codec {
             FieldCodec::Phoenix { ty, last, max_len } => {
-                let col = PhoenixColumn {
-                    ty,
-                    desc: f.desc,
-                    last,
-                    max_len: ty.fixed_width().is_none().then_some(max_len),
-                };
+                let col = PhoenixColumn::of(ty, f.desc, last, max_len);
                 take_phoenix(&mut r, f, &col, &mut phoenix)?
             }
             _ => take_field(&mut r, f, sep, last)?,

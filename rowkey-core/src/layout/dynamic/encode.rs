@@ -76,12 +76,7 @@ pub(super) fn write_head(
         check_group(w, layout, f, v)?;
         match f.codec {
             FieldCodec::Phoenix { ty, last, max_len } => {
-                let col = PhoenixColumn {
-                    ty,
-                    desc: f.desc,
-                    last,
-                    max_len: ty.fixed_width().is_none().then_some(max_len),
-                };
+                let col = PhoenixColumn::of(ty, f.desc, last, max_len);
                 // NULL only in an Option field, as the derive takes it.
                 if f.optional != matches!(v, Value::Option(_)) {
                     return Err(mismatch(w));

@@ -325,14 +325,7 @@ public final class HBaseServer {
   }
 
   static byte[] unhex(String text) {
-    if (text.equals("-")) {
-      return new byte[0];
-    }
-    byte[] out = new byte[text.length() / 2];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = (byte) Integer.parseInt(text.substring(2 * i, 2 * i + 2), 16);
-    }
-    return out;
+    return Hex.unhex(text);
   }
 
   /**

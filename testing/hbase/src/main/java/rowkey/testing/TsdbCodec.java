@@ -1,5 +1,8 @@
 package rowkey.testing;
 
+import static rowkey.testing.Hex.hex;
+import static rowkey.testing.Hex.unhex;
+
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -115,22 +118,4 @@ public final class TsdbCodec {
     out.flush();
   }
 
-  private static String hex(byte[] b) {
-    StringBuilder s = new StringBuilder(b.length * 2);
-    for (byte x : b) {
-      s.append(String.format("%02x", x & 0xff));
-    }
-    return s.length() == 0 ? "-" : s.toString();
-  }
-
-  private static byte[] unhex(String s) {
-    if (s.equals("-")) {
-      return new byte[0];
-    }
-    byte[] b = new byte[s.length() / 2];
-    for (int i = 0; i < b.length; i++) {
-      b[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
-    }
-    return b;
-  }
 }

@@ -147,7 +147,12 @@ public final class PhoenixCodec {
     }
   }
 
-  private static String hex(byte[] b) {
+  /**
+   * Lowercase hex, {@code -} for none (testing/hbase's {@code Hex}, which
+   * this project's sources cannot see: it runs with those classes but is
+   * not compiled against them).
+   */
+  static String hex(byte[] b) {
     StringBuilder s = new StringBuilder(b.length * 2);
     for (byte x : b) {
       s.append(String.format("%02x", x & 0xff));

@@ -1,5 +1,7 @@
 package rowkey.testing;
 
+import static rowkey.testing.PhoenixCodec.hex;
+
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -107,14 +109,6 @@ public final class PhoenixSql {
       }
     }
     return cells;
-  }
-
-  private static String hex(byte[] b) {
-    StringBuilder s = new StringBuilder(b.length * 2);
-    for (byte x : b) {
-      s.append(String.format("%02x", x & 0xff));
-    }
-    return s.length() == 0 ? "-" : s.toString();
   }
 
   private static String escape(String v) {
