@@ -71,6 +71,8 @@ final class ClusterControl {
         admin().balancerSwitch(true, true);
         boolean ran = admin().balance();
         settle();
+        // Off again: no later chore or move undoes what a test arranges.
+        admin().balancerSwitch(false, true);
         return "ran=" + ran;
       case "stop-rs":
       case "abort-rs":

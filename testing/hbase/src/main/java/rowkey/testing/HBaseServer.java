@@ -168,6 +168,11 @@ public final class HBaseServer {
     conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
     // Small and quick: one region server, no balancer churn.
     conf.setInt("hbase.regionserver.handler.count", 30);
+    // Regions move only when a test says so: the balancer's chore (every
+    // 5 min by default) would otherwise move a region a test just moved,
+    // mid-wait, once a cluster has run that long. The `balance` command
+    // still runs the balancer on demand.
+    conf.setInt("hbase.balancer.period", Integer.MAX_VALUE);
     conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
     // A compaction's old files stay in the store (and a daughter's reference
     // files keep it unmergeable, HBASE-20940) until this chore runs: 2 min
