@@ -51,11 +51,14 @@
 //! | --- | --- | --- |
 //! | `#[record(key = K)]` | struct | the `#[derive(RowKey)]` key; its fields are matched by name (a missing one, or one of another type, fails the build) |
 //! | `#[record(family = "d")]` | struct | the family of every cell without its own |
+//! | `#[record(phoenix)]`, `#[record(phoenix(column_encoded_bytes = N))]` | struct | an Apache Phoenix table's row: family `0`, Phoenix's bytes and empty column (`docs/phoenix.md`) |
 //! | `#[cell(family = "..")]` | field | this cell's family (Bigtable's rules: letters, digits, `_`, `-`, `.`) |
 //! | `#[cell(qualifier = "..")]` | field | this cell's qualifier (default: the field's name) |
 //! | `#[cell(skip)]` | field | not stored; `Default::default()` when read |
 //! | `#[cell(with = C)]` | field | `C`'s codec ([`store::cell::CellCodec`]) |
 //! | `#[cell(json)]` | field | the value's JSON (feature `serde`) |
+//! | `#[cell(qualifier = 11)]` | field | a Phoenix record's column number, as its catalog gave it |
+//! | `#[phoenix(TYPE)]` | field | a Phoenix record's column type, where the Rust type does not say it |
 //!
 //! Values are stored as HBase's Java `Bytes` writes them
 //! ([`store::cell`]); `Option` fields as an absent cell.

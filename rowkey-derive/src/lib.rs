@@ -62,7 +62,7 @@ fn row_key(input: &DeriveInput) -> proc_macro2::TokenStream {
 /// Derives `rowkey::store::Record` for a struct with named fields: key
 /// fields matched by name to `#[record(key = K)]`, every other field a
 /// cell. See the `rowkey` crate for the attributes.
-#[proc_macro_derive(Record, attributes(record, cell))]
+#[proc_macro_derive(Record, attributes(record, cell, phoenix))]
 pub fn derive_record(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     record(&input).into()

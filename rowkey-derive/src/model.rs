@@ -175,6 +175,17 @@ pub struct RecordModel<'a> {
     /// `#[record(key = K)]`.
     pub key: Type,
     pub fields: Vec<RecordFieldModel<'a>>,
+    /// `#[record(phoenix)]`: a Phoenix table's row, whose
+    /// `COLUMN_ENCODED_BYTES` this is; its empty column goes in `family`.
+    pub phoenix: Option<PhoenixRecordModel>,
+}
+
+/// A Phoenix record's table: what its empty column is.
+pub struct PhoenixRecordModel {
+    /// The table's `COLUMN_ENCODED_BYTES` (0: columns named).
+    pub encoded_bytes: u8,
+    /// The family of its empty column: the record's.
+    pub family: String,
 }
 
 /// One field of a record: a key field or a cell, which the expansion
@@ -189,8 +200,9 @@ pub struct RecordFieldModel<'a> {
     pub skip: bool,
     /// The cell's family, if any was given.
     pub family: Option<String>,
-    /// The cell's qualifier (the field's name by default).
-    pub qualifier: String,
+    /// The cell's qualifier (the field's name by default; a Phoenix
+    /// column's encoded number).
+    pub qualifier: Vec<u8>,
     pub codec: CellCodecModel,
     /// Its `#[cell(..)]`, if it has one: it says the field is a cell.
     pub cell_attr: Option<Span>,
@@ -204,6 +216,14 @@ pub enum CellCodecModel {
     With(Path),
     /// `#[cell(json)]`.
     Json(Span),
+    /// A Phoenix record's column: its type (`None`: not known from the
+    /// Rust type and not named, an error if the field is a cell), and
+    /// whether it has its qualifier (an error if not, for a cell).
+    Phoenix {
+        ty: Option<rowkey_core::codec::phoenix::PhoenixType>,
+        qualified: bool,
+        span: Span,
+    },
 }
 
 impl RecordFieldModel<'_> {

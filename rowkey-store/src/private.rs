@@ -13,6 +13,7 @@ pub use crate::cell::{CellError, CellValue};
 
 use core::marker::PhantomData;
 pub use rowkey_core::__private::{concat, is_key_field, key_index, str_eq, KeyField, KeyFields};
+use rowkey_core::codec::phoenix::{self, PhoenixType, PhoenixValue};
 use rowkey_core::EncodeErrorKind;
 
 /// The codec marker of a field with no codec attribute: its type's
@@ -24,6 +25,17 @@ pub struct With<C>(PhantomData<C>);
 pub struct Json;
 /// An `Option<T>` field: no cell for `None`, `M`'s for `Some`.
 pub struct Optional<M>(PhantomData<M>);
+/// A Phoenix record's column (`#[record(key = K, phoenix)]`): its
+/// value's bytes as the Phoenix type `C::TYPE` (an `Option` is NULL-able:
+/// no cell for `None`).
+pub struct Phoenix<C>(PhantomData<C>);
+
+/// The Phoenix type of a Phoenix record's column: a unit type the derive
+/// emits per field.
+pub trait PhoenixCellType {
+    /// The column's type.
+    const TYPE: PhoenixType;
+}
 
 /// A field's role: the `I`-th field of the key `K` (`KEY`), or a cell of
 /// codec `M`.
@@ -41,8 +53,9 @@ pub struct FieldFns<K: KeyFields, T> {
     pub put_ref: for<'a> fn(&mut K::RefParts<'a>, &'a T),
     /// The field from the key's slot or from its cell's bytes.
     pub read: ReadFn<K::Parts, T>,
-    /// The cell's bytes (`None`: no cell).
-    pub write: fn(&T) -> Option<Vec<u8>>,
+    /// The cell's bytes (`None`: no cell), or why the value has none (a
+    /// Phoenix value Phoenix would store other than given).
+    pub write: fn(&T) -> Result<Option<Vec<u8>>, EncodeErrorKind>,
 }
 
 /// The operations of a field of type `T` in the role `Self`.
@@ -60,8 +73,8 @@ fn take_slot<K: KeyField<I, T>, T, const I: usize>(
 ) -> Result<T, CellError> {
     K::slot(parts).take().ok_or(CellError::Missing)
 }
-fn no_cell<T>(_: &T) -> Option<Vec<u8>> {
-    None
+fn no_cell<T>(_: &T) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    Ok(None)
 }
 fn no_key<P, T>(_: &mut P, _: &T) {}
 fn put_ref_slot<'a, K: KeyField<I, T>, T, const I: usize>(
@@ -81,8 +94,8 @@ impl<K: KeyField<I, T>, T: Clone, const I: usize, M> FieldRole<K, T> for Select<
     };
 }
 
-fn builtin_write<T: CellValue>(value: &T) -> Option<Vec<u8>> {
-    Some(value.to_cell())
+fn builtin_write<T: CellValue>(value: &T) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    Ok(Some(value.to_cell()))
 }
 fn builtin_read<P, T: CellValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
     T::from_cell(bytes.ok_or(CellError::Missing)?)
@@ -97,8 +110,8 @@ impl<K: KeyFields, T: CellValue, const I: usize> FieldRole<K, T> for Select<K, I
     };
 }
 
-fn with_write<C: CellCodec<T>, T>(value: &T) -> Option<Vec<u8>> {
-    Some(C::encode(value))
+fn with_write<C: CellCodec<T>, T>(value: &T) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    Ok(Some(C::encode(value)))
 }
 fn with_read<P, C: CellCodec<T>, T>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
     C::decode(bytes.ok_or(CellError::Missing)?).map_err(CellError::Refused)
@@ -142,8 +155,8 @@ impl<T: serde::Serialize + serde::de::DeserializeOwned> JsonValue for T {
     }
 }
 
-fn json_write<T: JsonValue>(value: &T) -> Option<Vec<u8>> {
-    Some(value.to_json())
+fn json_write<T: JsonValue>(value: &T) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    Ok(Some(value.to_json()))
 }
 fn json_read<P, T: JsonValue>(_: &mut P, bytes: Option<&[u8]>) -> Result<T, CellError> {
     T::from_json(bytes.ok_or(CellError::Missing)?)
@@ -158,8 +171,13 @@ impl<K: KeyFields, T: JsonValue, const I: usize> FieldRole<K, T> for Select<K, I
     };
 }
 
-fn optional_write<K: KeyFields, T, R: FieldRole<K, T>>(value: &Option<T>) -> Option<Vec<u8>> {
-    value.as_ref().and_then(R::FNS.write)
+fn optional_write<K: KeyFields, T, R: FieldRole<K, T>>(
+    value: &Option<T>,
+) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    match value {
+        Some(v) => (R::FNS.write)(v),
+        None => Ok(None),
+    }
 }
 fn optional_read<K: KeyFields, T, R: FieldRole<K, T>>(
     parts: &mut K::Parts,
@@ -182,6 +200,99 @@ where
         read: optional_read::<K, T, Select<K, I, false, M>>,
         write: optional_write::<K, T, Select<K, I, false, M>>,
     };
+}
+
+fn phoenix_write<C: PhoenixCellType, T: PhoenixValue>(
+    value: &T,
+) -> Result<Option<Vec<u8>>, EncodeErrorKind> {
+    phoenix::cell_bytes(value, &C::TYPE)
+}
+fn phoenix_read<P, C: PhoenixCellType, T: PhoenixValue>(
+    _: &mut P,
+    bytes: Option<&[u8]>,
+) -> Result<T, CellError> {
+    phoenix::cell_value(bytes, &C::TYPE).map_err(|kind| match kind {
+        // A non-`Option` field's column without a cell.
+        _ if bytes.is_none_or(<[u8]>::is_empty) => CellError::Missing,
+        kind => {
+            // The kind's words, without a key's location (a cell has none).
+            let e = rowkey_core::DecodeError::new("", "", 0, kind).to_string();
+            CellError::Invalid(
+                e.split_once(": ")
+                    .map_or(e.clone(), |(_, why)| why.to_owned()),
+            )
+        }
+    })
+}
+
+impl<K: KeyFields, T: PhoenixValue, C: PhoenixCellType, const I: usize> FieldRole<K, T>
+    for Select<K, I, false, Phoenix<C>>
+{
+    const FNS: FieldFns<K, T> = FieldFns {
+        put_key: no_key::<K::Parts, T>,
+        put_ref: no_key_ref::<K, T>,
+        read: phoenix_read::<K::Parts, C, T>,
+        write: phoenix_write::<C, T>,
+    };
+}
+
+/// Fails the build when a Phoenix record's column (a field that is not a
+/// key field) has no type its Rust type says or its `#[phoenix(..)]`
+/// names (`ty` empty), or holds no value of it (`holds`, from
+/// [`PhoenixValue::HOLDS`]; `rust` names the Rust types that do).
+pub const fn check_phoenix_type<K: KeyFields>(field: &str, holds: bool, ty: &str, rust: &str) {
+    if K::STUB || is_key_field::<K>(field) {
+        return;
+    }
+    let mut buf = [0u8; 512];
+    if ty.is_empty() {
+        let msg = concat(
+            &mut buf,
+            &[
+                "field `",
+                field,
+                "` is a Phoenix column (its key has no field of that name) whose type its \
+                 Rust type does not say: name it, as #[phoenix(varchar(10))] or \
+                 #[phoenix(unsigned_int)]",
+            ],
+        );
+        panic!("{}", msg);
+    }
+    if !holds {
+        let msg = concat(
+            &mut buf,
+            &[
+                "field `",
+                field,
+                "`: a Phoenix ",
+                ty,
+                " column is ",
+                rust,
+                ", not this type",
+            ],
+        );
+        panic!("{}", msg);
+    }
+}
+
+/// Fails the build when a Phoenix record's column (a field that is not a
+/// key field) has no qualifier in a table whose qualifiers are numbers.
+pub const fn check_phoenix_qualified<K: KeyFields>(field: &str) {
+    if K::STUB || is_key_field::<K>(field) {
+        return;
+    }
+    let mut buf = [0u8; 512];
+    let msg = concat(
+        &mut buf,
+        &[
+            "field `",
+            field,
+            "` is a Phoenix column (its key has no field of that name) without its \
+             qualifier: give the number Phoenix's catalog gave it, #[cell(qualifier = 11)] \
+             (`rowkey phoenix` prints each column's)",
+        ],
+    );
+    panic!("{}", msg);
 }
 
 /// The key of `row`, taken apart.
@@ -220,20 +331,27 @@ pub fn read_field<K: KeyFields, T>(
     })
 }
 
-/// One field's cell, if it has one, onto `cells`.
+/// One field's cell, if it has one, onto `cells`; a value with none is
+/// an error naming the record and the field.
 pub fn write_field<K: KeyFields, T>(
     fns: &FieldFns<K, T>,
     value: &T,
+    (record, field): (&'static str, &'static str),
     family: &str,
     qualifier: &[u8],
     cells: &mut Vec<Cell>,
-) {
-    if let Some(bytes) = (fns.write)(value) {
-        cells.push(Cell {
-            family: family.to_owned(),
-            qualifier: qualifier.to_vec(),
-            value: bytes,
-        });
+) -> Result<(), rowkey_core::EncodeError> {
+    match (fns.write)(value) {
+        Ok(Some(bytes)) => {
+            cells.push(Cell {
+                family: family.to_owned(),
+                qualifier: qualifier.to_vec(),
+                value: bytes,
+            });
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(kind) => Err(rowkey_core::EncodeError::new(record, field, 0, kind)),
     }
 }
 

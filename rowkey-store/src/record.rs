@@ -33,7 +33,10 @@ use rowkey_core::{EncodeError, RowKey};
 /// `#[cell(skip)]` to leave one out), its value written as HBase's
 /// `Bytes` writes it ([`cell`](crate::cell) has the forms,
 /// `#[cell(with = C)]` a custom [`CellCodec`](crate::cell::CellCodec),
-/// `#[cell(json)]` JSON); [`columns`](Self::columns) names the cells, so
+/// `#[cell(json)]` JSON; `#[record(key = K, phoenix)]` an Apache Phoenix
+/// table's row, each column at its catalog's `#[cell(qualifier = 11)]` in
+/// its Phoenix type's bytes, with Phoenix's empty column: `docs/phoenix.md`);
+/// [`columns`](Self::columns) names the cells, so
 /// record reads fetch only those; a row that does not read back is a
 /// [`RecordError`](crate::RecordError) naming the record, the cell and
 /// the row.
@@ -119,6 +122,16 @@ pub trait Record: Sized {
     /// The cells of the record's main row (at least one: stores refuse
     /// rows without cells).
     fn cells(&self) -> Vec<Cell>;
+
+    /// The cells, or why a value has no cell as the record's format
+    /// stores it: what stores write. The default: [`cells`](Self::cells).
+    /// A derived Phoenix record (`#[record(key = K, phoenix)]`) refuses a
+    /// value Phoenix would read back as another (an empty `VARCHAR`, a
+    /// `DECIMAL(p,s)` with more than `s` decimals), naming the field;
+    /// its `cells` are then empty, which every store refuses.
+    fn try_cells(&self) -> Result<Vec<Cell>, EncodeError> {
+        Ok(self.cells())
+    }
 
     /// The record a main row holds: the inverse of [`key`](Self::key) and
     /// [`cells`](Self::cells). An error here ends an index query with

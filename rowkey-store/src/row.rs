@@ -92,7 +92,7 @@ impl Row {
     /// cell for.
     pub(crate) fn of_record<R: crate::Record>(record: &R) -> Result<Row, rowkey_core::EncodeError> {
         let key = crate::record::record_key_vec(record)?;
-        let cells = record.cells();
+        let cells = record.try_cells()?;
         let clear = match R::columns() {
             Some(columns) => Columns::new(
                 columns

@@ -49,6 +49,7 @@ mod optional_parts;
 mod page_cost;
 mod phoenix_codecs;
 mod phoenix_derive;
+mod phoenix_records;
 mod record_derive;
 mod record_key_bytes;
 mod record_props;

@@ -1,7 +1,7 @@
 //! `#[derive(RowKey)] #[rowkey(phoenix)]`: a Phoenix table's primary key
 //! as a struct, its bytes Phoenix's (the rules themselves are checked
 //! against Phoenix in `phoenix_codecs.rs` and, on a live Phoenix, in
-//! `rowkey-hbase/tests/phoenix.rs`).
+//! `rowkey-hbase/tests/phoenix/`).
 
 use proptest::prelude::*;
 use rowkey::codec::phoenix::{

@@ -1,14 +1,15 @@
 //! `rowkey phoenix`: the `#[rowkey(phoenix)]` struct of an Apache Phoenix
-//! table's primary key, read from Phoenix's own `SYSTEM.CATALOG`
-//! (`rowkey_hbase::phoenix`), so nobody writes it by hand.
+//! table's primary key and the `#[record(phoenix)]` struct of its rows,
+//! read from Phoenix's own `SYSTEM.CATALOG` (`rowkey_hbase::phoenix`), so
+//! nobody writes them by hand.
 
 use super::read::{block_on, open};
 use super::CmdResult;
 use crate::out::out;
 use rowkey_hbase::phoenix::{PhoenixTable, QualifierEncoding, StorageScheme, SYSTEM_CATALOG};
 
-/// Prints the struct of table `table` (in `schema`) of the HBase at
-/// `address`, then, as comments, how its cells are stored and whether a
+/// Prints the key struct and the record struct of table `table` (in
+/// `schema`) of the HBase at `address`, then, as comments, how its cells are stored and whether a
 /// write from outside Phoenix leaves it as Phoenix would.
 pub fn phoenix(address: &str, schema: Option<&str>, table: &str) -> CmdResult {
     let def = block_on(async {
@@ -18,6 +19,9 @@ pub fn phoenix(address: &str, schema: Option<&str>, table: &str) -> CmdResult {
             .map_err(|e| e.to_string())
     })?;
     out!("{}", def.key_struct())?;
+    if let Some(record) = def.record_struct() {
+        out!("\n{record}")?;
+    }
     let encoding = match def.encoding {
         QualifierEncoding::None => "each column's name".to_owned(),
         QualifierEncoding::Bytes(n) => format!("{n}-byte numbers (COLUMN_ENCODED_BYTES={n})"),

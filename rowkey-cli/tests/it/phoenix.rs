@@ -1,6 +1,6 @@
 //! `rowkey phoenix` as a user runs it, against a live Apache Phoenix
 //! 5.2.1 (`rowkey_fixtures::hbase::phoenix`): the struct of a table
-//! Phoenix made, from its SYSTEM.CATALOG, then its cells and whether a
+//! Phoenix made and of its rows, from its SYSTEM.CATALOG, then its cells and whether a
 //! write from outside Phoenix is safe; and hostile input refused.
 
 use crate::run::{fails, ok};
@@ -27,6 +27,9 @@ fn prints_the_struct_of_a_table_phoenix_made() {
         "    pub host: String,",
         "    #[phoenix(integer)]\n    pub metric: i32,",
         "    #[phoenix(bigint)]\n    #[desc]\n    pub at: i64,\n}",
+        "#[derive(rowkey::Record, Debug, Clone, PartialEq)]\n#[record(key = CliMKey, phoenix)]\npub struct CliM {\n    pub host: String,\n    pub metric: i32,\n    pub at: i64,\n",
+        "    #[cell(qualifier = 11)]\n    #[phoenix(double)]\n    pub v: Option<f64>,\n",
+        "    #[cell(qualifier = 12)]\n    #[phoenix(varchar(20))]\n    pub note: Option<String>,\n}",
         "// Cells: a cell per column, qualifiers 2-byte numbers (COLUMN_ENCODED_BYTES=2):",
         "//   0:V DOUBLE (qualifier 800b)",
         "//   0:NOTE VARCHAR(20) (qualifier 800c)",

@@ -6,14 +6,18 @@ use super::{ident_of, Spanned};
 use crate::ctxt::Ctxt;
 use crate::suggest;
 use proc_macro2::Span;
+use rowkey_core::codec::phoenix::PhoenixType;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, LitStr, Path, Type};
 
-/// `#[record(key = K, family = "d", crate = "..")]`.
+/// `#[record(key = K, family = "d", phoenix, crate = "..")]`.
 #[derive(Default)]
 pub struct RecordAttrs {
     pub key: Option<Type>,
     pub family: Option<Spanned<String>>,
+    /// `phoenix` (2) or `phoenix(column_encoded_bytes = N)`: the
+    /// table's `COLUMN_ENCODED_BYTES`.
+    pub phoenix: Option<Spanned<u8>>,
     pub krate: Option<Path>,
 }
 
@@ -30,13 +34,17 @@ pub enum CellCodecAttr {
 pub struct CellAttrs {
     pub family: Option<Spanned<String>>,
     pub qualifier: Option<Spanned<String>>,
+    /// `qualifier = 11`: a Phoenix column's number.
+    pub number: Option<Spanned<u32>>,
     pub skip: Option<Span>,
     pub codec: Option<CellCodecAttr>,
     /// The first `#[cell(..)]`: where "not a cell" errors point.
     pub span: Option<Span>,
+    /// `#[phoenix(TYPE)]`: a Phoenix record's column type.
+    pub phoenix: Option<Spanned<PhoenixType>>,
 }
 
-const RECORD_OPTIONS: &[&str] = &["key", "family", "crate"];
+const RECORD_OPTIONS: &[&str] = &["key", "family", "phoenix", "crate"];
 const CELL_OPTIONS: &[&str] = &["family", "qualifier", "skip", "with", "json"];
 
 /// Reads `#[record(..)]`.
@@ -71,6 +79,36 @@ pub fn record_attrs(cx: &Ctxt, attrs: &[Attribute]) -> RecordAttrs {
                     let s: LitStr = meta.value()?.parse()?;
                     out.krate = Some(s.parse()?);
                 }
+                "phoenix" => {
+                    let span = meta.path.span();
+                    let mut bytes = 2u8;
+                    if meta.input.peek(syn::token::Paren) {
+                        meta.parse_nested_meta(|inner| {
+                            if !inner.path.is_ident("column_encoded_bytes") {
+                                return Err(inner.error(
+                                    "#[record(phoenix(..))] takes the table's \
+                                     COLUMN_ENCODED_BYTES: phoenix(column_encoded_bytes = 2), \
+                                     0 to 4",
+                                ));
+                            }
+                            let n: syn::LitInt = inner.value()?.parse()?;
+                            bytes = match n.base10_parse::<u8>() {
+                                Ok(b @ 0..=4) => b,
+                                _ => {
+                                    return Err(syn::Error::new(
+                                        n.span(),
+                                        "COLUMN_ENCODED_BYTES is 0 (columns named) to 4",
+                                    ))
+                                }
+                            };
+                            Ok(())
+                        })?;
+                    }
+                    let v = Spanned { value: bytes, span };
+                    if out.phoenix.replace(v).is_some() {
+                        cx.error_spanned_by(&meta.path, "`phoenix` is given twice");
+                    }
+                }
                 other => {
                     return Err(meta.error(format!(
                         "unknown option `{other}` in #[record(..)]; {}",
@@ -101,6 +139,21 @@ pub fn cell_attrs(cx: &Ctxt, attrs: &[Attribute]) -> CellAttrs {
             );
             continue;
         }
+        if name == "phoenix" {
+            match super::phoenix::parse_phoenix(attr) {
+                Ok(t) => {
+                    let v = Spanned {
+                        value: t,
+                        span: attr.path().span(),
+                    };
+                    if out.phoenix.replace(v).is_some() {
+                        cx.error_spanned_by(attr, "#[phoenix(..)] is given twice");
+                    }
+                }
+                Err(e) => cx.syn_error(e),
+            }
+            continue;
+        }
         if name != "cell" {
             if let Some(near) = suggest::nearest(&name, &["cell"]) {
                 cx.error_at(
@@ -123,18 +176,32 @@ pub fn cell_attrs(cx: &Ctxt, attrs: &[Attribute]) -> CellAttrs {
             let opt = ident_of(&meta);
             let span = meta.path.span();
             match opt.as_str() {
+                "qualifier" if !meta.input.peek(syn::Token![=]) => {
+                    return Err(meta.error("write #[cell(qualifier = \"v\")]"));
+                }
+                "qualifier" if meta.input.peek2(syn::LitInt) => {
+                    let n: syn::LitInt = meta.value()?.parse()?;
+                    let v = Spanned {
+                        value: n.base10_parse::<u32>()?,
+                        span: n.span(),
+                    };
+                    if out.number.replace(v).is_some() || out.qualifier.is_some() {
+                        cx.error_at(span, "`qualifier` is given twice");
+                    }
+                }
                 "family" | "qualifier" => {
                     let s: LitStr = meta.value()?.parse()?;
                     let v = Spanned {
                         value: s.value(),
                         span: s.span(),
                     };
+                    let had_number = opt == "qualifier" && out.number.is_some();
                     let slot = if opt == "family" {
                         &mut out.family
                     } else {
                         &mut out.qualifier
                     };
-                    if slot.replace(v).is_some() {
+                    if slot.replace(v).is_some() || had_number {
                         cx.error_at(span, format!("`{opt}` is given twice"));
                     }
                 }

@@ -12,7 +12,7 @@ use syn::{Field, Type};
 
 /// The Phoenix type a Rust type holds when none is named: `String` is a
 /// `VARCHAR`, `i32` an `INTEGER`, `Decimal` a `DECIMAL`...
-fn inferred(kind: TypeKind, value_ty: &Type) -> Option<PhoenixType> {
+pub(super) fn inferred(kind: TypeKind, value_ty: &Type) -> Option<PhoenixType> {
     Some(match kind {
         TypeKind::Text { borrowed: false } => PhoenixType::Varchar { max_chars: None },
         TypeKind::Bytes { borrowed: false } => PhoenixType::Varbinary,

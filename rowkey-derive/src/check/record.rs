@@ -4,9 +4,11 @@
 //! compile time), so the rules that need it are `const` checks there.
 
 use crate::attr::record::{self, CellAttrs, CellCodecAttr};
+use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
-use crate::model::{CellCodecModel, RecordFieldModel, RecordModel};
+use crate::model::{CellCodecModel, PhoenixRecordModel, RecordFieldModel, RecordModel};
 use crate::ty;
+use rowkey_core::codec::phoenix::{encoded_qualifier, DEFAULT_FAMILY, FIRST_ENCODED_QUALIFIER};
 use std::collections::HashMap;
 use syn::{Data, DeriveInput, Fields, GenericParam};
 
@@ -48,10 +50,17 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
         );
     }
     let attrs = record::record_attrs(cx, &input.attrs);
-    let struct_family = attrs.family.as_ref();
-    if let Some(f) = struct_family {
+    if let Some(f) = &attrs.family {
         check_family(cx, &f.value, f.span);
     }
+    // A Phoenix record's columns are in Phoenix's default family unless
+    // it names another.
+    let phoenix_family = attrs.phoenix.as_ref().map(|p| Spanned {
+        value: DEFAULT_FAMILY.to_owned(),
+        span: p.span,
+    });
+    let struct_family = attrs.family.as_ref().or(phoenix_family.as_ref());
+    let phoenix = attrs.phoenix.as_ref().map(|p| p.value);
     if attrs.key.is_none() {
         cx.error_spanned_by(
             &input.ident,
@@ -62,11 +71,12 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
     let fields = fields?;
     let mut models = Vec::new();
     // (family, qualifier) -> the field that took it.
-    let mut taken: HashMap<(String, String), String> = HashMap::new();
+    let mut taken: HashMap<(String, Vec<u8>), String> = HashMap::new();
     for field in fields {
         let ident = field.ident.as_ref()?;
         let cell = record::cell_attrs(cx, &field.attrs);
-        let model = field_model(cx, field, ident, &cell, struct_family.map(|f| &f.value));
+        let mut model = field_model(cx, field, ident, &cell, struct_family.map(|f| &f.value));
+        phoenix_cell(cx, field, &cell, phoenix, &mut model);
         if !model.skip {
             let family = model.family.clone().unwrap_or_default();
             let column = (family.clone(), model.qualifier.clone());
@@ -75,6 +85,7 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
                     .qualifier
                     .as_ref()
                     .map(|q| q.span)
+                    .or(cell.number.as_ref().map(|n| n.span))
                     .unwrap_or_else(|| ident.span());
                 cx.error_at(
                     at,
@@ -82,7 +93,7 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
                         "field `{}` and field `{other}` are both stored in the cell \
                          {family}:{}; give one another #[cell(qualifier = \"..\")]",
                         model.name(),
-                        model.qualifier
+                        String::from_utf8_lossy(&model.qualifier)
                     ),
                 );
             } else {
@@ -96,11 +107,16 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::rowkey));
     let key = attrs.key?;
+    let phoenix = phoenix.map(|encoded_bytes| PhoenixRecordModel {
+        encoded_bytes,
+        family: struct_family.map_or_else(String::new, |f| f.value.clone()),
+    });
     (!cx.has_errors()).then(|| RecordModel {
         ident: &input.ident,
         krate,
         key,
         fields: models,
+        phoenix,
     })
 }
 
@@ -165,10 +181,116 @@ fn field_model<'a>(
             .as_ref()
             .map(|f| f.value.clone())
             .or_else(|| struct_family.cloned()),
-        qualifier: cell.qualifier.as_ref().map_or(name, |q| q.value.clone()),
+        qualifier: cell
+            .qualifier
+            .as_ref()
+            .map_or(name, |q| q.value.clone())
+            .into_bytes(),
         codec,
         cell_attr: cell.span,
     }
+}
+
+/// A Phoenix record's column (`phoenix`: the table's
+/// `COLUMN_ENCODED_BYTES`): its type and its qualifier, Phoenix's; or, in
+/// a record of another kind, `#[phoenix]` and a numbered qualifier
+/// refused.
+fn phoenix_cell(
+    cx: &Ctxt,
+    field: &syn::Field,
+    cell: &CellAttrs,
+    phoenix: Option<u8>,
+    model: &mut RecordFieldModel,
+) {
+    let name = model.name();
+    let Some(encoded_bytes) = phoenix else {
+        if let Some(t) = &cell.phoenix {
+            cx.error_at(
+                t.span,
+                format!(
+                    "field `{name}`: #[phoenix(..)] types a Phoenix table's column: add \
+                     `phoenix` to the struct's #[record(..)]"
+                ),
+            );
+        }
+        if let Some(n) = &cell.number {
+            cx.error_at(
+                n.span,
+                format!(
+                    "field `{name}`: a numbered qualifier is a Phoenix table's column: add \
+                     `phoenix` to the struct's #[record(..)], or name the cell, \
+                     #[cell(qualifier = \"v\")]"
+                ),
+            );
+        }
+        return;
+    };
+    if model.skip {
+        return;
+    }
+    if let Some(span) = match &model.codec {
+        CellCodecModel::With(p) => Some(syn::spanned::Spanned::span(p)),
+        CellCodecModel::Json(s) => Some(*s),
+        _ => None,
+    } {
+        cx.error_at(
+            span,
+            format!(
+                "field `{name}`: a Phoenix column's bytes are its Phoenix type's: remove it \
+                 (#[phoenix(..)] names the column's type)"
+            ),
+        );
+    }
+    let mut qualified = true;
+    match (encoded_bytes, &cell.number, &cell.qualifier) {
+        (0, Some(n), _) => cx.error_at(
+            n.span,
+            format!(
+                "field `{name}`: a table of COLUMN_ENCODED_BYTES = 0 names its columns: \
+                 #[cell(qualifier = \"{}\")]",
+                name.to_ascii_uppercase()
+            ),
+        ),
+        // Phoenix upper-cases a name the DDL did not quote.
+        (0, None, None) => model.qualifier = name.to_ascii_uppercase().into_bytes(),
+        (0, None, Some(_)) => {}
+        (_, Some(n), _) => match encoded_qualifier(encoded_bytes, n.value) {
+            Some(q) => model.qualifier = q,
+            None => cx.error_at(
+                n.span,
+                format!(
+                    "field `{name}`: Phoenix numbers a column from {FIRST_ENCODED_QUALIFIER} \
+                     (0 to 10 are its own), up to what {encoded_bytes} byte(s) hold"
+                ),
+            ),
+        },
+        (_, None, Some(q)) => cx.error_at(
+            q.span,
+            format!(
+                "field `{name}`: a Phoenix table of COLUMN_ENCODED_BYTES = {encoded_bytes} \
+                 numbers its columns: give the column's number, #[cell(qualifier = 11)] \
+                 (`rowkey phoenix` prints each column's)"
+            ),
+        ),
+        // Only a key field may lack it: a `const` check at the field.
+        (_, None, None) => qualified = false,
+    }
+    let ty = match &cell.phoenix {
+        Some(t) => Some(t.value),
+        None => {
+            let value_ty = ty::option_inner(&field.ty).unwrap_or(&field.ty);
+            super::phoenix::inferred(ty::kind(value_ty), value_ty)
+        }
+    };
+    let span = cell
+        .phoenix
+        .as_ref()
+        .map_or_else(|| syn::spanned::Spanned::span(&field.ty), |t| t.span);
+    model.codec = CellCodecModel::Phoenix {
+        ty,
+        qualified,
+        span,
+    };
 }
 
 /// Bigtable's rule for a column family's name: `[_a-zA-Z0-9][-_.a-zA-Z0-9]*`,

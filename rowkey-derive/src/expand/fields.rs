@@ -22,11 +22,12 @@ pub fn place(f: &FieldModel) -> syn::Ident {
 
 /// Whether the key is written from its fields borrowed one by one
 /// (`KeyFields::write_ref_parts`): a key a record can use, unless a custom
-/// salt hash takes the whole struct.
+/// salt hash takes the whole struct, or the key is Phoenix's (whose
+/// length, trailing NULLs dropped, is known only from every field).
 pub fn writes_ref_parts(model: &KeyModel) -> bool {
     let custom_hash = matches!(
         &model.prefix,
         Some(PrefixModel::Salt(s)) if matches!(s.hash, HashChoice::Custom(_))
     );
-    has_key_fields(model) && !custom_hash
+    has_key_fields(model) && !custom_hash && !model.phoenix
 }

@@ -51,6 +51,9 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
     let consts = layout::consts(model);
     if model.phoenix {
         let key = phoenix::impl_row_key(model);
+        // A record's key fields by name; the key is written from the
+        // whole struct (WRITES_REF_PARTS is false).
+        let key_fields = key_fields::impl_key_fields(model);
         return quote! {
             #import
             #[doc(hidden)]
@@ -60,6 +63,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
                 use __rk::InField as _;
                 #consts
                 #key
+                #key_fields
             };
         };
     }

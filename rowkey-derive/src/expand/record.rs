@@ -48,7 +48,16 @@ pub fn record(model: &RecordModel) -> TokenStream {
             CellCodecModel::With(p) => p.span(),
             CellCodecModel::Json(s) => *s,
             CellCodecModel::Builtin => ty.span(),
+            CellCodecModel::Phoenix { span, .. } => *span,
         };
+        if let CellCodecModel::Phoenix {
+            ty: pty,
+            qualified,
+            span,
+        } = &f.codec
+        {
+            consts.push(phoenix_column(f, *pty, *qualified, *span));
+        }
         consts.push(quote! {
             const #is_key: bool = __rr::is_key_field::<__Key>(#name);
         });
@@ -73,12 +82,12 @@ pub fn record(model: &RecordModel) -> TokenStream {
         }
         let field = f.ident;
         let family = f.family.clone().unwrap_or_default();
-        let qualifier = Literal::byte_string(f.qualifier.as_bytes());
+        let qualifier = Literal::byte_string(&f.qualifier);
         puts.push(quote!((#fns.put_key)(&mut __parts, &self.#field);));
         put_refs.push(quote!((#fns.put_ref)(&mut __parts, &self.#field);));
-        writes.push(
-            quote!(__rr::write_field(&#fns, &self.#field, #family, #qualifier, &mut __cells);),
-        );
+        writes.push(quote! {
+            __rr::write_field(&#fns, &self.#field, (#record_name, #name), #family, #qualifier, &mut __cells)?;
+        });
         columns.push(quote!((#is_key, #family, #qualifier)));
     }
     let reads = model.fields.iter().map(|f| {
@@ -91,12 +100,24 @@ pub fn record(model: &RecordModel) -> TokenStream {
         let fns = format_ident!("__rk_fns_{}", name);
         let is_key = format_ident!("__rk_key_{}", name);
         let family = f.family.clone().unwrap_or_default();
-        let qualifier = Literal::byte_string(f.qualifier.as_bytes());
+        let qualifier = Literal::byte_string(&f.qualifier);
         quote! {
             #field: __rr::read_field(&#fns, #is_key, &mut __parts, __row, #record_name, #family, #qualifier)?
         }
     });
-    let cell_count = stored.len();
+    // A Phoenix row's empty column, written with every row and read with
+    // the record's columns (a row whose columns are all NULL holds only it).
+    if let Some(p) = &model.phoenix {
+        let family = &p.family;
+        let qualifier = Literal::byte_string(rowkey_core::codec::phoenix::empty_column_qualifier(
+            p.encoded_bytes,
+        ));
+        writes.push(quote! {
+            __cells.push(__rr::Cell::new(#family, #qualifier, __rk::phoenix::EMPTY_COLUMN_VALUE));
+        });
+        columns.push(quote!((false, #family, #qualifier)));
+    }
+    let cell_count = writes.len();
     let key_alias = quote_spanned! {key_span=> type __Key = #key;};
     quote! {
         #import
@@ -127,9 +148,13 @@ pub fn record(model: &RecordModel) -> TokenStream {
                 }
 
                 fn cells(&self) -> __rr::Vec<__rr::Cell> {
+                    __rr::Record::try_cells(self).unwrap_or_default()
+                }
+
+                fn try_cells(&self) -> ::core::result::Result<__rr::Vec<__rr::Cell>, __rk::EncodeError> {
                     let mut __cells = __rr::Vec::with_capacity(#cell_count);
                     #(#writes)*
-                    __cells
+                    ::core::result::Result::Ok(__cells)
                 }
 
                 fn from_row(__row: &__rr::Row) -> ::core::result::Result<Self, __rr::RecordError> {
@@ -147,12 +172,69 @@ pub fn record(model: &RecordModel) -> TokenStream {
     }
 }
 
+/// The unit type that carries a Phoenix column's type.
+fn phoenix_type_name(f: &RecordFieldModel) -> syn::Ident {
+    format_ident!("__RkPhoenix_{}", f.name())
+}
+
+/// A Phoenix column's type (a unit type and its `PhoenixCellType`), and
+/// the `const` check that a cell field (not a key field) holds it and
+/// has its qualifier.
+fn phoenix_column(
+    f: &RecordFieldModel,
+    ty: Option<rowkey_core::codec::phoenix::PhoenixType>,
+    qualified: bool,
+    span: proc_macro2::Span,
+) -> TokenStream {
+    let unit = phoenix_type_name(f);
+    let name = f.name();
+    let field_ty = f.ty;
+    let (tokens, holds, ty_name, rust) = match ty {
+        Some(t) => {
+            let bit = t.bit();
+            (
+                super::codec::phoenix_type(t),
+                quote!(<#field_ty as __rk::phoenix::PhoenixValue>::HOLDS & #bit != 0),
+                t.to_string(),
+                t.rust_types(),
+            )
+        }
+        // Unknown: the check names the fix (a key field needs none).
+        None => (
+            quote!(__rk::phoenix::PhoenixType::Varbinary),
+            quote!(true),
+            String::new(),
+            "",
+        ),
+    };
+    let qualified = (!qualified).then(|| {
+        let at = f.ident.span();
+        quote_spanned! {at=>
+            const _: () = __rr::check_phoenix_qualified::<__Key>(#name);
+        }
+    });
+    quote_spanned! {span=>
+        #[allow(non_camel_case_types)]
+        struct #unit;
+        impl __rr::PhoenixCellType for #unit {
+            const TYPE: __rk::phoenix::PhoenixType = #tokens;
+        }
+        const _: () = __rr::check_phoenix_type::<__Key>(#name, #holds, #ty_name, #rust);
+        #qualified
+    }
+}
+
 /// The codec marker type of a field.
 fn codec_marker(f: &RecordFieldModel) -> TokenStream {
     let base = match &f.codec {
         CellCodecModel::Builtin => quote!(__rr::Builtin),
         CellCodecModel::With(p) => quote!(__rr::With<#p>),
         CellCodecModel::Json(_) => quote!(__rr::Json),
+        // An `Option` is a NULL-able column: PhoenixValue's own.
+        CellCodecModel::Phoenix { .. } => {
+            let unit = phoenix_type_name(f);
+            return quote!(__rr::Phoenix<#unit>);
+        }
     };
     if f.optional {
         quote!(__rr::Optional<#base>)

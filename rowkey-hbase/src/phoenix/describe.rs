@@ -10,7 +10,7 @@ use std::fmt::Write;
 const UNBOUNDED: usize = 256;
 
 /// The Rust type of a column of `ty`.
-fn rust_type(ty: &PhoenixType) -> &'static str {
+pub(super) fn rust_type(ty: &PhoenixType) -> &'static str {
     match ty {
         PhoenixType::Varchar { .. } | PhoenixType::Char { .. } => "String",
         PhoenixType::Binary { .. } | PhoenixType::Varbinary => "Vec<u8>",
@@ -33,7 +33,7 @@ fn rust_type(ty: &PhoenixType) -> &'static str {
 }
 
 /// A column's name as a Rust field: lowercase, a keyword raw.
-fn field_name(column: &str) -> String {
+pub(super) fn field_name(column: &str) -> String {
     let mut name: String = column
         .chars()
         .map(|c| {
@@ -61,7 +61,7 @@ fn field_name(column: &str) -> String {
 }
 
 /// A table's name as a Rust type: `METRICS_BY_HOST` is `MetricsByHost`.
-fn type_name(table: &str) -> String {
+pub(super) fn type_name(table: &str) -> String {
     let mut out = String::new();
     for word in table
         .split(|c: char| !c.is_alphanumeric())

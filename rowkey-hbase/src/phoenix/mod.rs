@@ -10,6 +10,9 @@
 //!   primary key, as Rust source, so nobody writes it by hand.
 //! - [`PhoenixTable::check_key`]: a key struct checked against the
 //!   definition, each difference naming the column and both sides.
+//! - [`PhoenixTable::record_struct`] and [`PhoenixTable::check_record`]:
+//!   the same for the `#[derive(Record)] #[record(phoenix)]` struct of
+//!   the table's rows, each column at its qualifier.
 //!
 //! The catalog's layout (row keys, qualifiers, value types) is in
 //! `testing/phoenix/notes/cells.md` §6.
@@ -17,6 +20,7 @@
 mod catalog;
 mod check;
 mod describe;
+mod record;
 
 pub use catalog::{
     PhoenixCatalogError, PhoenixColumnDef, PhoenixTable, QualifierEncoding, StorageScheme,

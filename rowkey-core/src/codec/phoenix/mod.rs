@@ -9,6 +9,9 @@
 //! - The key ([`put_column`], [`take_column`], [`PhoenixKeyLen`]): each
 //!   column's bytes, inverted for `DESC`, a separator after a
 //!   variable-length column, trailing NULLs dropped.
+//! - The cells ([`cell_bytes`], [`cell_value`], [`encoded_qualifier`],
+//!   [`empty_column_qualifier`]): a non-key column's qualifier and bytes,
+//!   and the empty column every row carries.
 //!
 //! Checked against Phoenix 5.2.1's own `PDataType` encoders and tables
 //! (`tests/it/phoenix*`); what Phoenix's code does, with the bytes, is in
@@ -18,6 +21,7 @@
 //! would cut to its scale (Phoenix writes some of those DESC keys
 //! uninverted).
 
+mod cell;
 mod decimal;
 mod decimal_digits;
 mod dynamic;
@@ -29,6 +33,10 @@ mod text;
 mod types;
 mod value;
 
+pub use cell::{
+    cell_bytes, cell_value, empty_column_qualifier, encoded_qualifier, qualifier_number,
+    DEFAULT_FAMILY, EMPTY_COLUMN_VALUE, FIRST_ENCODED_QUALIFIER,
+};
 pub use decimal::{
     decimal_bytes, decimal_from, DecimalBytes, DecimalDigits, DECIMAL_OUT_OF_RANGE,
     MAX_DECIMAL_BYTES, MAX_DECIMAL_DIGITS,

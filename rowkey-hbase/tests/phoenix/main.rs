@@ -12,8 +12,12 @@
 //!   are what Phoenix's `SELECT`, with a `WHERE` on each key column and an
 //!   `ORDER BY`, returns.
 //!
+//! - typed records (`records.rs`) both ways.
+//!
 //! Phoenix starts once for the binary (HBase about 17 s, its first JDBC
 //! connection about 25 s).
+
+mod records;
 
 use futures::TryStreamExt;
 use hbase_native::{Client, RowMutation, Scan};

@@ -1,0 +1,182 @@
+//! Typed records of a Phoenix table (`#[record(key = K, phoenix)]`,
+//! `rowkey_fixtures::layouts::PhoenixMetricRow`) on a live Phoenix, both
+//! ways: records written natively are the rows Phoenix's `SELECT` returns,
+//! rows Phoenix's `UPSERT` wrote read natively as records, and a NULL
+//! written either way reads as NULL the other.
+
+use super::{phoenix, with_sql};
+use futures::TryStreamExt;
+use rowkey::store::{KeyRange, ReadRequest, Record, Store, StoreExt};
+use rowkey_fixtures::layouts::{PhoenixMetricRow, Rng};
+use rowkey_hbase::phoenix::{PhoenixTable, SYSTEM_CATALOG};
+
+const DDL: &str = "CREATE TABLE REC_M (HOST VARCHAR NOT NULL, METRIC INTEGER NOT NULL, \
+    AT BIGINT NOT NULL, V DOUBLE, NOTE VARCHAR(20), SEEN DATE \
+    CONSTRAINT PK PRIMARY KEY (HOST, METRIC, AT DESC)) SALT_BUCKETS=16";
+
+const SELECT: &str = "SELECT HOST, METRIC, AT, V, NOTE, TO_NUMBER(SEEN) FROM REC_M";
+
+/// A record whose NOTE is at a qualifier the table does not have.
+#[derive(rowkey::Record, Debug, PartialEq)]
+#[record(key = rowkey_fixtures::layouts::PhoenixMetric, phoenix)]
+struct WrongRow {
+    host: String,
+    metric: i32,
+    at: i64,
+    #[cell(qualifier = 11)]
+    v: Option<f64>,
+    #[cell(qualifier = 14)]
+    note: Option<String>,
+}
+
+fn record(rng: &mut Rng, host: &str) -> PhoenixMetricRow {
+    let some = |rng: &mut Rng| rng.below(4) != 0;
+    let notes = ["a", "web", "é Ω", "x y z", "twenty chars exactly"];
+    PhoenixMetricRow {
+        host: format!("{host}{}", rng.below(5)),
+        metric: rng.below(2_000) as i32 - 1_000,
+        at: rng.below(4_000_000_000_000) as i64 - 2_000_000_000_000,
+        v: some(rng).then(|| rng.below(1 << 20) as f64 / 8.0 - 1_000.0),
+        note: some(rng).then(|| notes[rng.below(notes.len() as u64) as usize].to_owned()),
+        seen: some(rng).then(|| rng.below(4_000_000_000_000) as i64 - 2_000_000_000_000),
+    }
+}
+
+fn literal<T: ToString>(v: &Option<T>, f: impl Fn(String) -> String) -> String {
+    v.as_ref().map_or("NULL".into(), |v| f(v.to_string()))
+}
+
+fn upsert(r: &PhoenixMetricRow) -> String {
+    format!(
+        "UPSERT INTO REC_M VALUES ('{}', {}, {}, {}, {}, {})",
+        r.host,
+        r.metric,
+        r.at,
+        literal(&r.v, |v| v),
+        literal(&r.note, |s| format!("'{s}'")),
+        literal(&r.seen, |ms| format!("CAST({ms} AS DATE)")),
+    )
+}
+
+/// A row of [`SELECT`] as JDBC's `getString` gives it, as a record.
+fn selected(row: &[Option<String>]) -> PhoenixMetricRow {
+    let text = |i: usize| row[i].clone();
+    let num = |i: usize| text(i).map(|s| s.replace(',', ""));
+    PhoenixMetricRow {
+        host: text(0).expect("HOST"),
+        metric: num(1).expect("METRIC").parse().unwrap(),
+        at: num(2).expect("AT").parse().unwrap(),
+        v: num(3).map(|s| s.parse().unwrap()),
+        note: text(4),
+        seen: num(5).map(|s| s.parse().unwrap()),
+    }
+}
+
+fn sorted(mut rows: Vec<PhoenixMetricRow>) -> Vec<PhoenixMetricRow> {
+    rows.sort_by_key(|r| r.to_key().unwrap().as_ref().to_vec());
+    rows.dedup_by_key(|r| r.to_key().unwrap().as_ref().to_vec());
+    rows
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_are_phoenix_rows_both_ways() {
+    with_sql(|sql| sql.must(DDL));
+    let client = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.zk_address())
+        .await
+        .unwrap();
+    // The record's columns are the ones Phoenix's catalog gave the table.
+    let table = PhoenixTable::read(&client.table(SYSTEM_CATALOG), None, "REC_M")
+        .await
+        .unwrap();
+    let mut catalog: Vec<(String, Vec<u8>)> = table
+        .value_columns()
+        .map(|c| (c.family.clone().unwrap(), c.qualifier.clone().unwrap()))
+        .collect();
+    catalog.push(("0".into(), vec![0, 0, 0, 0]));
+    catalog.sort();
+    let ours: Vec<(String, Vec<u8>)> = PhoenixMetricRow::columns()
+        .unwrap()
+        .iter()
+        .map(|(f, q)| (f.to_owned(), q.to_vec()))
+        .collect();
+    assert_eq!(ours, catalog);
+
+    table.check_record::<PhoenixMetricRow>().unwrap();
+    let wrong = table.check_record::<WrongRow>().unwrap_err();
+    assert_eq!(
+        wrong.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["0:800e: the struct has a cell, Phoenix's catalog no column there"]
+    );
+    let source = table.record_struct().unwrap();
+    for line in [
+        "#[record(key = RecMKey, phoenix)]\npub struct RecM {\n    pub host: String,\n",
+        "    #[cell(qualifier = 12)]\n    #[phoenix(varchar(20))]\n    pub note: Option<String>,\n",
+        "    #[cell(qualifier = 13)]\n    #[phoenix(date)]\n    pub seen: Option<i64>,\n}",
+    ] {
+        assert!(source.contains(line), "{source}");
+    }
+
+    let store = client.table("REC_M");
+    let mut rng = Rng(31);
+    // Written natively, selected by Phoenix.
+    let ours = sorted((0..200).map(|_| record(&mut rng, "n-")).collect());
+    for r in &ours {
+        store.put_record(r).await.unwrap();
+    }
+    let theirs = with_sql(|sql| {
+        sql.query(&format!("{SELECT} WHERE HOST LIKE 'n-%'"))
+            .unwrap()
+    });
+    assert_eq!(sorted(theirs.iter().map(|r| selected(r)).collect()), ours);
+
+    // Upserted by Phoenix, read natively: one by one and in a scan.
+    let upserted = sorted((0..150).map(|_| record(&mut rng, "p-")).collect());
+    with_sql(|sql| {
+        for r in &upserted {
+            sql.must(&upsert(r));
+        }
+    });
+    for r in &upserted {
+        let got = store
+            .get_record::<PhoenixMetricRow>(&r.key())
+            .await
+            .unwrap();
+        assert_eq!(got.as_ref(), Some(r));
+    }
+    let all: Vec<PhoenixMetricRow> = store
+        .read_rows(ReadRequest::new([KeyRange::new(Vec::new(), None)]))
+        .map_ok(|row| PhoenixMetricRow::from_row(&row).unwrap())
+        .try_collect()
+        .await
+        .unwrap();
+    let mut both = ours.clone();
+    both.extend(upserted.iter().cloned());
+    assert_eq!(sorted(all), sorted(both));
+
+    // A NULL written natively over Phoenix's values is NULL to Phoenix
+    // (the write clears the column, as Phoenix's own UPSERT of NULL does).
+    let mut cleared: Vec<PhoenixMetricRow> = upserted.iter().take(20).cloned().collect();
+    for r in &mut cleared {
+        r.v = None;
+        r.note = None;
+        store.put_record(r).await.unwrap();
+    }
+    let theirs = with_sql(|sql| {
+        sql.query(&format!("{SELECT} WHERE HOST LIKE 'p-%'"))
+            .unwrap()
+    });
+    let theirs = sorted(theirs.iter().map(|r| selected(r)).collect());
+    for r in &cleared {
+        assert_eq!(theirs.iter().find(|t| t.key() == r.key()), Some(r));
+    }
+    // And Phoenix's UPSERT of NULL over our values reads natively as None.
+    let mut nulled = ours[0].clone();
+    nulled.seen = None;
+    nulled.note = None;
+    with_sql(|sql| sql.must(&upsert(&nulled)));
+    let got = store
+        .get_record::<PhoenixMetricRow>(&nulled.key())
+        .await
+        .unwrap();
+    assert_eq!(got, Some(nulled));
+}

@@ -1,0 +1,26 @@
+use rowkey::store::Record;
+use rowkey::{Record, RowKey};
+
+#[derive(RowKey)]
+#[rowkey(phoenix)]
+struct MetricKey {
+    #[max_len(64)]
+    host: String,
+    at: i64,
+}
+#[derive(Record)]
+#[record(key = MetricKey, phoenix)]
+struct Metric {
+    host: String,
+    at: i64,
+    #[cell(qualifier = 11)]
+    #[phoenix(date)]
+    seen: Option<String>,
+}
+
+fn main() {
+    let r: Option<Metric> = None;
+    if let Some(r) = r {
+        let _ = r.cells();
+    }
+}
