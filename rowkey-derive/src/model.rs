@@ -186,6 +186,8 @@ pub struct PhoenixRecordModel {
     pub encoded_bytes: u8,
     /// The family of its empty column: the record's.
     pub family: String,
+    /// `SINGLE_CELL_ARRAY_WITH_OFFSETS`: a family's columns in one cell.
+    pub single_cell: bool,
 }
 
 /// One field of a record: a key field or a cell, which the expansion

@@ -118,6 +118,19 @@ pub trait StoreExt: Store {
         async move { store.write_rows(vec![row?]).await }
     }
 
+    /// Writes `records` as [`put_record`](Self::put_record) writes each,
+    /// in one [`write_rows`](Store::write_rows) (which a store sends in
+    /// batches); a record whose key or cells cannot be written fails the
+    /// call before anything is sent.
+    fn put_records<R: Record>(
+        &self,
+        records: &[R],
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let rows: Result<Vec<Row>, _> = records.iter().map(Row::of_record).collect();
+        let store = self.clone();
+        async move { store.write_rows(rows?).await }
+    }
+
     /// Writes one row under a typed key.
     fn put<K: RowKey>(
         &self,

@@ -236,6 +236,120 @@ impl<K: KeyFields, T: PhoenixValue, C: PhoenixCellType, const I: usize> FieldRol
     };
 }
 
+/// The non-key columns of a record's `columns` list (`(is_key, family,
+/// qualifier)`) that are numbered Phoenix columns, with their slots, in
+/// families of first appearance.
+fn numbered<'a>(
+    columns: &'a [(bool, &'a str, &'a [u8])],
+    encoded_bytes: u8,
+) -> impl Iterator<Item = (&'a str, &'a [u8], usize)> + 'a {
+    columns
+        .iter()
+        .filter(|(k, ..)| !k)
+        .filter_map(move |(_, f, q)| {
+            phoenix::qualifier_number(encoded_bytes, q)
+                .map(|n| (*f, *q, phoenix::single_cell_slot(n)))
+        })
+}
+
+fn families<'a>(columns: &'a [(bool, &'a str, &'a [u8])], encoded_bytes: u8) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for (f, ..) in numbered(columns, encoded_bytes) {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// A `SINGLE_CELL_ARRAY_WITH_OFFSETS` record's cells: each family's
+/// columns (of `columns`, the record's list) packed into its one cell at
+/// qualifier `1`, as Phoenix writes every family's on every write; the
+/// empty column kept.
+pub fn phoenix_pack(
+    cells: Vec<Cell>,
+    columns: &[(bool, &str, &[u8])],
+    encoded_bytes: u8,
+) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for family in families(columns, encoded_bytes) {
+        let mut values: Vec<Option<&[u8]>> = Vec::new();
+        for (f, q, slot) in numbered(columns, encoded_bytes) {
+            if f != family {
+                continue;
+            }
+            if values.len() < slot {
+                values.resize(slot, None);
+            }
+            values[slot - 1] = cells
+                .iter()
+                .find(|c| c.family == f && c.qualifier == q)
+                .map(|c| c.value.as_slice());
+        }
+        out.push(Cell::new(
+            family,
+            phoenix::SINGLE_CELL_QUALIFIER,
+            phoenix::pack_single_cell(&values),
+        ));
+    }
+    let empty = phoenix::empty_column_qualifier(encoded_bytes);
+    out.extend(cells.into_iter().filter(|c| c.qualifier == empty));
+    out
+}
+
+/// A `SINGLE_CELL_ARRAY_WITH_OFFSETS` row with each family's packed cell
+/// opened into a cell per column (of `columns`), which the record's fields
+/// then read as a cell-per-column row's.
+#[allow(clippy::result_large_err)] // `Record::from_row`'s error, on its cold path
+pub fn phoenix_unpack(
+    record: &'static str,
+    row: &Row,
+    columns: &[(bool, &str, &[u8])],
+    encoded_bytes: u8,
+) -> Result<Row, RecordError> {
+    let mut cells = Vec::new();
+    for family in families(columns, encoded_bytes) {
+        let Some(packed) = row.value(family, phoenix::SINGLE_CELL_QUALIFIER) else {
+            continue;
+        };
+        let bad = |kind: rowkey_core::DecodeErrorKind| RecordError::Cell {
+            record,
+            family: family.to_owned(),
+            qualifier: phoenix::SINGLE_CELL_QUALIFIER.to_vec(),
+            key: row.key.clone(),
+            reason: CellError::Invalid(
+                rowkey_core::DecodeError::new("", "", 0, kind)
+                    .to_string()
+                    .split_once(": ")
+                    .map_or_else(String::new, |(_, why)| why.to_owned()),
+            ),
+        };
+        let cell = phoenix::SingleCell::parse(packed).map_err(bad)?;
+        for (f, q, slot) in numbered(columns, encoded_bytes) {
+            if f == family {
+                if let Some(v) = cell.value(slot).map_err(bad)? {
+                    cells.push(Cell::new(f, q, v));
+                }
+            }
+        }
+    }
+    Ok(Row::new(row.key.clone(), cells))
+}
+
+/// A `SINGLE_CELL_ARRAY_WITH_OFFSETS` record's columns: each family's
+/// one cell, and the empty column.
+pub fn phoenix_single_cell_columns(columns: &[(bool, &str, &[u8])], encoded_bytes: u8) -> Columns {
+    let empty = phoenix::empty_column_qualifier(encoded_bytes);
+    let packed = families(columns, encoded_bytes)
+        .into_iter()
+        .map(|f| (f, phoenix::SINGLE_CELL_QUALIFIER));
+    let empties = columns
+        .iter()
+        .filter(|(k, _, q)| !k && *q == empty)
+        .map(|(_, f, q)| (*f, *q));
+    Columns::new(packed.chain(empties))
+}
+
 /// Fails the build when a Phoenix record's column (a field that is not a
 /// key field) has no type its Rust type says or its `#[phoenix(..)]`
 /// names (`ty` empty), or holds no value of it (`holds`, from

@@ -83,6 +83,31 @@ fn a_record_reads_back_and_a_null_clears_the_stored_cell() {
 }
 
 #[test]
+fn many_records_are_one_write_and_a_bad_one_sends_none() {
+    let store = MemStore::new();
+    let rows: Vec<PhoenixMetricRow> = (0..50)
+        .map(|i| PhoenixMetricRow {
+            metric: i,
+            ..row(Some(f64::from(i)), Some("n"), None)
+        })
+        .collect();
+    block_on(store.put_records(&rows)).unwrap();
+    for r in &rows {
+        assert_eq!(
+            block_on(store.get_record::<PhoenixMetricRow>(&r.key()))
+                .unwrap()
+                .as_ref(),
+            Some(r)
+        );
+    }
+    let mut bad = vec![row(Some(1.0), Some("n"), None), row(None, Some(""), None)];
+    bad[0].metric = 99;
+    assert!(block_on(store.put_records(&bad)).is_err());
+    let first = bad[0].key().to_vec().unwrap();
+    assert_eq!(block_on(store.read_row(&first)).unwrap(), None);
+}
+
+#[test]
 fn empty_values_are_null_as_phoenix_reads_them() {
     // A STORE_NULLS table writes NULL as an empty value.
     let key = row(None, None, None).key().to_vec().unwrap();
@@ -162,5 +187,102 @@ proptest! {
             Cell::new("0", [0x80, 0x0d], seen),
         ]);
         let _ = PhoenixMetricRow::from_row(&stored);
+    }
+}
+
+mod single_cell {
+    use super::*;
+    use rowkey::codec::phoenix::pack_single_cell;
+    use rowkey_fixtures::layouts::PhoenixEventRow;
+
+    fn event(v: Option<f64>, note: Option<&str>, seen: Option<i64>) -> PhoenixEventRow {
+        let r = row(v, note, seen);
+        PhoenixEventRow {
+            host: r.host,
+            metric: r.metric,
+            at: r.at,
+            v: r.v,
+            note: r.note,
+            seen: r.seen,
+        }
+    }
+
+    #[test]
+    fn a_family_s_columns_are_one_packed_cell() {
+        // V and SEEN NULL: their slots absent; the cell has all three.
+        let e = event(None, Some("ab"), None);
+        assert_eq!(
+            e.try_cells().unwrap(),
+            [
+                Cell::new("0", "1", pack_single_cell(&[None, Some(b"ab"), None])),
+                Cell::new("0", [0, 0, 0, 0], "x"),
+            ]
+        );
+        let hex: String = e.cells()[0]
+            .value
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        // x, ab; offsets 0, -1, 1, -3; data 3 bytes; 4 slots; version 3.
+        assert_eq!(
+            hex,
+            "786162".to_owned() + "0000ffff0001fffd" + "00000003" + "00000004" + "03"
+        );
+        let columns: Vec<(String, Vec<u8>)> = PhoenixEventRow::columns()
+            .unwrap()
+            .iter()
+            .map(|(f, q)| (f.to_owned(), q.to_vec()))
+            .collect();
+        assert_eq!(
+            columns,
+            [("0".into(), vec![0, 0, 0, 0]), ("0".into(), b"1".to_vec())]
+        );
+        // Every column NULL: the family's cell is there all the same.
+        assert_eq!(event(None, None, None).cells().len(), 2);
+    }
+
+    #[test]
+    fn a_cell_without_the_later_slots_reads_them_as_null() {
+        // A row written before SEEN was added: two slots only.
+        let key = event(None, None, None).key().to_vec().unwrap();
+        let stored = Row::new(
+            key,
+            vec![Cell::new(
+                "0",
+                "1",
+                pack_single_cell(&[Some(&double_bytes(2.5)), Some(b"n")]),
+            )],
+        );
+        assert_eq!(
+            PhoenixEventRow::from_row(&stored).unwrap(),
+            event(Some(2.5), Some("n"), None)
+        );
+        // A packed cell that is not one: an error naming the cell.
+        let bad = Row::new(stored.key.clone(), vec![Cell::new("0", "1", [1, 2, 3])]);
+        let e = PhoenixEventRow::from_row(&bad).unwrap_err();
+        assert!(
+            e.to_string().contains("SINGLE_CELL_ARRAY_WITH_OFFSETS"),
+            "{e}"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn events_round_trip_through_their_cell(
+            v in proptest::option::of(-1e9f64..1e9),
+            note in proptest::option::of("[ -~éΩ]{1,20}"),
+            seen: Option<i64>,
+        ) {
+            let e = PhoenixEventRow { v, note, seen, ..event(None, None, None) };
+            let key = e.to_key().unwrap().as_ref().to_vec();
+            let back = PhoenixEventRow::from_row(&Row::new(key, e.try_cells().unwrap())).unwrap();
+            prop_assert_eq!(back, e);
+        }
+
+        #[test]
+        fn arbitrary_packed_cells_never_panic(cell in proptest::collection::vec(any::<u8>(), 0..48)) {
+            let key = event(None, None, None).key().to_vec().unwrap();
+            let _ = PhoenixEventRow::from_row(&Row::new(key, vec![Cell::new("0", "1", cell)]));
+        }
     }
 }

@@ -19,9 +19,7 @@ pub fn phoenix(address: &str, schema: Option<&str>, table: &str) -> CmdResult {
             .map_err(|e| e.to_string())
     })?;
     out!("{}", def.key_struct())?;
-    if let Some(record) = def.record_struct() {
-        out!("\n{record}")?;
-    }
+    out!("\n{}", def.record_struct())?;
     let encoding = match def.encoding {
         QualifierEncoding::None => "each column's name".to_owned(),
         QualifierEncoding::Bytes(n) => format!("{n}-byte numbers (COLUMN_ENCODED_BYTES={n})"),

@@ -15,10 +15,19 @@ use syn::{Attribute, LitStr, Path, Type};
 pub struct RecordAttrs {
     pub key: Option<Type>,
     pub family: Option<Spanned<String>>,
-    /// `phoenix` (2) or `phoenix(column_encoded_bytes = N)`: the
-    /// table's `COLUMN_ENCODED_BYTES`.
-    pub phoenix: Option<Spanned<u8>>,
+    /// `phoenix`, `phoenix(column_encoded_bytes = N,
+    /// single_cell_array_with_offsets)`: the table's layout.
+    pub phoenix: Option<Spanned<PhoenixTableAttr>>,
     pub krate: Option<Path>,
+}
+
+/// `#[record(phoenix(..))]`: how the table stores its columns.
+#[derive(Clone, Copy)]
+pub struct PhoenixTableAttr {
+    /// `COLUMN_ENCODED_BYTES` (2 by default; 0: columns named).
+    pub encoded_bytes: u8,
+    /// `IMMUTABLE_STORAGE_SCHEME = SINGLE_CELL_ARRAY_WITH_OFFSETS`.
+    pub single_cell: bool,
 }
 
 /// How a cell's value is written.
@@ -81,18 +90,26 @@ pub fn record_attrs(cx: &Ctxt, attrs: &[Attribute]) -> RecordAttrs {
                 }
                 "phoenix" => {
                     let span = meta.path.span();
-                    let mut bytes = 2u8;
+                    let mut table = PhoenixTableAttr {
+                        encoded_bytes: 2,
+                        single_cell: false,
+                    };
                     if meta.input.peek(syn::token::Paren) {
                         meta.parse_nested_meta(|inner| {
+                            if inner.path.is_ident("single_cell_array_with_offsets") {
+                                table.single_cell = true;
+                                return Ok(());
+                            }
                             if !inner.path.is_ident("column_encoded_bytes") {
                                 return Err(inner.error(
                                     "#[record(phoenix(..))] takes the table's \
-                                     COLUMN_ENCODED_BYTES: phoenix(column_encoded_bytes = 2), \
-                                     0 to 4",
+                                     COLUMN_ENCODED_BYTES and storage: \
+                                     phoenix(column_encoded_bytes = 2), 0 to 4, and \
+                                     single_cell_array_with_offsets",
                                 ));
                             }
                             let n: syn::LitInt = inner.value()?.parse()?;
-                            bytes = match n.base10_parse::<u8>() {
+                            table.encoded_bytes = match n.base10_parse::<u8>() {
                                 Ok(b @ 0..=4) => b,
                                 _ => {
                                     return Err(syn::Error::new(
@@ -104,7 +121,13 @@ pub fn record_attrs(cx: &Ctxt, attrs: &[Attribute]) -> RecordAttrs {
                             Ok(())
                         })?;
                     }
-                    let v = Spanned { value: bytes, span };
+                    if table.single_cell && table.encoded_bytes == 0 {
+                        return Err(meta.error(
+                            "Phoenix packs columns into one cell only by number: \
+                             SINGLE_CELL_ARRAY_WITH_OFFSETS needs COLUMN_ENCODED_BYTES 1 to 4",
+                        ));
+                    }
+                    let v = Spanned { value: table, span };
                     if out.phoenix.replace(v).is_some() {
                         cx.error_spanned_by(&meta.path, "`phoenix` is given twice");
                     }

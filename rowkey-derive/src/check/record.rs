@@ -61,6 +61,7 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
     });
     let struct_family = attrs.family.as_ref().or(phoenix_family.as_ref());
     let phoenix = attrs.phoenix.as_ref().map(|p| p.value);
+    let encoded_bytes = phoenix.map(|p| p.encoded_bytes);
     if attrs.key.is_none() {
         cx.error_spanned_by(
             &input.ident,
@@ -76,7 +77,7 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
         let ident = field.ident.as_ref()?;
         let cell = record::cell_attrs(cx, &field.attrs);
         let mut model = field_model(cx, field, ident, &cell, struct_family.map(|f| &f.value));
-        phoenix_cell(cx, field, &cell, phoenix, &mut model);
+        phoenix_cell(cx, field, &cell, encoded_bytes, &mut model);
         if !model.skip {
             let family = model.family.clone().unwrap_or_default();
             let column = (family.clone(), model.qualifier.clone());
@@ -107,9 +108,10 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::rowkey));
     let key = attrs.key?;
-    let phoenix = phoenix.map(|encoded_bytes| PhoenixRecordModel {
-        encoded_bytes,
+    let phoenix = phoenix.map(|p| PhoenixRecordModel {
+        encoded_bytes: p.encoded_bytes,
         family: struct_family.map_or_else(String::new, |f| f.value.clone()),
+        single_cell: p.single_cell,
     });
     (!cx.has_errors()).then(|| RecordModel {
         ident: &input.ident,

@@ -118,6 +118,24 @@ pub fn record(model: &RecordModel) -> TokenStream {
         columns.push(quote!((false, #family, #qualifier)));
     }
     let cell_count = writes.len();
+    // One cell a family: the columns' cells packed, the row opened again
+    // before the fields read it.
+    let (pack, unpack, columns_fn) = match &model.phoenix {
+        Some(p) if p.single_cell => {
+            let bytes = p.encoded_bytes;
+            (
+                quote! {
+                    let __cells = __rr::phoenix_pack(__cells, &[#(#columns),*], #bytes);
+                },
+                quote! {
+                    let __unpacked = __rr::phoenix_unpack(#record_name, __row, &[#(#columns),*], #bytes)?;
+                    let __row = &__unpacked;
+                },
+                quote!(__rr::phoenix_single_cell_columns(&[#(#columns),*], #bytes)),
+            )
+        }
+        _ => (quote!(), quote!(), quote!(__rr::columns(&[#(#columns),*]))),
+    };
     let key_alias = quote_spanned! {key_span=> type __Key = #key;};
     quote! {
         #import
@@ -154,10 +172,12 @@ pub fn record(model: &RecordModel) -> TokenStream {
                 fn try_cells(&self) -> ::core::result::Result<__rr::Vec<__rr::Cell>, __rk::EncodeError> {
                     let mut __cells = __rr::Vec::with_capacity(#cell_count);
                     #(#writes)*
+                    #pack
                     ::core::result::Result::Ok(__cells)
                 }
 
                 fn from_row(__row: &__rr::Row) -> ::core::result::Result<Self, __rr::RecordError> {
+                    #unpack
                     let mut __parts = __rr::key_parts::<__Key>(#record_name, __row)?;
                     ::core::result::Result::Ok(#ident {
                         #(#reads,)*
@@ -165,7 +185,7 @@ pub fn record(model: &RecordModel) -> TokenStream {
                 }
 
                 fn columns() -> ::core::option::Option<__rr::Columns> {
-                    ::core::option::Option::Some(__rr::columns(&[#(#columns),*]))
+                    ::core::option::Option::Some(#columns_fn)
                 }
             }
         };

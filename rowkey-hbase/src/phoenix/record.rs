@@ -5,7 +5,9 @@
 use super::catalog::{PhoenixTable, QualifierEncoding, StorageScheme};
 use super::check::KeyMismatch;
 use super::describe::{field_name, rust_type, type_name};
-use rowkey_core::codec::phoenix::{empty_column_qualifier, qualifier_number, DEFAULT_FAMILY};
+use rowkey_core::codec::phoenix::{
+    empty_column_qualifier, qualifier_number, DEFAULT_FAMILY, SINGLE_CELL_QUALIFIER,
+};
 use rowkey_store::Record;
 use std::fmt::Write;
 
@@ -29,13 +31,10 @@ impl PhoenixTable {
     /// The `#[derive(Record)] #[record(key = ..Key, phoenix)]` struct of
     /// the table's rows, as Rust source: the key's fields (of the struct
     /// [`key_struct`](Self::key_struct) prints), then every other column
-    /// with its qualifier and type, an `Option` where it may be NULL.
-    /// `None` for a table whose columns share one cell per family
-    /// (`SINGLE_CELL_ARRAY_WITH_OFFSETS`), which records do not read.
-    pub fn record_struct(&self) -> Option<String> {
-        if self.storage == StorageScheme::SingleCellArrayWithOffsets {
-            return None;
-        }
+    /// with its qualifier and type, an `Option` where it may be NULL (and
+    /// `phoenix(single_cell_array_with_offsets)` for a table that keeps a
+    /// family's columns in one cell).
+    pub fn record_struct(&self) -> String {
         let name = type_name(&self.name);
         let bytes = self.encoded_bytes();
         let family = self.empty_column_family();
@@ -46,9 +45,16 @@ impl PhoenixTable {
             self.full_name()
         );
         let _ = writeln!(out, "#[derive(rowkey::Record, Debug, Clone, PartialEq)]");
-        let phoenix = match bytes {
-            2 => "phoenix".to_owned(),
-            n => format!("phoenix(column_encoded_bytes = {n})"),
+        let mut options = Vec::new();
+        if bytes != 2 {
+            options.push(format!("column_encoded_bytes = {bytes}"));
+        }
+        if self.storage == StorageScheme::SingleCellArrayWithOffsets {
+            options.push("single_cell_array_with_offsets".to_owned());
+        }
+        let phoenix = match options.is_empty() {
+            true => "phoenix".to_owned(),
+            false => format!("phoenix({})", options.join(", ")),
         };
         let family_opt = match family {
             DEFAULT_FAMILY => String::new(),
@@ -87,57 +93,88 @@ impl PhoenixTable {
             let _ = writeln!(out, "    pub {}: {rust},", field_name(&c.name));
         }
         out.push_str("}\n");
-        Some(out)
+        out
     }
 
     /// Whether `R` reads and writes this table's rows: its key is the
-    /// table's ([`check_key`](Self::check_key)), each of its cells is a
-    /// column of the table (family and qualifier), its empty column is
-    /// the table's, and the table keeps a cell per column. A record may
-    /// leave columns out (its writes leave them as they are); the
-    /// columns' types are the derive's to check against the struct.
+    /// table's ([`check_key`](Self::check_key)), it stores the columns as
+    /// the table does (a cell per column, or a family's in one cell), each
+    /// of its cells is one the table has (family and qualifier), and its
+    /// empty column is the table's. A record may leave columns out (its
+    /// writes leave them as they are, in a cell per column); the columns'
+    /// types, and the numbers inside a packed cell, are the derive's to
+    /// check against the struct.
     ///
     /// # Errors
     /// Every difference, each naming the column and both sides.
     pub fn check_record<R: Record>(&self) -> Result<(), Vec<KeyMismatch>> {
         let mut out = self.check_key::<R::Key>().err().unwrap_or_default();
-        let whole = |ours: String, theirs: String| KeyMismatch {
+        let whole = |ours: &str, theirs: &str| KeyMismatch {
             column: "*".into(),
-            ours,
-            theirs,
+            ours: ours.into(),
+            theirs: theirs.into(),
         };
-        if self.storage == StorageScheme::SingleCellArrayWithOffsets {
-            out.push(whole(
-                "a record, a cell per column".into(),
-                "IMMUTABLE_STORAGE_SCHEME = SINGLE_CELL_ARRAY_WITH_OFFSETS".into(),
-            ));
-        }
         let empty = (
             self.empty_column_family(),
             empty_column_qualifier(self.encoded_bytes()),
         );
         let columns = R::columns().unwrap_or_default();
+        let single = self.storage == StorageScheme::SingleCellArrayWithOffsets;
+        let packed = columns.iter().any(|(_, q)| q == SINGLE_CELL_QUALIFIER);
+        match (single, packed) {
+            (true, false) => out.push(whole(
+                "a record of a cell per column",
+                "IMMUTABLE_STORAGE_SCHEME = SINGLE_CELL_ARRAY_WITH_OFFSETS: add \
+                 single_cell_array_with_offsets to #[record(phoenix(..))]",
+            )),
+            (false, true) => out.push(whole(
+                "a record of SINGLE_CELL_ARRAY_WITH_OFFSETS",
+                "a cell per column",
+            )),
+            _ => {}
+        }
         let hex = |q: &[u8]| q.iter().map(|b| format!("{b:02x}")).collect::<String>();
         if !columns.iter().any(|(f, q)| (f, q) == empty) {
-            out.push(whole(
-                "no cell at the empty column".into(),
-                format!("the empty column {}:{}", empty.0, hex(empty.1)),
-            ));
+            out.push(KeyMismatch {
+                column: format!("{}:{}", empty.0, hex(empty.1)),
+                ours: "no cell at the empty column".into(),
+                theirs: "the empty column".into(),
+            });
         }
         for (f, q) in columns.iter() {
-            if (f, q) == empty {
+            if (f, q) == empty || (single && packed) {
                 continue;
             }
-            let found = self.value_columns().find(|c| {
+            let found = self.value_columns().any(|c| {
                 c.family.as_deref().unwrap_or(DEFAULT_FAMILY) == f
                     && c.qualifier.as_deref() == Some(q)
             });
-            if found.is_none() {
+            if !found {
                 out.push(KeyMismatch {
                     column: format!("{f}:{}", hex(q)),
                     ours: "a cell".into(),
                     theirs: "no column there".into(),
                 });
+            }
+        }
+        if single && packed {
+            // Phoenix writes every family's cell: a record must too.
+            let mut families: Vec<&str> = self
+                .value_columns()
+                .map(|c| c.family.as_deref().unwrap_or(DEFAULT_FAMILY))
+                .collect();
+            families.dedup();
+            for f in families {
+                if !columns
+                    .iter()
+                    .any(|(g, q)| g == f && q == SINGLE_CELL_QUALIFIER)
+                {
+                    out.push(KeyMismatch {
+                        column: format!("{f}:{}", hex(SINGLE_CELL_QUALIFIER)),
+                        ours: "no cell for the family".into(),
+                        theirs: "the family's packed cell".into(),
+                    });
+                }
             }
         }
         if out.is_empty() {

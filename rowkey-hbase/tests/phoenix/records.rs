@@ -107,7 +107,7 @@ async fn records_are_phoenix_rows_both_ways() {
         wrong.iter().map(ToString::to_string).collect::<Vec<_>>(),
         ["0:800e: the struct has a cell, Phoenix's catalog no column there"]
     );
-    let source = table.record_struct().unwrap();
+    let source = table.record_struct();
     for line in [
         "#[record(key = RecMKey, phoenix)]\npub struct RecM {\n    pub host: String,\n",
         "    #[cell(qualifier = 12)]\n    #[phoenix(varchar(20))]\n    pub note: Option<String>,\n",
@@ -179,4 +179,84 @@ async fn records_are_phoenix_rows_both_ways() {
         .await
         .unwrap();
     assert_eq!(got, Some(nulled));
+}
+
+/// The same rows in an immutable table: a family's columns in one cell.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn single_cell_records_are_phoenix_rows_byte_for_byte() {
+    use rowkey_fixtures::layouts::PhoenixEventRow;
+    use rowkey_hbase::phoenix::StorageScheme;
+    let event = |r: PhoenixMetricRow| PhoenixEventRow {
+        host: r.host,
+        metric: r.metric,
+        at: r.at,
+        v: r.v,
+        note: r.note,
+        seen: r.seen,
+    };
+    with_sql(|sql| sql.must(&DDL.replace("CREATE TABLE REC_M", "CREATE IMMUTABLE TABLE REC_E")));
+    let client = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.zk_address())
+        .await
+        .unwrap();
+    let table = PhoenixTable::read(&client.table(SYSTEM_CATALOG), None, "REC_E")
+        .await
+        .unwrap();
+    assert_eq!(table.storage, StorageScheme::SingleCellArrayWithOffsets);
+    table.check_record::<PhoenixEventRow>().unwrap();
+    let wrong = table.check_record::<PhoenixMetricRow>().unwrap_err();
+    assert!(wrong[0].ours.contains("a cell per column"), "{wrong:?}");
+    assert!(wrong[0].theirs.contains("SINGLE_CELL"), "{wrong:?}");
+    let source = table.record_struct();
+    assert!(
+        source.contains("#[record(key = RecEKey, phoenix(single_cell_array_with_offsets))]"),
+        "{source}"
+    );
+
+    let store = client.table("REC_E");
+    let mut rng = Rng(41);
+    let ours: Vec<PhoenixEventRow> = sorted((0..150).map(|_| record(&mut rng, "n-")).collect())
+        .into_iter()
+        .map(event)
+        .collect();
+    store.put_records(&ours).await.unwrap();
+    let theirs = with_sql(|sql| {
+        sql.query(&format!(
+            "{} WHERE HOST LIKE 'n-%'",
+            SELECT.replace("REC_M", "REC_E")
+        ))
+        .unwrap()
+    });
+    let theirs: Vec<PhoenixEventRow> = sorted(theirs.iter().map(|r| selected(r)).collect())
+        .into_iter()
+        .map(event)
+        .collect();
+    assert_eq!(theirs, ours);
+
+    // Phoenix's rows: read natively, and their cells are ours, byte for byte.
+    let upserted = sorted((0..100).map(|_| record(&mut rng, "p-")).collect());
+    with_sql(|sql| {
+        for r in &upserted {
+            sql.must(&upsert(r).replace("REC_M", "REC_E"));
+        }
+    });
+    let raw = with_sql(|sql| sql.raw("REC_E"));
+    for r in upserted.into_iter().map(event) {
+        let got = store.get_record::<PhoenixEventRow>(&r.key()).await.unwrap();
+        assert_eq!(got.as_ref(), Some(&r));
+        let key = r.to_key().unwrap().as_ref().to_vec();
+        let mut cells: Vec<(Vec<u8>, Vec<u8>)> = raw
+            .iter()
+            .filter(|c| c.row == key)
+            .map(|c| (c.qualifier.clone(), c.value.clone()))
+            .collect();
+        cells.sort();
+        let mut want: Vec<(Vec<u8>, Vec<u8>)> = r
+            .try_cells()
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.qualifier, c.value))
+            .collect();
+        want.sort();
+        assert_eq!(cells, want, "{r:?}");
+    }
 }

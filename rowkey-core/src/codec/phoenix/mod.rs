@@ -28,6 +28,7 @@ mod dynamic;
 mod field;
 mod key;
 mod number;
+mod single_cell;
 mod temporal;
 mod text;
 mod types;
@@ -48,6 +49,7 @@ pub use key::{
 pub use number::{
     double_bytes, double_from, float_bytes, float_from, java_double_bits, java_float_bits,
 };
+pub use single_cell::{pack_single_cell, single_cell_slot, SingleCell, SINGLE_CELL_QUALIFIER};
 pub use temporal::PhoenixTimestamp;
 pub use types::PhoenixType;
 pub use value::PhoenixValue;

@@ -31,6 +31,9 @@ import java.sql.Statement;
  *   <li>{@code raw TABLE}: every cell of the HBase table TABLE, scanned with
  *       HBase's client, as {@code cell ROW FAMILY QUALIFIER TIMESTAMP TYPE
  *       VALUE} (bytes in hex, {@code -} for none), then {@code end CELLS};
+ *   <li>{@code bench-upsert TABLE FROM TO BATCH}, {@code bench-select TABLE}:
+ *       {@link PhoenixBench}'s timed writes and reads, as one row {@code
+ *       MILLIS ROWS CHECKSUM};
  *   <li>a failure: {@code error MESSAGE} on one line.
  * </ul>
  */
@@ -50,6 +53,12 @@ public final class PhoenixSql {
         try (Statement s = c.createStatement()) {
           if (line.startsWith("raw ")) {
             out.println("end " + raw(c, line.substring(4).trim(), out));
+          } else if (line.startsWith("bench-upsert ")) {
+            out.println("row " + PhoenixBench.upsert(c, line.trim().split(" ")));
+            out.println("end 1");
+          } else if (line.startsWith("bench-select ")) {
+            out.println("row " + PhoenixBench.select(c, line.trim().split(" ")));
+            out.println("end 1");
           } else if (s.execute(line)) {
             int rows = 0;
             try (ResultSet r = s.getResultSet()) {
