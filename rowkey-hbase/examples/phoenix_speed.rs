@@ -40,8 +40,8 @@ fn row(i: u64) -> PhoenixMetricRow {
         host: format!("host-{}", i % 1000),
         metric: ((i / 1000) % 100) as i32,
         at: 1_700_000_000_000 + i as i64,
-        v: (i % 3 != 0).then(|| i as f64 * 0.25),
-        note: (i % 5 != 0).then(|| format!("note-{}", i % 97)),
+        v: (!i.is_multiple_of(3)).then_some(i as f64 * 0.25),
+        note: (!i.is_multiple_of(5)).then(|| format!("note-{}", i % 97)),
         seen: Some(1_600_000_000_000 + i as i64),
     }
 }
