@@ -12,11 +12,14 @@
 //!   are what Phoenix's `SELECT`, with a `WHERE` on each key column and an
 //!   `ORDER BY`, returns.
 //!
-//! - typed records (`records.rs`) both ways.
+//! - typed records (`records.rs`) both ways;
+//! - reads by leading key columns and `IN`-lists (`queries.rs`) against
+//!   Phoenix's `SELECT .. WHERE`.
 //!
 //! Phoenix starts once for the binary (HBase about 17 s, its first JDBC
 //! connection about 25 s).
 
+mod queries;
 mod records;
 
 use futures::TryStreamExt;

@@ -10,11 +10,11 @@ use rowkey::store::{KeyRange, ReadRequest, Record, Store, StoreExt};
 use rowkey_fixtures::layouts::{PhoenixMetricRow, Rng};
 use rowkey_hbase::phoenix::{PhoenixTable, SYSTEM_CATALOG};
 
-const DDL: &str = "CREATE TABLE REC_M (HOST VARCHAR NOT NULL, METRIC INTEGER NOT NULL, \
+pub(crate) const DDL: &str = "CREATE TABLE REC_M (HOST VARCHAR NOT NULL, METRIC INTEGER NOT NULL, \
     AT BIGINT NOT NULL, V DOUBLE, NOTE VARCHAR(20), SEEN DATE \
     CONSTRAINT PK PRIMARY KEY (HOST, METRIC, AT DESC)) SALT_BUCKETS=16";
 
-const SELECT: &str = "SELECT HOST, METRIC, AT, V, NOTE, TO_NUMBER(SEEN) FROM REC_M";
+pub(crate) const SELECT: &str = "SELECT HOST, METRIC, AT, V, NOTE, TO_NUMBER(SEEN) FROM REC_M";
 
 /// A record whose NOTE is at a qualifier the table does not have.
 #[derive(rowkey::Record, Debug, PartialEq)]
@@ -29,7 +29,7 @@ struct WrongRow {
     note: Option<String>,
 }
 
-fn record(rng: &mut Rng, host: &str) -> PhoenixMetricRow {
+pub(crate) fn record(rng: &mut Rng, host: &str) -> PhoenixMetricRow {
     let some = |rng: &mut Rng| rng.below(4) != 0;
     let notes = ["a", "web", "é Ω", "x y z", "twenty chars exactly"];
     PhoenixMetricRow {
@@ -59,7 +59,7 @@ fn upsert(r: &PhoenixMetricRow) -> String {
 }
 
 /// A row of [`SELECT`] as JDBC's `getString` gives it, as a record.
-fn selected(row: &[Option<String>]) -> PhoenixMetricRow {
+pub(crate) fn selected(row: &[Option<String>]) -> PhoenixMetricRow {
     let text = |i: usize| row[i].clone();
     let num = |i: usize| text(i).map(|s| s.replace(',', ""));
     PhoenixMetricRow {
@@ -72,7 +72,7 @@ fn selected(row: &[Option<String>]) -> PhoenixMetricRow {
     }
 }
 
-fn sorted(mut rows: Vec<PhoenixMetricRow>) -> Vec<PhoenixMetricRow> {
+pub(crate) fn sorted(mut rows: Vec<PhoenixMetricRow>) -> Vec<PhoenixMetricRow> {
     rows.sort_by_key(|r| r.to_key().unwrap().as_ref().to_vec());
     rows.dedup_by_key(|r| r.to_key().unwrap().as_ref().to_vec());
     rows
