@@ -248,7 +248,8 @@ fn numbered<'a>(
         .filter(|(k, ..)| !k)
         .filter_map(move |(_, f, q)| {
             phoenix::qualifier_number(encoded_bytes, q)
-                .map(|n| (*f, *q, phoenix::single_cell_slot(n)))
+                .and_then(phoenix::single_cell_slot)
+                .map(|slot| (*f, *q, slot))
         })
 }
 
@@ -271,7 +272,13 @@ pub fn phoenix_pack(
     columns: &[(bool, &str, &[u8])],
     encoded_bytes: u8,
 ) -> Vec<Cell> {
-    let mut out = Vec::new();
+    // The empty column first: what `put_record_if_absent` tests.
+    let empty = phoenix::empty_column_qualifier(encoded_bytes);
+    let mut out: Vec<Cell> = cells
+        .iter()
+        .filter(|c| c.qualifier == empty)
+        .cloned()
+        .collect();
     for family in families(columns, encoded_bytes) {
         let mut values: Vec<Option<&[u8]>> = Vec::new();
         for (f, q, slot) in numbered(columns, encoded_bytes) {
@@ -292,8 +299,6 @@ pub fn phoenix_pack(
             phoenix::pack_single_cell(&values),
         ));
     }
-    let empty = phoenix::empty_column_qualifier(encoded_bytes);
-    out.extend(cells.into_iter().filter(|c| c.qualifier == empty));
     out
 }
 

@@ -128,7 +128,9 @@ pub trait Record: Sized {
     /// A derived Phoenix record (`#[record(key = K, phoenix)]`) refuses a
     /// value Phoenix would read back as another (an empty `VARCHAR`, a
     /// `DECIMAL(p,s)` with more than `s` decimals), naming the field;
-    /// its `cells` are then empty, which every store refuses.
+    /// its `cells` are then empty (a row written from them by hand,
+    /// clearing the record's columns, would clear them all: write records
+    /// through a store, which calls this).
     fn try_cells(&self) -> Result<Vec<Cell>, EncodeError> {
         Ok(self.cells())
     }

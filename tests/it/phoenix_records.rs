@@ -27,6 +27,9 @@ fn cells_are_at_phoenix_qualifiers_with_the_empty_column() {
     assert_eq!(
         r.try_cells().unwrap(),
         [
+            // The empty column first: every Phoenix row has it, so
+            // `put_record_if_absent` tests it.
+            Cell::new("0", [0, 0, 0, 0], "x"),
             Cell::new("0", [0x80, 0x0b], double_bytes(1.5)),
             Cell::new("0", [0x80, 0x0c], "hi"),
             // DATE: the millisecond count, sign bit flipped.
@@ -35,7 +38,6 @@ fn cells_are_at_phoenix_qualifiers_with_the_empty_column() {
                 [0x80, 0x0d],
                 [0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
             ),
-            Cell::new("0", [0, 0, 0, 0], "x"),
         ]
     );
     assert_eq!(r.to_key().unwrap().as_ref(), r.key().to_vec().unwrap());
@@ -105,6 +107,19 @@ fn many_records_are_one_write_and_a_bad_one_sends_none() {
     assert!(block_on(store.put_records(&bad)).is_err());
     let first = bad[0].key().to_vec().unwrap();
     assert_eq!(block_on(store.read_row(&first)).unwrap(), None);
+}
+
+#[test]
+fn put_if_absent_sees_a_row_whose_first_column_is_null() {
+    let store = MemStore::new();
+    let first = row(None, Some("first"), None);
+    assert!(block_on(store.put_record_if_absent(&first)).unwrap());
+    let second = row(Some(2.0), Some("second"), None);
+    assert!(!block_on(store.put_record_if_absent(&second)).unwrap());
+    assert_eq!(
+        block_on(store.get_record::<PhoenixMetricRow>(&first.key())).unwrap(),
+        Some(first)
+    );
 }
 
 #[test]
@@ -214,11 +229,11 @@ mod single_cell {
         assert_eq!(
             e.try_cells().unwrap(),
             [
-                Cell::new("0", "1", pack_single_cell(&[None, Some(b"ab"), None])),
                 Cell::new("0", [0, 0, 0, 0], "x"),
+                Cell::new("0", "1", pack_single_cell(&[None, Some(b"ab"), None])),
             ]
         );
-        let hex: String = e.cells()[0]
+        let hex: String = e.cells()[1]
             .value
             .iter()
             .map(|b| format!("{b:02x}"))

@@ -3,7 +3,7 @@
 //! decided by the compiler (the expansion matches names to the key's at
 //! compile time), so the rules that need it are `const` checks there.
 
-use crate::attr::record::{self, CellAttrs, CellCodecAttr};
+use crate::attr::record::{self, CellAttrs, CellCodecAttr, PhoenixTableAttr};
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 use crate::model::{CellCodecModel, PhoenixRecordModel, RecordFieldModel, RecordModel};
@@ -61,7 +61,6 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
     });
     let struct_family = attrs.family.as_ref().or(phoenix_family.as_ref());
     let phoenix = attrs.phoenix.as_ref().map(|p| p.value);
-    let encoded_bytes = phoenix.map(|p| p.encoded_bytes);
     if attrs.key.is_none() {
         cx.error_spanned_by(
             &input.ident,
@@ -77,7 +76,7 @@ pub fn record_model<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<RecordModel
         let ident = field.ident.as_ref()?;
         let cell = record::cell_attrs(cx, &field.attrs);
         let mut model = field_model(cx, field, ident, &cell, struct_family.map(|f| &f.value));
-        phoenix_cell(cx, field, &cell, encoded_bytes, &mut model);
+        phoenix_cell(cx, field, &cell, phoenix, &mut model);
         if !model.skip {
             let family = model.family.clone().unwrap_or_default();
             let column = (family.clone(), model.qualifier.clone());
@@ -130,7 +129,11 @@ fn field_model<'a>(
     struct_family: Option<&String>,
 ) -> RecordFieldModel<'a> {
     if let Some(skip) = cell.skip {
-        let others = cell.family.is_some() || cell.qualifier.is_some() || cell.codec.is_some();
+        let others = cell.family.is_some()
+            || cell.qualifier.is_some()
+            || cell.number.is_some()
+            || cell.phoenix.is_some()
+            || cell.codec.is_some();
         if others {
             cx.error_at(
                 skip,
@@ -189,9 +192,14 @@ fn field_model<'a>(
             .map_or(name, |q| q.value.clone())
             .into_bytes(),
         codec,
-        cell_attr: cell.span,
+        // `#[phoenix(..)]` types a cell, as `#[cell]` says a field is one.
+        cell_attr: cell.span.or(cell.phoenix.as_ref().map(|p| p.span)),
     }
 }
+
+/// The highest column number a packed record takes: its cell's offsets
+/// are a slot per number, written on every write.
+const MAX_PACKED_NUMBER: u32 = 65_535;
 
 /// A Phoenix record's column (`phoenix`: the table's
 /// `COLUMN_ENCODED_BYTES`): its type and its qualifier, Phoenix's; or, in
@@ -201,11 +209,15 @@ fn phoenix_cell(
     cx: &Ctxt,
     field: &syn::Field,
     cell: &CellAttrs,
-    phoenix: Option<u8>,
+    phoenix: Option<PhoenixTableAttr>,
     model: &mut RecordFieldModel,
 ) {
     let name = model.name();
-    let Some(encoded_bytes) = phoenix else {
+    let Some(PhoenixTableAttr {
+        encoded_bytes,
+        single_cell,
+    }) = phoenix
+    else {
         if let Some(t) = &cell.phoenix {
             cx.error_at(
                 t.span,
@@ -256,6 +268,15 @@ fn phoenix_cell(
         // Phoenix upper-cases a name the DDL did not quote.
         (0, None, None) => model.qualifier = name.to_ascii_uppercase().into_bytes(),
         (0, None, Some(_)) => {}
+        // A packed cell holds a slot for every number up to its highest.
+        (_, Some(n), _) if single_cell && n.value > MAX_PACKED_NUMBER => cx.error_at(
+            n.span,
+            format!(
+                "field `{name}`: a packed cell (SINGLE_CELL_ARRAY_WITH_OFFSETS) holds a slot for \
+                 each number up to its highest; this crate packs numbers up to \
+                 {MAX_PACKED_NUMBER}"
+            ),
+        ),
         (_, Some(n), _) => match encoded_qualifier(encoded_bytes, n.value) {
             Some(q) => model.qualifier = q,
             None => cx.error_at(

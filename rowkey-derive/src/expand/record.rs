@@ -112,7 +112,9 @@ pub fn record(model: &RecordModel) -> TokenStream {
         let qualifier = Literal::byte_string(rowkey_core::codec::phoenix::empty_column_qualifier(
             p.encoded_bytes,
         ));
-        writes.push(quote! {
+        // First: `put_record_if_absent` tests a row's first cell, and
+        // every Phoenix row has this one.
+        writes.insert(0, quote! {
             __cells.push(__rr::Cell::new(#family, #qualifier, __rk::phoenix::EMPTY_COLUMN_VALUE));
         });
         columns.push(quote!((false, #family, #qualifier)));

@@ -12,12 +12,16 @@ use rowkey_store::Record;
 use std::fmt::Write;
 
 impl PhoenixTable {
-    /// The family of the table's empty column: its `DEFAULT_COLUMN_FAMILY`,
-    /// else its first column's, else `0` (`SchemaUtil.getEmptyColumnFamily`).
+    /// The family of the table's empty column
+    /// (`SchemaUtil.getEmptyColumnFamily`): its first non-key column's
+    /// (by position), else its `DEFAULT_COLUMN_FAMILY`, else `0`.
     pub fn empty_column_family(&self) -> &str {
-        self.default_family
-            .as_deref()
-            .or_else(|| self.value_columns().find_map(|c| c.family.as_deref()))
+        let mut columns: Vec<_> = self.value_columns().collect();
+        columns.sort_by_key(|c| c.ordinal);
+        columns
+            .first()
+            .map(|c| c.family.as_deref().unwrap_or(DEFAULT_FAMILY))
+            .or(self.default_family.as_deref())
             .unwrap_or(DEFAULT_FAMILY)
     }
 
@@ -62,6 +66,9 @@ impl PhoenixTable {
         };
         let _ = writeln!(out, "#[record(key = {name}Key, {phoenix}{family_opt})]");
         let _ = writeln!(out, "pub struct {name} {{");
+        // Key fields by name; a value column whose name is taken (a key
+        // column's, or the same name in another family) gets its family's.
+        let mut names: Vec<String> = Vec::new();
         for c in self.key_columns() {
             let rust = rust_type(&c.ty);
             let rust = if c.nullable {
@@ -69,7 +76,9 @@ impl PhoenixTable {
             } else {
                 rust.to_owned()
             };
-            let _ = writeln!(out, "    pub {}: {rust},", field_name(&c.name));
+            let name = field_name(&c.name);
+            let _ = writeln!(out, "    pub {name}: {rust},");
+            names.push(name);
         }
         for c in self.value_columns() {
             let q = c.qualifier.as_deref().unwrap_or_default();
@@ -90,7 +99,13 @@ impl PhoenixTable {
             } else {
                 rust.to_owned()
             };
-            let _ = writeln!(out, "    pub {}: {rust},", field_name(&c.name));
+            let mut name = field_name(&c.name);
+            if names.contains(&name) {
+                let f = c.family.as_deref().unwrap_or(DEFAULT_FAMILY);
+                name = field_name(&format!("{f}_{}", c.name));
+            }
+            let _ = writeln!(out, "    pub {name}: {rust},");
+            names.push(name);
         }
         out.push_str("}\n");
         out
@@ -99,11 +114,15 @@ impl PhoenixTable {
     /// Whether `R` reads and writes this table's rows: its key is the
     /// table's ([`check_key`](Self::check_key)), it stores the columns as
     /// the table does (a cell per column, or a family's in one cell), each
-    /// of its cells is one the table has (family and qualifier), and its
-    /// empty column is the table's. A record may leave columns out (its
-    /// writes leave them as they are, in a cell per column); the columns'
-    /// types, and the numbers inside a packed cell, are the derive's to
-    /// check against the struct.
+    /// of its cells is one the table has (family and qualifier; for packed
+    /// cells, a cell of each of the table's families), and its empty
+    /// column is the table's. A record of a cell per column may leave
+    /// columns out (its writes leave them as they are); a packed record
+    /// must hold every column of its families, since a write replaces a
+    /// family's cell, and the numbers inside a packed cell are not seen
+    /// here: write the struct [`record_struct`](Self::record_struct)
+    /// prints. The columns' types are the derive's to check against the
+    /// struct.
     ///
     /// # Errors
     /// Every difference, each naming the column and both sides.
@@ -120,7 +139,15 @@ impl PhoenixTable {
         );
         let columns = R::columns().unwrap_or_default();
         let single = self.storage == StorageScheme::SingleCellArrayWithOffsets;
-        let packed = columns.iter().any(|(_, q)| q == SINGLE_CELL_QUALIFIER);
+        // A packed family's cell, `1`: unless it is a column of the table
+        // (a 1-byte encoded table's column 177 is `31` too).
+        let packed = columns.iter().any(|(f, q)| {
+            q == SINGLE_CELL_QUALIFIER
+                && !self.value_columns().any(|c| {
+                    c.family.as_deref().unwrap_or(DEFAULT_FAMILY) == f
+                        && c.qualifier.as_deref() == Some(q)
+                })
+        });
         match (single, packed) {
             (true, false) => out.push(whole(
                 "a record of a cell per column",
@@ -159,11 +186,13 @@ impl PhoenixTable {
         }
         if single && packed {
             // Phoenix writes every family's cell: a record must too.
-            let mut families: Vec<&str> = self
-                .value_columns()
-                .map(|c| c.family.as_deref().unwrap_or(DEFAULT_FAMILY))
-                .collect();
-            families.dedup();
+            let mut families: Vec<&str> = Vec::new();
+            for c in self.value_columns() {
+                let f = c.family.as_deref().unwrap_or(DEFAULT_FAMILY);
+                if !families.contains(&f) {
+                    families.push(f);
+                }
+            }
             for f in families {
                 if !columns
                     .iter()
@@ -181,6 +210,90 @@ impl PhoenixTable {
             Ok(())
         } else {
             Err(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::catalog::{PhoenixColumnDef, TableKind};
+    use super::*;
+    use rowkey_core::codec::phoenix::PhoenixType;
+
+    fn column(name: &str, family: Option<&str>, ordinal: u32, q: Option<u8>) -> PhoenixColumnDef {
+        PhoenixColumnDef {
+            name: name.into(),
+            family: family.map(str::to_owned),
+            ty: PhoenixType::Integer,
+            nullable: family.is_some(),
+            desc: false,
+            key_seq: family.is_none().then_some(1),
+            ordinal,
+            qualifier: q.map(|n| vec![0x80, n]),
+            row_timestamp: false,
+        }
+    }
+
+    fn table(columns: Vec<PhoenixColumnDef>, default_family: Option<&str>) -> PhoenixTable {
+        PhoenixTable {
+            schema: None,
+            name: "T".into(),
+            kind: TableKind::Table,
+            columns,
+            salt_buckets: None,
+            encoding: QualifierEncoding::Bytes(2),
+            storage: StorageScheme::OneCellPerColumn,
+            immutable: false,
+            transactional: false,
+            view_statement: None,
+            indexes: Vec::new(),
+            default_family: default_family.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_empty_column_is_in_the_first_column_s_family() {
+        // CREATE TABLE T (K INTEGER PRIMARY KEY, B.X INTEGER, Y INTEGER)
+        //   DEFAULT_COLUMN_FAMILY = 'D': Y is in D, the empty column in B.
+        let t = table(
+            vec![
+                column("K", None, 1, None),
+                column("Y", Some("D"), 3, Some(12)),
+                column("X", Some("B"), 2, Some(11)),
+            ],
+            Some("D"),
+        );
+        assert_eq!(t.empty_column_family(), "B");
+        // No value column: the default family, else 0.
+        assert_eq!(
+            table(vec![column("K", None, 1, None)], Some("D")).empty_column_family(),
+            "D"
+        );
+        assert_eq!(
+            table(vec![column("K", None, 1, None)], None).empty_column_family(),
+            "0"
+        );
+    }
+
+    #[test]
+    fn record_struct_field_names_never_collide() {
+        // A.K and B.K, besides the key column K.
+        let t = table(
+            vec![
+                column("K", None, 1, None),
+                column("K", Some("A"), 2, Some(11)),
+                column("K", Some("B"), 3, Some(12)),
+            ],
+            None,
+        );
+        let source = t.record_struct();
+        for line in [
+            "#[record(key = TKey, phoenix, family = \"A\")]",
+            "    pub k: i32,\n",
+            "    #[cell(qualifier = 11)]\n    #[phoenix(integer)]\n    pub a_k: Option<i32>,",
+            "    #[cell(family = \"B\", qualifier = 12)]\n    #[phoenix(integer)]\n    pub b_k: Option<i32>,",
+        ] {
+            assert!(source.contains(line), "{line:?} not in\n{source}");
         }
     }
 }

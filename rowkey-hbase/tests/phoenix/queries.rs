@@ -8,8 +8,8 @@
 use super::records::{record, selected, sorted, DDL, SELECT};
 use super::{phoenix, with_sql};
 use futures::TryStreamExt;
-use rowkey::store::{KeyRange, ReadRequest, Record, Store, StoreExt};
 use rowkey::layout::dynamic::Value;
+use rowkey::store::{KeyRange, ReadRequest, Record, Store, StoreExt};
 use rowkey::RowKey;
 use rowkey_fixtures::layouts::{PhoenixMetric, PhoenixMetricRow, Rng};
 

@@ -28,9 +28,13 @@ pub const SINGLE_CELL_QUALIFIER: &[u8] = b"1";
 /// The serialization version Phoenix 5.2 writes (`IMMUTABLE_SERIALIZATION_V2`).
 const VERSION: u8 = 3;
 
-/// The slot of column number `n` (from 11).
-pub const fn single_cell_slot(n: u32) -> usize {
-    (n - FIRST_ENCODED_QUALIFIER) as usize + 1
+/// The slot of column number `n`; `None` below 11 (Phoenix's own
+/// numbers, slot 0 its `x`).
+pub const fn single_cell_slot(n: u32) -> Option<usize> {
+    match n.checked_sub(FIRST_ENCODED_QUALIFIER) {
+        Some(i) => Some(i as usize + 1),
+        None => None,
+    }
 }
 
 /// The one cell of a family whose columns, by slot from 1, hold
