@@ -14,13 +14,15 @@
 //!
 //! - typed records (`records.rs`) both ways;
 //! - reads by leading key columns and `IN`-lists (`queries.rs`) against
-//!   Phoenix's `SELECT .. WHERE`.
+//!   Phoenix's `SELECT .. WHERE`;
+//! - `TIMESTAMP`s below the millisecond (`timestamps.rs`).
 //!
 //! Phoenix starts once for the binary (HBase about 17 s, its first JDBC
 //! connection about 25 s).
 
 mod queries;
 mod records;
+mod timestamps;
 
 use futures::TryStreamExt;
 use hbase_native::{Client, RowMutation, Scan};

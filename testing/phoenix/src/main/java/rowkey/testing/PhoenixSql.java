@@ -23,7 +23,8 @@ import java.sql.Statement;
  *
  * <ul>
  *   <li>a query: {@code row V1 V2 ...} for each row, each value as
- *       {@code ResultSet.getString} gives it with every byte outside
+ *       {@code ResultSet.getString} gives it (a {@code TIMESTAMP} as {@code
+ *       ts:MILLIS:SUBMILLINANOS}) with every byte outside
  *       printable ASCII, space and backslash as {@code \xHH}, a null as
  *       {@code \N}; then {@code end ROWS};
  *   <li>any other statement: {@code end COUNT} (the update count), after a
@@ -66,7 +67,7 @@ public final class PhoenixSql {
               while (r.next()) {
                 StringBuilder b = new StringBuilder("row");
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
-                  b.append(' ').append(escape(r.getString(i)));
+                  b.append(' ').append(value(r, meta, i));
                 }
                 out.println(b);
                 rows++;
@@ -118,6 +119,20 @@ public final class PhoenixSql {
       }
     }
     return cells;
+  }
+
+  /**
+   * Column {@code i} of the current row: {@code getString}, but a {@code
+   * TIMESTAMP} as {@code ts:MILLIS:SUBMILLINANOS} (its instant in
+   * milliseconds and the nanoseconds within the millisecond, which
+   * {@code getString}'s format drops).
+   */
+  private static String value(ResultSet r, ResultSetMetaData meta, int i) throws SQLException {
+    if (meta.getColumnType(i) == java.sql.Types.TIMESTAMP) {
+      java.sql.Timestamp t = r.getTimestamp(i);
+      return t == null ? "\\N" : "ts:" + t.getTime() + ":" + (t.getNanos() % 1_000_000);
+    }
+    return escape(r.getString(i));
   }
 
   private static String escape(String v) {
