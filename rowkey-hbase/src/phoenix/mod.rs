@@ -13,6 +13,8 @@
 //! - [`PhoenixTable::record_struct`] and [`PhoenixTable::check_record`]:
 //!   the same for the `#[derive(Record)] #[record(phoenix)]` struct of
 //!   the table's rows, each column at its qualifier.
+//! - [`PhoenixTable::rows`]: the table's rows as checked records, whose
+//!   writes are refused where Phoenix's own would differ.
 //!
 //! The catalog's layout (row keys, qualifiers, value types) is in
 //! `testing/phoenix/notes/cells.md` §6.
@@ -21,9 +23,11 @@ mod catalog;
 mod check;
 mod describe;
 mod record;
+mod rows;
 
 pub use catalog::{
     PhoenixCatalogError, PhoenixColumnDef, PhoenixTable, QualifierEncoding, StorageScheme,
     TableKind, SYSTEM_CATALOG,
 };
 pub use check::KeyMismatch;
+pub use rows::{PhoenixRows, PhoenixWriteError};

@@ -169,6 +169,32 @@ async fn records_are_phoenix_rows_both_ways() {
     for r in &cleared {
         assert_eq!(theirs.iter().find(|t| t.key() == r.key()), Some(r));
     }
+    // Through the table's checked rows: a record of another shape is
+    // refused, writes go through here, and not to a table with an index.
+    assert!(table.rows::<_, WrongRow>(client.table("REC_M")).is_err());
+    let rows = table
+        .rows::<_, PhoenixMetricRow>(client.table("REC_M"))
+        .unwrap();
+    let fresh = record(&mut rng, "r-");
+    rows.put(std::slice::from_ref(&fresh)).await.unwrap();
+    assert_eq!(rows.get(&fresh.key()).await.unwrap().as_ref(), Some(&fresh));
+    with_sql(|sql| {
+        sql.must(&DDL.replace("REC_M", "REC_I"));
+        sql.must("CREATE INDEX REC_I_V ON REC_I (V)");
+    });
+    let indexed = PhoenixTable::read(&client.table(SYSTEM_CATALOG), None, "REC_I")
+        .await
+        .unwrap();
+    let rows = indexed
+        .rows::<_, PhoenixMetricRow>(client.table("REC_I"))
+        .unwrap();
+    let refused = rows.put(std::slice::from_ref(&fresh)).await.unwrap_err();
+    assert!(
+        matches!(&refused, rowkey_hbase::phoenix::PhoenixWriteError::Refused { why, .. } if why.contains("REC_I_V")),
+        "{refused}"
+    );
+    assert_eq!(rows.get(&fresh.key()).await.unwrap(), None);
+
     // And Phoenix's UPSERT of NULL over our values reads natively as None.
     let mut nulled = ours[0].clone();
     nulled.seen = None;
