@@ -458,8 +458,15 @@ pub type DecodeError = KeyError<DecodeErrorKind>;
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot decode {}: ", self.at)?;
-        match self.kind {
+        write!(f, "cannot decode {}: {}", self.at, self.kind)
+    }
+}
+
+/// Why, in words, without where: what a [`DecodeError`] says after its
+/// location, and what a reader of bytes that are not a key (a cell) says.
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             DecodeErrorKind::UnexpectedEnd { needed } => {
                 write!(f, "the key ends {needed} byte(s) too early")
             }

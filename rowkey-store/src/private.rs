@@ -214,14 +214,7 @@ fn phoenix_read<P, C: PhoenixCellType, T: PhoenixValue>(
     phoenix::cell_value(bytes, &C::TYPE).map_err(|kind| match kind {
         // A non-`Option` field's column without a cell.
         _ if bytes.is_none_or(<[u8]>::is_empty) => CellError::Missing,
-        kind => {
-            // The kind's words, without a key's location (a cell has none).
-            let e = rowkey_core::DecodeError::new("", "", 0, kind).to_string();
-            CellError::Invalid(
-                e.split_once(": ")
-                    .map_or(e.clone(), |(_, why)| why.to_owned()),
-            )
-        }
+        kind => CellError::Invalid(kind.to_string()),
     })
 }
 
@@ -322,12 +315,7 @@ pub fn phoenix_unpack(
             family: family.to_owned(),
             qualifier: phoenix::SINGLE_CELL_QUALIFIER.to_vec(),
             key: row.key.clone(),
-            reason: CellError::Invalid(
-                rowkey_core::DecodeError::new("", "", 0, kind)
-                    .to_string()
-                    .split_once(": ")
-                    .map_or_else(String::new, |(_, why)| why.to_owned()),
-            ),
+            reason: CellError::Invalid(kind.to_string()),
         };
         let cell = phoenix::SingleCell::parse(packed).map_err(bad)?;
         for (f, q, slot) in numbered(columns, encoded_bytes) {

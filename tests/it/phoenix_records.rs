@@ -211,15 +211,7 @@ mod single_cell {
     use rowkey_fixtures::layouts::PhoenixEventRow;
 
     fn event(v: Option<f64>, note: Option<&str>, seen: Option<i64>) -> PhoenixEventRow {
-        let r = row(v, note, seen);
-        PhoenixEventRow {
-            host: r.host,
-            metric: r.metric,
-            at: r.at,
-            v: r.v,
-            note: r.note,
-            seen: r.seen,
-        }
+        row(v, note, seen).into()
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::fmt::Write;
 const UNBOUNDED: usize = 256;
 
 /// The Rust type of a column of `ty`.
-pub(super) fn rust_type(ty: &PhoenixType) -> &'static str {
+fn rust_type(ty: &PhoenixType) -> &'static str {
     match ty {
         PhoenixType::Varchar { .. } | PhoenixType::Char { .. } => "String",
         PhoenixType::Binary { .. } | PhoenixType::Varbinary => "Vec<u8>",
@@ -29,6 +29,16 @@ pub(super) fn rust_type(ty: &PhoenixType) -> &'static str {
         PhoenixType::Timestamp | PhoenixType::UnsignedTimestamp => {
             "rowkey::codec::phoenix::PhoenixTimestamp"
         }
+    }
+}
+
+/// The Rust type of a column's field: an `Option` where it may be NULL.
+pub(super) fn field_type(c: &PhoenixColumnDef) -> String {
+    let rust = rust_type(&c.ty);
+    if c.nullable {
+        format!("Option<{rust}>")
+    } else {
+        rust.to_owned()
     }
 }
 
@@ -95,12 +105,7 @@ fn column_lines(out: &mut String, c: &PhoenixColumnDef, salt: Option<u32>) {
     if c.desc {
         let _ = writeln!(out, "    #[desc]");
     }
-    let rust = rust_type(&c.ty);
-    let rust = if c.nullable {
-        format!("Option<{rust}>")
-    } else {
-        rust.to_owned()
-    };
+    let rust = field_type(c);
     let _ = writeln!(out, "    pub {}: {rust},", field_name(&c.name));
 }
 

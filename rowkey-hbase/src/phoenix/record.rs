@@ -4,7 +4,7 @@
 
 use super::catalog::{PhoenixTable, QualifierEncoding, StorageScheme};
 use super::check::KeyMismatch;
-use super::describe::{field_name, rust_type, type_name};
+use super::describe::{field_name, field_type, type_name};
 use rowkey_core::codec::phoenix::{
     empty_column_qualifier, qualifier_number, DEFAULT_FAMILY, SINGLE_CELL_QUALIFIER,
 };
@@ -70,12 +70,7 @@ impl PhoenixTable {
         // column's, or the same name in another family) gets its family's.
         let mut names: Vec<String> = Vec::new();
         for c in self.key_columns() {
-            let rust = rust_type(&c.ty);
-            let rust = if c.nullable {
-                format!("Option<{rust}>")
-            } else {
-                rust.to_owned()
-            };
+            let rust = field_type(c);
             let name = field_name(&c.name);
             let _ = writeln!(out, "    pub {name}: {rust},");
             names.push(name);
@@ -93,12 +88,7 @@ impl PhoenixTable {
             let _ = writeln!(out, "    #[cell({opts})]");
             let ty = c.ty.to_string().to_ascii_lowercase();
             let _ = writeln!(out, "    #[phoenix({ty})]");
-            let rust = rust_type(&c.ty);
-            let rust = if c.nullable {
-                format!("Option<{rust}>")
-            } else {
-                rust.to_owned()
-            };
+            let rust = field_type(c);
             let mut name = field_name(&c.name);
             if names.contains(&name) {
                 let f = c.family.as_deref().unwrap_or(DEFAULT_FAMILY);

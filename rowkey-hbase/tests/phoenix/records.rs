@@ -212,14 +212,6 @@ async fn records_are_phoenix_rows_both_ways() {
 async fn single_cell_records_are_phoenix_rows_byte_for_byte() {
     use rowkey_fixtures::layouts::PhoenixEventRow;
     use rowkey_hbase::phoenix::StorageScheme;
-    let event = |r: PhoenixMetricRow| PhoenixEventRow {
-        host: r.host,
-        metric: r.metric,
-        at: r.at,
-        v: r.v,
-        note: r.note,
-        seen: r.seen,
-    };
     with_sql(|sql| sql.must(&DDL.replace("CREATE TABLE REC_M", "CREATE IMMUTABLE TABLE REC_E")));
     let client = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.zk_address())
         .await
@@ -242,7 +234,7 @@ async fn single_cell_records_are_phoenix_rows_byte_for_byte() {
     let mut rng = Rng(41);
     let ours: Vec<PhoenixEventRow> = sorted((0..150).map(|_| record(&mut rng, "n-")).collect())
         .into_iter()
-        .map(event)
+        .map(PhoenixEventRow::from)
         .collect();
     store.put_records(&ours).await.unwrap();
     let theirs = with_sql(|sql| {
@@ -254,7 +246,7 @@ async fn single_cell_records_are_phoenix_rows_byte_for_byte() {
     });
     let theirs: Vec<PhoenixEventRow> = sorted(theirs.iter().map(|r| selected(r)).collect())
         .into_iter()
-        .map(event)
+        .map(PhoenixEventRow::from)
         .collect();
     assert_eq!(theirs, ours);
 
@@ -266,7 +258,7 @@ async fn single_cell_records_are_phoenix_rows_byte_for_byte() {
         }
     });
     let raw = with_sql(|sql| sql.raw("REC_E"));
-    for r in upserted.into_iter().map(event) {
+    for r in upserted.into_iter().map(PhoenixEventRow::from) {
         let got = store.get_record::<PhoenixEventRow>(&r.key()).await.unwrap();
         assert_eq!(got.as_ref(), Some(&r));
         let key = r.to_key().unwrap().as_ref().to_vec();
