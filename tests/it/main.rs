@@ -50,6 +50,7 @@ mod page_cost;
 mod phoenix_codecs;
 mod phoenix_derive;
 mod phoenix_records;
+mod phoenix_scan;
 mod record_derive;
 mod record_key_bytes;
 mod record_props;

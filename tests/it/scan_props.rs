@@ -11,9 +11,9 @@ use rowkey::{DecodeKeyOwned, RowKey};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
-type Table = BTreeMap<Vec<u8>, ()>;
+pub(crate) type Table = BTreeMap<Vec<u8>, ()>;
 
-fn read<const N: usize>(table: &Table, r: &ScanRange<N>, limit: usize) -> Vec<Vec<u8>> {
+pub(crate) fn read<const N: usize>(table: &Table, r: &ScanRange<N>, limit: usize) -> Vec<Vec<u8>> {
     table
         .range(r.start().to_vec()..)
         .take_while(|(k, _)| r.stop().is_none_or(|s| k.as_slice() < s))

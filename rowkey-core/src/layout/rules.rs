@@ -110,8 +110,9 @@ pub enum ScanRefusal {
     VariableWidth,
     /// A date, UUID or decimal text: `eq` or a range of its type.
     TextFormTakesARange,
-    /// A Phoenix key column: plans read Phoenix keys by their bytes.
-    PhoenixColumn,
+    /// A Phoenix key column other than `VARCHAR` or `CHAR`: no text
+    /// prefix.
+    PhoenixNotText,
 }
 
 impl ScanRefusal {
@@ -129,7 +130,7 @@ impl ScanRefusal {
             ScanRefusal::Optional => "OptionalFieldsAreSetExactly",
             ScanRefusal::VariableWidth => "VariableWidthFieldsCannotBeLeftFree",
             ScanRefusal::TextFormTakesARange => "TextFormsTakeARangeNotAPrefix",
-            ScanRefusal::PhoenixColumn => "PhoenixKeyColumnsHaveNoTypedScanSteps",
+            ScanRefusal::PhoenixNotText => "PhoenixPrefixesAreOnVarcharOrChar",
         }
     }
 }

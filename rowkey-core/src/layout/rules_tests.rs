@@ -127,8 +127,8 @@ fn refusals_name_the_reason_types() {
             name::<scan::TextFormsTakeARangeNotAPrefix>(),
         ),
         (
-            ScanRefusal::PhoenixColumn,
-            name::<scan::PhoenixKeyColumnsHaveNoTypedScanSteps>(),
+            ScanRefusal::PhoenixNotText,
+            name::<scan::PhoenixPrefixesAreOnVarcharOrChar>(),
         ),
     ];
     for (refusal, ty) in pairs {

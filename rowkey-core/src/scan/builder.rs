@@ -43,6 +43,26 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     /// After an IN-list: where its last listed field ends (the fields
     /// after it start there), and the field of varying width before it.
     in_list_end: Option<InListEnd>,
+    /// A Phoenix key's `00` separators owed after the bytes written:
+    /// written only before a later column that is not NULL (a key whose
+    /// columns after them are all NULL ends without them). Always 0 for
+    /// other keys (`scan::phoenix` writes and counts them).
+    pub(super) owed: usize,
+}
+
+/// Where the keys after every key holding one value of a field start,
+/// from that value's bytes: see [`ScanBuilder::bounds`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum After {
+    /// The prefix successor: no value's bytes are a prefix of another's.
+    Successor,
+    /// The value, then `00`: a raw last field, whose longer values
+    /// follow.
+    Zero,
+    /// The value, then `01`: a Phoenix ascending variable-length column
+    /// before the last, whose `00` separator (written only before a
+    /// later column that is not NULL) is not in the bound.
+    One,
 }
 
 /// Where the fields after an IN-list start in one combination's key.
@@ -78,6 +98,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             free: KeyBuf::new(),
             varying: None,
             in_list_end: None,
+            owed: 0,
         }
     }
 
@@ -122,6 +143,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         if self.error.is_some() {
             return;
         }
+        // A free Phoenix column is fixed-width, never NULL: the
+        // separators owed before it are written.
+        self.pay_owed();
         let Some(width) = width else {
             return self.fail(EncodeError::new(
                 self.key,
@@ -387,9 +411,27 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// The end of what starts with the bytes written; `None` when that is
     /// the end of the bucket (nothing written after the salt) or table.
     fn successor_of_written(&self) -> Option<KeyBuf<N>> {
-        let mut stop = self.buf;
-        (self.buf.len() > self.strip && stop.advance_past_prefix() && stop.len() > self.strip)
+        // With separators owed, every key with the bytes written goes on
+        // with them (or ends before them): past them is past every one.
+        let mut stop = self.with_owed().unwrap_or(self.buf);
+        (stop.len() > self.strip && stop.advance_past_prefix() && stop.len() > self.strip)
             .then_some(stop)
+    }
+
+    /// The bytes written and the separators owed after them.
+    fn with_owed(&self) -> Result<KeyBuf<N>, EncodeError> {
+        let mut b = *self;
+        b.pay_owed();
+        b.checked().map(|()| b.buf)
+    }
+
+    /// Writes the `00` separators owed (a Phoenix column that is not NULL
+    /// comes next).
+    pub(crate) fn pay_owed(&mut self) {
+        let owed = core::mem::take(&mut self.owed);
+        if owed > 0 {
+            self.write(|w| w.put_repeated(0x00, owed));
+        }
     }
 
     /// Exactly the key written (every field fixed).
@@ -433,6 +475,8 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     ) -> Result<Bound<KeyBuf<N>>, EncodeError> {
         let write = |f| {
             let mut b = *self;
+            // A bound's value is not NULL: the separators owed come first.
+            b.pay_owed();
             b.write(f);
             b.checked().map(|()| b.buf)
         };
@@ -460,14 +504,40 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
         H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     {
+        let after = if prefix_free {
+            After::Successor
+        } else {
+            After::Zero
+        };
+        self.bounds_after(lo, hi, descending, after, None)
+    }
+
+    /// [`bounds`](Self::bounds), with where the keys after a value's
+    /// start (`after`) and, for an unbounded start, the byte after the
+    /// bytes written that the field's least value starts at or above
+    /// (`floor`: a Phoenix column's NULLs sort below its values, and a
+    /// range holds no NULL).
+    pub(crate) fn bounds_after<L, H>(
+        &self,
+        lo: Bound<L>,
+        hi: Bound<H>,
+        descending: bool,
+        after: After,
+        floor: Option<u8>,
+    ) -> Result<ScanPlan<N>, EncodeError>
+    where
+        L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+        H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
+    {
         self.checked()?;
+        let ends = (after, floor);
         if self.free_from.is_some() {
-            return self.filtered_bounds(lo, hi, descending, prefix_free);
+            return self.filtered_bounds(lo, hi, descending, ends);
         }
         if let Some(all) = self.whole_table() {
             return Ok(all);
         }
-        Ok(match self.key_bounds(lo, hi, descending, prefix_free)? {
+        Ok(match self.key_bounds(lo, hi, descending, ends)? {
             Some((start, stop)) => self.plan(start, stop),
             None => ScanPlan::empty(),
         })
@@ -481,13 +551,13 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         lo: Bound<L>,
         hi: Bound<H>,
         descending: bool,
-        prefix_free: bool,
+        ends: (After, Option<u8>),
     ) -> Result<ScanPlan<N>, EncodeError>
     where
         L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
         H: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
     {
-        let Some((start, stop)) = self.key_bounds(lo, hi, descending, prefix_free)? else {
+        let Some((start, stop)) = self.key_bounds(lo, hi, descending, ends)? else {
             return Ok(ScanPlan::empty());
         };
         let written = self.buf.as_bytes();
@@ -534,7 +604,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         lo: Bound<L>,
         hi: Bound<H>,
         descending: bool,
-        prefix_free: bool,
+        (after_value, floor): (After, Option<u8>),
     ) -> Result<Option<(KeyBuf<N>, Option<KeyBuf<N>>)>, EncodeError>
     where
         L: FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError>,
@@ -556,10 +626,10 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
         let (from, to) = if descending { (hi, lo) } else { (lo, hi) };
         // The first key after every key that holds exactly `k`'s value.
         let after = |mut k: KeyBuf<N>| -> Option<KeyBuf<N>> {
-            if prefix_free {
-                k.advance_past_prefix().then_some(k)
-            } else {
-                k.extend_from_slice(&[0]).then_some(k)
+            match after_value {
+                After::Successor => k.advance_past_prefix().then_some(k),
+                After::Zero => k.extend_from_slice(&[0]).then_some(k),
+                After::One => k.extend_from_slice(&[1]).then_some(k),
             }
         };
         // `after` can climb past every byte after the salt prefix (they
@@ -571,7 +641,24 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
                 Some(k) => k,
                 None => return Ok(None),
             },
-            Bound::Unbounded => self.buf,
+            Bound::Unbounded => match floor {
+                None => self.with_owed()?,
+                Some(byte) => {
+                    let mut k = self.with_owed()?;
+                    if !k.extend_from_slice(&[byte]) {
+                        return Err(EncodeError::new(
+                            self.key,
+                            "",
+                            k.len(),
+                            EncodeErrorKind::BufferTooSmall {
+                                needed: k.len() + 1,
+                                available: N,
+                            },
+                        ));
+                    }
+                    k
+                }
+            },
         };
         // `None`: to the end of the bucket (of the table, unsalted).
         let stop = match to {

@@ -66,6 +66,8 @@ pub struct PlanExplain {
     /// The salt's inputs, and a bit for each one left unfixed.
     salt_inputs: &'static [&'static str],
     unfixed_salt: u64,
+    /// Apache Phoenix's salt: a hash of the whole key.
+    whole_key_salt: bool,
 }
 
 impl PlanExplain {
@@ -117,6 +119,9 @@ impl PlanExplain {
             buckets_each: plan.fan_out.buckets_each,
             salt_inputs: plan.salt().map_or(&[], |s| s.inputs),
             unfixed_salt: plan.fan_out.unfixed_salt,
+            whole_key_salt: plan
+                .salt()
+                .is_some_and(|s| s.hash == crate::salt::SaltHash::Phoenix),
         }
     }
 
@@ -202,6 +207,14 @@ impl PlanExplain {
             if product != self.ranges {
                 write!(f, " = {product}, joined where they touch")?;
             }
+        }
+        if salted && self.whole_key_salt {
+            return write!(
+                f,
+                "\nPhoenix's salt hashes the whole key: a query reads 1 bucket instead of {} only \
+                 when it fixes every key column (eq)",
+                self.buckets_each
+            );
         }
         let unfixed: Vec<&str> = self.unfixed_salt_inputs().collect();
         if salted && !unfixed.is_empty() {

@@ -108,6 +108,21 @@ pub trait ScanCodec {
         value: &Self::Value<'_>,
     ) -> Result<(), EncodeError>;
 
+    /// Fixes the field to `value` at the builder's end: its bytes, as
+    /// [`put`](Self::put) writes them (a Phoenix column's also owe or pay
+    /// the separators of the key around it).
+    #[inline]
+    fn set<const N: usize, const M: usize>(
+        b: &mut ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        value: &Self::Value<'_>,
+    ) {
+        b.write(|w| {
+            w.field(f.name());
+            Self::put(w, f, value)
+        });
+    }
+
     /// Writes the stored bytes a prefix of the field starts with.
     fn put_prefix(
         w: &mut KeyWriter<'_>,
@@ -116,6 +131,16 @@ pub trait ScanCodec {
     ) -> Result<(), EncodeError> {
         let _ = (f, prefix);
         Err(w.error(EncodeErrorKind::Invalid("no prefix scan on this field")))
+    }
+
+    /// The plan of keys whose field starts with `prefix`: the bytes
+    /// written so far and the prefix's.
+    fn starts_with<const N: usize, const M: usize>(
+        b: &ScanBuilder<N, M>,
+        f: &ScanFieldInfo,
+        prefix: &Self::Prefix,
+    ) -> Result<ScanPlan<N>, EncodeError> {
+        prefix_plan::<Self, N, M>(b, f, prefix)
     }
 
     /// The plan of keys whose field lies between `lo` and `hi`: bounds
@@ -138,8 +163,26 @@ pub trait ScanCodec {
     }
 }
 
+/// Every key whose field `f` (of codec `C`) starts with `prefix`: the
+/// bytes written so far and the prefix's.
+pub(super) fn prefix_plan<C: ScanCodec + ?Sized, const N: usize, const M: usize>(
+    b: &ScanBuilder<N, M>,
+    f: &ScanFieldInfo,
+    prefix: &C::Prefix,
+) -> Result<ScanPlan<N>, EncodeError> {
+    let mut b = *b;
+    // A Phoenix column with a prefix is not NULL: the separators owed
+    // before it are written (none for other keys).
+    b.pay_owed();
+    b.write(|w| {
+        w.field(f.name());
+        C::put_prefix(w, f, prefix)
+    });
+    b.prefix()
+}
+
 /// Writes `value` as field `f`, naming it in errors.
-fn write_value<'a, 'v, C: ScanCodec + ?Sized>(
+pub(super) fn write_value<'a, 'v, C: ScanCodec + ?Sized>(
     f: &'a ScanFieldInfo,
     value: &'a C::Value<'v>,
 ) -> impl FnOnce(&mut KeyWriter<'_>) -> Result<(), EncodeError> + use<'a, 'v, C> {
@@ -187,6 +230,9 @@ pub mod codec {
     pub struct DateText<T>(PhantomData<fn() -> T>);
     /// An `Option` of codec `C`'s values: a tag byte, then the value.
     pub struct Optional<C>(PhantomData<fn() -> C>);
+    /// An Apache Phoenix key column of Rust type `T` (`Option<T>`: a
+    /// NULL-able one), as `rowkey::codec::phoenix` writes it.
+    pub struct Phoenix<T>(PhantomData<fn() -> T>);
 }
 
 /// An item of the values [`is_in`](super::Step::is_in) takes on a field

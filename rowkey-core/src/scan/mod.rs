@@ -56,6 +56,7 @@ mod in_order;
 pub(crate) mod merge;
 mod merge_heads;
 pub(crate) mod page;
+mod phoenix;
 mod plan;
 mod scan_row;
 mod sort_prefix;

@@ -337,10 +337,7 @@ fn set<S, K, const N: usize, const M: usize>(
     }
     let start = b.position();
     b.note_width(f.name(), f.layout.fixed_len.is_some());
-    b.write(|w| {
-        w.field(f.name());
-        S::Codec::put(w, &f, value)
-    });
+    S::Codec::set(b, &f, value);
     S::Learn::learn(b, start, value);
     b.note_fixed(f.name());
     if let Some(sep) = f.separator_after() {
@@ -530,8 +527,9 @@ where
     ///
     /// Not available where the stored bytes of a value do not start with
     /// those of its prefix (binary integers, left padding, reversed or
-    /// descending escaped text, `Option`s, hashed fields): the compile
-    /// error names the reason.
+    /// descending escaped text, `Option`s but a Phoenix column's, hashed
+    /// fields, a Phoenix column that is not text): the compile error
+    /// names the reason.
     ///
     /// ```
     /// # use rowkey::RowKey;
@@ -551,14 +549,7 @@ where
         Mode: Ordered,
     {
         let f = self.field();
-        let mut q = self.q.clone();
-        q.each(|b| {
-            b.write(|w| {
-                w.field(f.name());
-                S::Codec::put_prefix(w, &f, prefix)
-            })
-        });
-        match q.prefix() {
+        match self.q.plan(|b| S::Codec::starts_with(b, &f, prefix)) {
             Err(e) if e.field() == f.name() && longer_than_field(e.kind()) => Ok(ScanPlan::empty()),
             plan => plan,
         }
@@ -588,7 +579,8 @@ where
     ///
     /// Not available where the stored bytes do not sort like the values
     /// (left padding, reversed text, separator-joined text, right padding
-    /// with a fill other than `0x00`, `Option`s, hashed fields).
+    /// with a fill other than `0x00`, `Option`s but a Phoenix column's, hashed
+    /// fields; a Phoenix range holds no NULL, as its `WHERE` does not).
     ///
     /// After a field left free (`any()`), a range (and `between`, `since`,
     /// `until`) is a filter: the plan reads the free field's whole extent
@@ -747,6 +739,8 @@ where
 fn longer_than_field(kind: EncodeErrorKind) -> bool {
     matches!(
         kind,
-        EncodeErrorKind::TooLong { .. } | EncodeErrorKind::TooManyDigits { .. }
+        EncodeErrorKind::TooLong { .. }
+            | EncodeErrorKind::TooManyDigits { .. }
+            | EncodeErrorKind::TooManyChars { .. }
     )
 }

@@ -78,9 +78,10 @@ reasons! {
     /// `#[text]`) is set with `eq` or a range (`between`, `since`,
     /// `until`) of its own type, not a text prefix.
     TextFormsTakeARangeNotAPrefix,
-    /// A Phoenix key column (`#[rowkey(phoenix)]`) has no typed scan
-    /// steps: read a Phoenix table's rows by their keys' ranges.
-    PhoenixKeyColumnsHaveNoTypedScanSteps,
+    /// `starts_with` on a Phoenix key column (`#[rowkey(phoenix)]`)
+    /// applies to a `VARCHAR` or `CHAR`: other types are set with `eq`
+    /// or a range.
+    PhoenixPrefixesAreOnVarcharOrChar,
 }
 
 /// The scan modes in which a prefix, an IN-list or `latest` may follow:

@@ -362,8 +362,12 @@ pub fn scan_codec(f: &FieldModel, borrowed: bool) -> TokenStream {
         // Codecs of one type are their own scan codec type.
         FieldCodec::UuidText => quote!(__rk::UuidText),
         FieldCodec::DecimalText { .. } => quote!(__rk::DecimalText),
-        // A Phoenix key has no typed scan (expand/phoenix.rs).
-        FieldCodec::Phoenix { .. } => quote!(()),
+        // A Phoenix column's NULL is its own (no tag byte): the codec
+        // takes the field's whole type, `Option` and all.
+        FieldCodec::Phoenix { .. } => {
+            let ty = ty::with_static_lifetimes(f.ty);
+            return quote!(__rk::scan::codec::Phoenix<#ty>);
+        }
     };
     if f.optional {
         quote!(__rk::scan::codec::Optional<#owned>)

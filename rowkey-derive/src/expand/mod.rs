@@ -54,8 +54,12 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
         // A record's key fields by name; the key is written from the
         // whole struct (WRITES_REF_PARTS is false).
         let key_fields = key_fields::impl_key_fields(model);
+        // The typed scan is every key's: its Phoenix codec is core's.
+        let scan_structs = scan::scan_structs(model);
+        let scan_impls = scan::scan_impls(model);
         return quote! {
             #import
+            #scan_structs
             #[doc(hidden)]
             #[allow(non_upper_case_globals, unused_qualifications, clippy::identity_op)]
             const _: () = {
@@ -63,6 +67,7 @@ pub fn row_key(model: &KeyModel) -> TokenStream {
                 use __rk::InField as _;
                 #consts
                 #key
+                #scan_impls
                 #key_fields
             };
         };

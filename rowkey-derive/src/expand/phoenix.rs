@@ -3,8 +3,8 @@
 //! `put_column` / `take_column`, which write Phoenix's separators, and
 //! the key's `PhoenixKeyLen`, which says where it ends (trailing NULLs
 //! dropped) before the salt is computed over it. The layout constants
-//! and the salt are the shared ones; a Phoenix key has no typed scan (a
-//! plan reads its rows by key ranges).
+//! and the salt are the shared ones, and so is the typed scan (its
+//! Phoenix steps are `rowkey_core::scan`'s).
 
 use super::{codec, prefix};
 use crate::model::{FieldCodec, FieldModel, KeyModel};

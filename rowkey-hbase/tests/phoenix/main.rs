@@ -22,6 +22,7 @@
 
 mod queries;
 mod records;
+mod scans;
 mod timestamps;
 
 use futures::TryStreamExt;

@@ -30,6 +30,21 @@ async fn read(store: &rowkey_hbase::HBaseStore, prefixes: &[Vec<Value>]) -> Vec<
     sorted(rows)
 }
 
+/// 600 random rows (fewer after duplicate keys), sorted by key, of five
+/// hosts (`h0`..`h4`) and four metrics (-2..=1), so that each query
+/// finds rows.
+pub(super) fn few_hosts(seed: u64) -> Vec<PhoenixMetricRow> {
+    let mut rng = Rng(seed);
+    let rows = (0..600)
+        .map(|_| {
+            let mut r = record(&mut rng, "h");
+            r.metric = (r.metric.rem_euclid(4)) - 2;
+            r
+        })
+        .collect();
+    sorted(rows)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leading_columns_and_in_lists_read_what_phoenix_selects() {
     with_sql(|sql| sql.must(&DDL.replace("REC_M", "QRY_M")));
@@ -37,16 +52,7 @@ async fn leading_columns_and_in_lists_read_what_phoenix_selects() {
         .await
         .unwrap();
     let store = client.table("QRY_M");
-    let mut rng = Rng(51);
-    // Few hosts and metrics, so that each query finds rows.
-    let rows: Vec<PhoenixMetricRow> = (0..600)
-        .map(|_| {
-            let mut r = record(&mut rng, "h");
-            r.metric = (r.metric.rem_euclid(4)) - 2;
-            r
-        })
-        .collect();
-    store.put_records(&sorted(rows)).await.unwrap();
+    store.put_records(&few_hosts(51)).await.unwrap();
     let select = SELECT.replace("REC_M", "QRY_M");
     let text = |s: &str| Value::Text(s.to_owned());
     let int = |i: i32| Value::Int(i.into());

@@ -11,7 +11,9 @@
 use super::key::{column_value, put_column, take_column, PhoenixColumn, PhoenixKeyLen};
 use super::PhoenixType;
 use crate::layout::dynamic::Value;
-use crate::layout::rules::{ByteSet, CodecRules, Ends, Lengths, ScanRefusal, Sorts};
+use crate::layout::rules::{
+    ByteSet, CodecRules, Ends, Lengths, PrefixScan, RangeScan, ScanRefusal, Sorts,
+};
 use crate::layout::{FieldLayout, LayoutCodec};
 use crate::{DecodeError, EncodeError, KeyReader, KeyWriter};
 use core::fmt::{self, Write};
@@ -37,8 +39,9 @@ impl PhoenixField {
     }
 
     /// The format rules: a fixed width or a variable one with its
-    /// separator; sorted as Phoenix sorts (`DESC` inverts); no typed scan
-    /// steps (a plan reads Phoenix keys by their bytes).
+    /// separator; sorted as Phoenix sorts (`DESC` inverts); ranges on
+    /// every column and a text prefix on a `VARCHAR` or `CHAR`
+    /// (`scan::phoenix`'s steps write them).
     pub(crate) const fn rules(&self) -> CodecRules {
         let len = match self.ty.fixed_width() {
             Some(n) => Lengths::Fixed(n),
@@ -48,8 +51,11 @@ impl PhoenixField {
         CodecRules {
             len,
             sorts: Sorts::LikeValues,
-            prefix_scan: Err(ScanRefusal::PhoenixColumn),
-            range_scan: Err(ScanRefusal::PhoenixColumn),
+            prefix_scan: match self.ty {
+                PhoenixType::Varchar { .. } | PhoenixType::Char { .. } => Ok(PrefixScan::Bytes),
+                _ => Err(ScanRefusal::PhoenixNotText),
+            },
+            range_scan: Ok(RangeScan::Values),
             borrows: false,
             writes: ByteSet::ALL,
             ends: Ends::Itself,

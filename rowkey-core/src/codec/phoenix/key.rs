@@ -14,6 +14,7 @@
 //! counting decides where an encoder stops ([`put_column`]), so the
 //! length derived code states and the bytes it writes agree.
 
+use super::arg::PhoenixPut;
 use super::value::PhoenixValue;
 use super::PhoenixType;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -78,6 +79,16 @@ pub struct PhoenixKeyLen {
 }
 
 impl PhoenixKeyLen {
+    /// Owing `pending` `00` separators, for a key written in parts (a
+    /// scan's prefix, whose end is not counted here).
+    pub const fn owing(pending: usize) -> Self {
+        PhoenixKeyLen {
+            end: 0,
+            pending,
+            prefix: 0,
+        }
+    }
+
     /// Starts after `prefix` bytes (a salt byte).
     pub const fn new(prefix: usize) -> Self {
         PhoenixKeyLen {
@@ -116,7 +127,7 @@ impl PhoenixKeyLen {
 }
 
 /// Why a column's value cannot be written, before any byte is.
-fn refuse<V: PhoenixValue>(v: &V, col: &PhoenixColumn) -> Option<EncodeErrorKind> {
+fn refuse<V: PhoenixPut + ?Sized>(v: &V, col: &PhoenixColumn) -> Option<EncodeErrorKind> {
     if V::HOLDS & col.ty.bit() == 0 {
         return Some(EncodeErrorKind::Invalid(
             "this Rust type does not hold the column's Phoenix type",
@@ -148,7 +159,7 @@ fn refuse<V: PhoenixValue>(v: &V, col: &PhoenixColumn) -> Option<EncodeErrorKind
 /// separator; `len` is the key so far, and says where it ends. A
 /// `VARCHAR` holding U+0000 is refused: Phoenix reads the key as ending
 /// the value there.
-pub fn put_column<V: PhoenixValue>(
+pub fn put_column<V: PhoenixPut + ?Sized>(
     w: &mut KeyWriter<'_>,
     v: &V,
     col: &PhoenixColumn,

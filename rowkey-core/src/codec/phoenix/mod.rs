@@ -21,6 +21,7 @@
 //! would cut to its scale (Phoenix writes some of those DESC keys
 //! uninverted).
 
+mod arg;
 mod cell;
 mod decimal;
 mod decimal_digits;
@@ -34,6 +35,8 @@ mod text;
 mod types;
 mod value;
 
+pub(crate) use arg::with_types_taken_as_themselves;
+pub use arg::{PhoenixPut, PhoenixScanArg};
 pub use cell::{
     cell_bytes, cell_value, empty_column_qualifier, encoded_qualifier, qualifier_number,
     DEFAULT_FAMILY, EMPTY_COLUMN_VALUE, FIRST_ENCODED_QUALIFIER,

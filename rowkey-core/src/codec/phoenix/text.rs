@@ -28,58 +28,10 @@ impl PhoenixValue for String {
         }
     }
     fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
-        match *ty {
-            PhoenixType::Varchar { max_chars } => {
-                if self.is_empty() {
-                    return Err(EncodeErrorKind::Invalid(
-                        "Phoenix stores an empty VARCHAR as NULL: write None (an Option field)",
-                    ));
-                }
-                if let Some(max) = max_chars {
-                    // Java's String.length(): UTF-16 units, as Phoenix
-                    // counts a VARCHAR(n)'s length.
-                    let chars = self.encode_utf16().count();
-                    if chars > max as usize {
-                        return Err(EncodeErrorKind::TooManyChars {
-                            chars,
-                            max: max as usize,
-                        });
-                    }
-                }
-                Ok(())
-            }
-            PhoenixType::Char { len } => {
-                if !self.is_ascii() {
-                    return Err(EncodeErrorKind::Invalid(
-                        "Phoenix's CHAR holds single-byte characters only (use VARCHAR)",
-                    ));
-                }
-                if self.len() > len as usize {
-                    return Err(EncodeErrorKind::TooLong {
-                        len: self.len(),
-                        max: len as usize,
-                    });
-                }
-                if self.is_empty() || self.ends_with(' ') {
-                    return Err(EncodeErrorKind::Invalid(
-                        "Phoenix pads CHAR with spaces and strips them when it reads: a value \
-                         is not empty and does not end with a space",
-                    ));
-                }
-                Ok(())
-            }
-            _ => Err(EncodeErrorKind::Invalid(
-                "this Rust type does not hold that Phoenix type",
-            )),
-        }
+        check_text(self, ty)
     }
     fn put_phoenix(&self, ty: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
-        out(self.as_bytes());
-        if let PhoenixType::Char { len } = *ty {
-            for _ in self.len()..len as usize {
-                out(b" ");
-            }
-        }
+        put_text(self, ty, out)
     }
     fn from_phoenix(bytes: Option<&[u8]>, ty: &PhoenixType) -> Result<Self, DecodeErrorKind> {
         let bytes = bytes.ok_or(NOT_NULL)?;
@@ -121,20 +73,7 @@ impl PhoenixValue for Vec<u8> {
         self.len()
     }
     fn check(&self, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
-        match *ty {
-            PhoenixType::Varbinary if self.is_empty() => Err(EncodeErrorKind::Invalid(
-                "Phoenix stores an empty VARBINARY as NULL: write None (an Option field)",
-            )),
-            PhoenixType::Varbinary => Ok(()),
-            PhoenixType::Binary { len } if self.len() == len as usize => Ok(()),
-            PhoenixType::Binary { .. } => Err(EncodeErrorKind::Invalid(
-                "a BINARY(n) value is exactly n bytes: Phoenix pads a shorter one with \
-                 zero bytes and reads all n back",
-            )),
-            _ => Err(EncodeErrorKind::Invalid(
-                "this Rust type does not hold that Phoenix type",
-            )),
-        }
+        check_bytes(self, ty)
     }
     fn put_phoenix(&self, _: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
         out(self);
@@ -148,5 +87,82 @@ impl PhoenixValue for Vec<u8> {
             _ if bytes.is_empty() => Err(NOT_NULL),
             _ => Ok(bytes.to_vec()),
         }
+    }
+}
+
+/// Why `text` is no value of `ty` (a `VARCHAR` or `CHAR`), if it is none.
+pub(super) fn check_text(text: &str, ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
+    match *ty {
+        PhoenixType::Varchar { max_chars } => {
+            if text.is_empty() {
+                return Err(EncodeErrorKind::Invalid(
+                    "Phoenix stores an empty VARCHAR as NULL: write None (an Option field)",
+                ));
+            }
+            if let Some(max) = max_chars {
+                // Java's String.length(): UTF-16 units, as Phoenix
+                // counts a VARCHAR(n)'s length.
+                let chars = text.encode_utf16().count();
+                if chars > max as usize {
+                    return Err(EncodeErrorKind::TooManyChars {
+                        chars,
+                        max: max as usize,
+                    });
+                }
+            }
+            Ok(())
+        }
+        PhoenixType::Char { len } => {
+            if !text.is_ascii() {
+                return Err(EncodeErrorKind::Invalid(
+                    "Phoenix's CHAR holds single-byte characters only (use VARCHAR)",
+                ));
+            }
+            if text.len() > len as usize {
+                return Err(EncodeErrorKind::TooLong {
+                    len: text.len(),
+                    max: len as usize,
+                });
+            }
+            if text.is_empty() || text.ends_with(' ') {
+                return Err(EncodeErrorKind::Invalid(
+                    "Phoenix pads CHAR with spaces and strips them when it reads: a value \
+                     is not empty and does not end with a space",
+                ));
+            }
+            Ok(())
+        }
+        _ => Err(EncodeErrorKind::Invalid(
+            "this Rust type does not hold that Phoenix type",
+        )),
+    }
+}
+
+/// `text`'s bytes as `ty`: a `CHAR(n)` padded with spaces.
+pub(super) fn put_text(text: &str, ty: &PhoenixType, out: &mut dyn FnMut(&[u8])) {
+    out(text.as_bytes());
+    if let PhoenixType::Char { len } = *ty {
+        for _ in text.len()..len as usize {
+            out(b" ");
+        }
+    }
+}
+
+/// Why `bytes` are no value of `ty` (a `VARBINARY` or `BINARY(n)`), if
+/// they are none.
+pub(super) fn check_bytes(bytes: &[u8], ty: &PhoenixType) -> Result<(), EncodeErrorKind> {
+    match *ty {
+        PhoenixType::Varbinary if bytes.is_empty() => Err(EncodeErrorKind::Invalid(
+            "Phoenix stores an empty VARBINARY as NULL: write None (an Option field)",
+        )),
+        PhoenixType::Varbinary => Ok(()),
+        PhoenixType::Binary { len } if bytes.len() == len as usize => Ok(()),
+        PhoenixType::Binary { .. } => Err(EncodeErrorKind::Invalid(
+            "a BINARY(n) value is exactly n bytes: Phoenix pads a shorter one with \
+             zero bytes and reads all n back",
+        )),
+        _ => Err(EncodeErrorKind::Invalid(
+            "this Rust type does not hold that Phoenix type",
+        )),
     }
 }

@@ -7,7 +7,7 @@
 
 use super::{bucket_depth, hashes_inputs, marks, state, Source};
 use crate::expand::prefix;
-use crate::model::{FieldModel, KeyModel, PrefixModel, SaltModel};
+use crate::model::{FieldCodec, FieldModel, KeyModel, PrefixModel, SaltModel};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use rowkey_core::layout::rules::{set_exactly, ScanRefusal};
@@ -68,7 +68,10 @@ pub fn describe(model: &KeyModel, depth: usize, f: &FieldModel) -> (String, Toke
     let codec = codec_type(model, depth, f).to_string();
 
     // Core's rules: which scans the field's encoding answers.
-    let exact = set_exactly(f.optional, is_hashed);
+    // A Phoenix column's `Option` is its NULL, which sorts below its
+    // values: its ranges and prefixes hold no NULL (`scan::phoenix`).
+    let phoenix = matches!(f.codec, FieldCodec::Phoenix { .. });
+    let exact = set_exactly(f.optional && !phoenix, is_hashed);
     let prefix_rule = rule(exact.and(f.codec.prefix_scan(f.desc)));
     let range_rule = rule(exact.and(f.codec.range_scan()));
     let free_rule = rule(f.codec.leaves_free(f.optional));
