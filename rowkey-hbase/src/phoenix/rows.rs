@@ -7,6 +7,7 @@
 
 use super::catalog::PhoenixTable;
 use super::check::KeyMismatch;
+use rowkey_core::RowKey;
 use rowkey_store::{Record, Store, StoreError, StoreExt};
 use std::fmt;
 use std::marker::PhantomData;
@@ -96,13 +97,32 @@ impl<S: Store, R: Record + Sync> PhoenixRows<S, R> {
     /// Writes `records` ([`StoreExt::put_records`]), unless the table's
     /// writes are refused.
     pub async fn put(&self, records: &[R]) -> Result<(), PhoenixWriteError> {
-        if let Some(why) = &self.refusal {
-            return Err(PhoenixWriteError::Refused {
+        self.refuse()?;
+        Ok(self.store.put_records(records).await?)
+    }
+
+    /// Deletes the rows with these keys, every cell of each, as
+    /// Phoenix's `DELETE .. WHERE` of each whole key does (a key with no
+    /// row is not an error), unless the table's writes are refused: a
+    /// delete from outside Phoenix would leave its index rows behind.
+    pub async fn delete(&self, keys: &[R::Key]) -> Result<(), PhoenixWriteError> {
+        self.refuse()?;
+        let keys = keys
+            .iter()
+            .map(|k| k.to_vec())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(StoreError::from)?;
+        Ok(self.store.delete_rows(keys).await?)
+    }
+
+    fn refuse(&self) -> Result<(), PhoenixWriteError> {
+        match &self.refusal {
+            Some(why) => Err(PhoenixWriteError::Refused {
                 table: self.table.clone(),
                 why: why.clone(),
-            });
+            }),
+            None => Ok(()),
         }
-        Ok(self.store.put_records(records).await?)
     }
 
     /// Why the table's writes are refused, if they are.

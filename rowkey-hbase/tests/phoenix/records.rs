@@ -194,6 +194,35 @@ async fn records_are_phoenix_rows_both_ways() {
         "{refused}"
     );
     assert_eq!(rows.get(&fresh.key()).await.unwrap(), None);
+    let refused = rows.delete(&[fresh.key()]).await.unwrap_err();
+    assert!(
+        matches!(
+            &refused,
+            rowkey_hbase::phoenix::PhoenixWriteError::Refused { .. }
+        ),
+        "{refused}"
+    );
+
+    // Deletes both ways: a row deleted natively is gone from Phoenix's
+    // SELECT, and one Phoenix deleted is gone natively.
+    let rows = table
+        .rows::<_, PhoenixMetricRow>(client.table("REC_M"))
+        .unwrap();
+    let where_key = |r: &PhoenixMetricRow| {
+        format!(
+            "WHERE HOST = '{}' AND METRIC = {} AND AT = {}",
+            r.host, r.metric, r.at
+        )
+    };
+    let (gone, also_gone) = (&ours[1], &ours[2]);
+    rows.delete(&[gone.key(), fresh.key()]).await.unwrap();
+    assert_eq!(rows.get(&gone.key()).await.unwrap(), None);
+    let selected_gone =
+        with_sql(|sql| sql.query(&format!("{SELECT} {}", where_key(gone))).unwrap());
+    assert!(selected_gone.is_empty(), "{selected_gone:?}");
+    assert!(rows.get(&also_gone.key()).await.unwrap().is_some());
+    with_sql(|sql| sql.must(&format!("DELETE FROM REC_M {}", where_key(also_gone))));
+    assert_eq!(rows.get(&also_gone.key()).await.unwrap(), None);
 
     // And Phoenix's UPSERT of NULL over our values reads natively as None.
     let mut nulled = ours[0].clone();
