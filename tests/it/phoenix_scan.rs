@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use rowkey::scan::{merge_sorted, ScanPlan};
 use rowkey::{DecodeKeyOwned, RowKey};
 use rowkey_fixtures::layouts::{PhoenixMetric, PhoenixNullable};
+use rust_decimal::Decimal;
 use std::ops::{Bound, RangeBounds};
 
 use crate::scan_props::{read, Table};
@@ -94,6 +95,10 @@ fn borrowed(b: &Bound<String>) -> Bound<Option<&str>> {
         Bound::Excluded(v) => Bound::Excluded(Some(v.as_str())),
         Bound::Unbounded => Bound::Unbounded,
     }
+}
+
+fn as_str(b: &Bound<String>) -> Bound<&str> {
+    b.as_ref().map(|v| v.as_str())
 }
 
 fn starts(v: &Option<String>, p: &str) -> bool {
@@ -192,6 +197,7 @@ proptest! {
         (mlo, mhi) in (bound(0..4i32), bound(0..4i32)),
         (tlo, thi) in (bound(-3..4i64), bound(-3..4i64)),
         prefix in "[ab]{0,2}",
+        (hlo, hhi) in (bound(value()), bound(value())),
     ) {
         let rows: Vec<PhoenixMetric> = rows
             .into_iter()
@@ -202,8 +208,8 @@ proptest! {
         let s = PhoenixMetric::scan();
         check(&t, "all", s.plan(), |_: &R| true)?;
         check(&t, "host like ?%", s.host.starts_with(&prefix), |r: &R| r.host.starts_with(&prefix))?;
-        check(&t, "host in range", s.host.range((mlo.map(|m| format!("{m}")).as_ref().map(|s| s.as_str()), Bound::Unbounded)), |r: &R| {
-            in_range(&r.host, &mlo.map(|m| format!("{m}")), &Bound::Unbounded)
+        check(&t, "host in range", s.host.range((as_str(&hlo), as_str(&hhi))), |r: &R| {
+            in_range(&r.host, &hlo, &hhi)
         })?;
         let h = s.host.eq(&host);
         check(&t, "host = ?, metric in range", h.metric.range((mlo, mhi)), |r: &R| {
@@ -215,7 +221,7 @@ proptest! {
         check(&t, "host = ?, metric = 1, at in range", h.metric.eq(1).at.range((tlo, thi)), |r: &R| {
             r.host == host && r.metric == 1 && in_range(&r.at, &tlo, &thi)
         })?;
-        check(&t, "any host, metric = 2, at in range", s.host.eq(&host).metric.any().at.range((tlo, thi)), |r: &R| {
+        check(&t, "host = ?, any metric, at in range", s.host.eq(&host).metric.any().at.range((tlo, thi)), |r: &R| {
             r.host == host && in_range(&r.at, &tlo, &thi)
         })?;
         let one = PhoenixMetric { host: host.clone(), metric: 1, at: 2 };
@@ -224,6 +230,103 @@ proptest! {
         prop_assert_eq!(key.as_ref(), &one.to_vec()?[..]);
         prop_assert_eq!(point.plan()?.len(), 1);
     }
+}
+
+/// `CHAR` and `DECIMAL` (variable-length, ascending and `DESC`) columns,
+/// and a `DESC` NULL-able `VARCHAR` last.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct Ledger {
+    #[phoenix(char(3))]
+    code: String,
+    #[phoenix(decimal(10, 2))]
+    amount: Decimal,
+    #[desc]
+    #[phoenix(decimal(6, 1))]
+    level: Decimal,
+    #[desc]
+    #[max_len(8)]
+    tag: Option<String>,
+}
+
+fn decimal(max: i64, scale: u32) -> impl Strategy<Value = Decimal> + Clone {
+    (-max..max, 0..=scale).prop_map(|(m, s)| Decimal::new(m, s).normalize())
+}
+
+fn ledger() -> impl Strategy<Value = Ledger> {
+    (value(), decimal(300, 2), decimal(30, 1), text()).prop_map(|(code, amount, level, tag)| {
+        Ledger {
+            code,
+            amount,
+            level,
+            tag,
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn char_and_decimal_columns_and_a_desc_last_text(
+        rows in prop::collection::vec(ledger(), 0..40),
+        q in ledger(),
+        (clo, chi) in (bound(value()), bound(value())),
+        (alo, ahi) in (bound(decimal(300, 2)), bound(decimal(300, 2))),
+        (llo, lhi) in (bound(decimal(30, 1)), bound(decimal(30, 1))),
+        (tlo, thi) in (bound(value()), bound(value())),
+        prefix in "[ab]{0,2}",
+    ) {
+        let t = table_of(&rows);
+        type R = Ledger;
+        let s = Ledger::scan();
+        check(&t, "code like ?%", s.code.starts_with(&prefix), |r: &R| r.code.starts_with(&prefix))?;
+        check(&t, "code in range", s.code.range((as_str(&clo), as_str(&chi))), |r: &R| in_range(&r.code, &clo, &chi))?;
+        let c = s.code.eq(&q.code);
+        check(&t, "code = ?, amount in range", c.amount.range((alo, ahi)), |r: &R| {
+            r.code == q.code && in_range(&r.amount, &alo, &ahi)
+        })?;
+        let a = c.amount.eq(q.amount);
+        check(&t, "code, amount = ?, level in range", a.level.range((llo, lhi)), |r: &R| {
+            r.code == q.code && r.amount == q.amount && in_range(&r.level, &llo, &lhi)
+        })?;
+        let l = a.level.eq(q.level);
+        let same = |r: &R| r.code == q.code && r.amount == q.amount && r.level == q.level;
+        check(&t, "code, amount, level = ?", l.plan(), same)?;
+        check(&t, ".., tag in range", l.tag.range((borrowed(&tlo), borrowed(&thi))), |r: &R| {
+            same(r) && text_in_range(&r.tag, &tlo, &thi)
+        })?;
+        check(&t, ".., tag like ?%", l.tag.starts_with(&prefix), |r: &R| same(r) && starts(&r.tag, &prefix))?;
+        check(&t, ".., tag = ?", l.tag.eq(q.tag.as_deref()).plan(), |r: &R| *r == q)?;
+        check(&t, "code = ?", s.code.eq(&q.code).plan(), |r: &R| r.code == q.code)?;
+    }
+}
+
+/// Two NULL-able columns: both NULL is no key Phoenix stores.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct TwoTexts {
+    #[max_len(8)]
+    a: Option<String>,
+    #[max_len(8)]
+    b: Option<String>,
+}
+
+#[test]
+fn every_column_null_is_no_key() {
+    let s = TwoTexts::scan();
+    let none = s.a.eq(None).b.eq(None);
+    assert!(none.plan().unwrap().is_empty());
+    let e = none.key().unwrap_err();
+    assert!(e.to_string().contains("every key column is NULL"), "{e}");
+    let key = TwoTexts {
+        a: None,
+        b: Some("x".into()),
+    }
+    .to_vec()
+    .unwrap();
+    let plan = s.a.eq(None).b.is_in([None, Some("x")]).plan().unwrap();
+    assert!(plan.contains(&key) && plan.len() == 1, "{plan:?}");
 }
 
 /// What a Phoenix column's steps refuse, each with the field named.
@@ -238,6 +341,20 @@ fn refusals_name_the_field() {
     let e = s.a.eq(Some("")).plan().unwrap_err();
     assert!(e.to_string().contains("empty VARCHAR"), "{e}");
     let e = s.a.eq(Some("x\0y")).plan().unwrap_err();
+    assert!(e.to_string().contains("U+0000"), "{e}");
+    let e = Ledger::scan().code.starts_with("a ").unwrap_err();
+    assert!(e.to_string().contains("ending with a space"), "{e}");
+    let e = Ledger::scan()
+        .code
+        .eq("ab")
+        .amount
+        .eq(Decimal::ONE)
+        .level
+        .eq(Decimal::ONE)
+        .tag
+        .eq(Some("a\0"))
+        .plan()
+        .unwrap_err();
     assert!(e.to_string().contains("U+0000"), "{e}");
     // Longer than the column holds: no value starts with it.
     assert!(s.a.starts_with(&"x".repeat(17)).unwrap().is_empty());
@@ -256,7 +373,7 @@ fn explain_says_why_a_phoenix_plan_reads_every_bucket() {
         plan.explain().to_string(),
         "16 ranges, one in each of 16 salt buckets\n\
          Phoenix's salt hashes the whole key: a query reads 1 bucket instead of 16 only when it \
-         fixes every key column (eq)\n\
+         fixes every key column (eq, or is_in: 1 bucket a combination)\n\
          rows merged across buckets in logical key order"
     );
     let point = PhoenixMetric::scan()

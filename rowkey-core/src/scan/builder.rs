@@ -21,7 +21,7 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     /// A hash prefix not yet computed (its field is not set yet).
     pending_prefix: bool,
     /// Bytes of salt or hash prefix the key starts with.
-    initial_prefix: usize,
+    pub(super) initial_prefix: usize,
     salt: Option<SaltPlan>,
     bucket: Option<u32>,
     group: Option<u32>,
@@ -48,6 +48,9 @@ pub struct ScanBuilder<const N: usize, const M: usize> {
     /// columns after them are all NULL ends without them). Always 0 for
     /// other keys (`scan::phoenix` writes and counts them).
     pub(super) owed: usize,
+    /// Every column of a Phoenix key set to NULL: a key Phoenix refuses,
+    /// so no row has it.
+    pub(super) all_null: bool,
 }
 
 /// Where the keys after every key holding one value of a field start,
@@ -99,6 +102,7 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             varying: None,
             in_list_end: None,
             owed: 0,
+            all_null: false,
         }
     }
 
@@ -399,6 +403,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// Every key that starts with the fields fixed so far.
     pub fn prefix(&self) -> Result<ScanPlan<N>, EncodeError> {
         self.checked()?;
+        if self.all_null {
+            return Ok(ScanPlan::empty());
+        }
         if let Some(plan) = self.narrowed()? {
             return Ok(plan);
         }
@@ -437,6 +444,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// Exactly the key written (every field fixed).
     pub fn point(&self) -> Result<ScanPlan<N>, EncodeError> {
         self.checked()?;
+        if self.all_null {
+            return Ok(ScanPlan::empty());
+        }
         if let Some(plan) = self.narrowed()? {
             return Ok(plan);
         }
@@ -461,6 +471,16 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
     /// The full key with its salt bucket written, for a point get.
     pub fn key(&self) -> Result<KeyBuf<N>, EncodeError> {
         self.checked()?;
+        if self.all_null {
+            return Err(EncodeError::new(
+                self.key,
+                "",
+                self.buf.len(),
+                EncodeErrorKind::Invalid(
+                    "every key column is NULL: Phoenix refuses such a key (primary key may not be null)",
+                ),
+            ));
+        }
         self.exact("a whole key cannot have a free field")?;
         let mut key = self.buf;
         if let (Some(salt), Some(bucket)) = (self.salt, self.bucket) {

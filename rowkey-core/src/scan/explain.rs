@@ -212,7 +212,7 @@ impl PlanExplain {
             return write!(
                 f,
                 "\nPhoenix's salt hashes the whole key: a query reads 1 bucket instead of {} only \
-                 when it fixes every key column (eq)",
+                 when it fixes every key column (eq, or is_in: 1 bucket a combination)",
                 self.buckets_each
             );
         }

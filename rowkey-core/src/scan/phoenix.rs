@@ -63,6 +63,9 @@ impl<const N: usize, const M: usize> ScanBuilder<N, M> {
             put_column(w, value, col, &mut len)
         });
         self.owed = len.pending();
+        // Every column NULL: no key Phoenix stores (the plan is empty,
+        // and there is no key to get).
+        self.all_null = col.last && self.position() == self.initial_prefix;
     }
 }
 
@@ -126,9 +129,16 @@ impl<T: PhoenixScanArg> ScanCodec for codec::Phoenix<T> {
         if let Some(max) = col.max_len.filter(|m| p.len() > *m) {
             return Err(w.error(EncodeErrorKind::TooLong { len: p.len(), max }));
         }
-        if var && !col.last && p.as_bytes().contains(&0) {
+        if var && (!col.last || col.desc) && p.as_bytes().contains(&0) {
             return Err(w.error(EncodeErrorKind::Invalid(
-                "a zero byte (U+0000) in a Phoenix VARCHAR key column before the last: Phoenix reads it as the column's end",
+                "a zero byte (U+0000) in a Phoenix VARCHAR key column before the last or DESC: no value holds it",
+            )));
+        }
+        if !var && p.ends_with(' ') {
+            // "ab" is stored "ab   ": its bytes start with "ab ", the
+            // value does not.
+            return Err(w.error(EncodeErrorKind::Invalid(
+                "a CHAR prefix ending with a space: Phoenix pads CHAR with spaces, so its shorter values would match too",
             )));
         }
         let start = w.position();

@@ -562,7 +562,7 @@ where
     ///
     /// Text and bytes fields take ranges of `&str` / `&[u8]`. A bound
     /// longer than the field can hold is cut to it with the inclusivity
-    /// that keeps exactly the same values; a `#[text]` bound with too many
+    /// that keeps exactly the same values (on a Phoenix column, an error); a `#[text]` bound with too many
     /// digits is above every value, a negative one below every value.
     /// Bounds in the wrong order (`5..3`) match nothing, as Rust's ranges.
     ///

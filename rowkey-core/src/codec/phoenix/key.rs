@@ -188,13 +188,16 @@ pub fn put_column<V: PhoenixPut + ?Sized>(
         return Err(e);
     }
     // VARCHAR and DECIMAL bytes hold no 00 but a VARCHAR's U+0000; only
-    // the last column, read to the key's end, may.
-    if zero && col.var() && !col.last && !matches!(col.ty, PhoenixType::Varbinary) {
+    // the last ascending column, read to the key's end, may. A DESC one's
+    // U+0000 is an FF, the byte that ends the value: the key would sort
+    // out of its value's order (and a scan's bounds with it).
+    if zero && col.var() && (!col.last || col.desc) && !matches!(col.ty, PhoenixType::Varbinary) {
         return Err(w.error_at(
             start,
             EncodeErrorKind::Invalid(
-                "a zero byte (U+0000) in a Phoenix VARCHAR key column before the last: Phoenix \
-                 reads it as the column's end",
+                "a zero byte (U+0000) in a Phoenix VARCHAR key column before the last or DESC: \
+                 Phoenix reads it as the column's end (a DESC one's FF), and the key sorts out \
+                 of order",
             ),
         ));
     }
@@ -279,7 +282,11 @@ pub fn take_column<'k>(
     };
     // What put_column refuses to write: a separator byte inside the value.
     let sep = if col.desc { 0xFF } else { 0x00 };
-    if col.var() && !col.last && !matches!(col.ty, PhoenixType::Varbinary) && raw.contains(&sep) {
+    if col.var()
+        && (!col.last || col.desc)
+        && !matches!(col.ty, PhoenixType::Varbinary)
+        && raw.contains(&sep)
+    {
         return Err(r.error_at(
             start,
             DecodeErrorKind::Invalid(

@@ -136,6 +136,10 @@ fn what_phoenix_refuses_is_refused() {
     assert!(decode_row(&[0x61, 0x00, 0x80, 0], &cols).is_err());
     let desc = columns(false, true);
     assert!(decode_row(&[0x61, 0x00, 0x80, 0, 0, 1, 0x9c, 0xff], &desc).is_ok());
+    // A DESC last VARCHAR's U+0000 would be an FF inside the value,
+    // sorting it out of order: refused.
+    let desc_nul = (Some("a".to_owned()), 1, Some("c\0".to_owned()));
+    assert!(encode_row(&desc_nul, &desc).is_err());
     let e = decode_row(&[0x61, 0x00, 0x80, 0, 0, 1, 0x9c], &desc).unwrap_err();
     assert!(e.offset() <= 7, "{e}");
 }
