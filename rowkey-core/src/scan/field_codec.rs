@@ -259,8 +259,8 @@ macro_rules! in_item_owned {
         }
     )*};
 }
-// By path from the optional codecs' files (`UuidText`, `DecimalText`).
-#[cfg(any(feature = "uuid", feature = "rust_decimal"))]
+// By path from the optional codecs' files (`UuidText`, `DecimalText`) and
+// Phoenix's (`scan::phoenix`).
 pub(crate) use in_item_owned;
 
 in_item_owned! {

@@ -17,7 +17,6 @@ use crate::codec::phoenix::{
     put_column, PhoenixColumn, PhoenixKeyLen, PhoenixPut, PhoenixScanArg, PhoenixType,
 };
 use crate::{EncodeError, EncodeErrorKind, FieldCodec, KeyWriter};
-use core::borrow::Borrow;
 use core::ops::Bound;
 
 /// The Phoenix column field `f` is (the derive names this codec for
@@ -201,60 +200,46 @@ impl<T: PhoenixScanArg> ScanCodec for codec::Phoenix<T> {
     }
 }
 
-/// What [`is_in`](super::Step::is_in) takes on a Phoenix key column of
-/// Rust type `T`: anything `AsRef<str>` for a `String` (`&str`,
-/// `String`), `AsRef<[u8]>` for a `Vec<u8>`, an `Option` of those for
-/// an `Option<String>` / `Option<Vec<u8>>`, and what borrows as `T`
-/// otherwise. Not for users.
-#[doc(hidden)]
-pub trait PhoenixItem<T: PhoenixScanArg> {
-    /// Calls `f` with the value the item stands for.
-    fn with_arg<R>(&self, f: impl FnOnce(&T::Arg<'_>) -> R) -> R;
-}
+// What `is_in` takes on a Phoenix key column of Rust type `T`: anything
+// `AsRef<str>` for a `String` (`&str`, `String`), `AsRef<[u8]>` for a
+// `Vec<u8>`, an `Option` of those for an `Option<String>` /
+// `Option<Vec<u8>>`, and what borrows as `T` otherwise (the owned
+// codecs' `InItem`).
 
-impl<V: AsRef<str>> PhoenixItem<String> for V {
-    fn with_arg<R>(&self, f: impl FnOnce(&&str) -> R) -> R {
+impl<V: AsRef<str>> InItem<codec::Phoenix<String>> for V {
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&&str) -> R) -> R {
         f(&self.as_ref())
     }
 }
 
-impl<V: AsRef<[u8]>> PhoenixItem<Vec<u8>> for V {
-    fn with_arg<R>(&self, f: impl FnOnce(&&[u8]) -> R) -> R {
+impl<V: AsRef<[u8]>> InItem<codec::Phoenix<Vec<u8>>> for V {
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&&[u8]) -> R) -> R {
         f(&self.as_ref())
     }
 }
 
-impl<V: AsRef<str>> PhoenixItem<Option<String>> for Option<V> {
-    fn with_arg<R>(&self, f: impl FnOnce(&Option<&str>) -> R) -> R {
+impl<V: AsRef<str>> InItem<codec::Phoenix<Option<String>>> for Option<V> {
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&Option<&str>) -> R) -> R {
         f(&self.as_ref().map(AsRef::as_ref))
     }
 }
 
-impl<V: AsRef<[u8]>> PhoenixItem<Option<Vec<u8>>> for Option<V> {
-    fn with_arg<R>(&self, f: impl FnOnce(&Option<&[u8]>) -> R) -> R {
+impl<V: AsRef<[u8]>> InItem<codec::Phoenix<Option<Vec<u8>>>> for Option<V> {
+    #[inline]
+    fn with_value<R>(&self, f: impl FnOnce(&Option<&[u8]>) -> R) -> R {
         f(&self.as_ref().map(AsRef::as_ref))
     }
 }
 
-macro_rules! item_borrows {
+macro_rules! items_taken_as_themselves {
     ($($t:ty),*) => {$(
-        impl<V: Borrow<$t>> PhoenixItem<$t> for V {
-            fn with_arg<R>(&self, f: impl FnOnce(&$t) -> R) -> R {
-                f(self.borrow())
-            }
-        }
-        impl<V: Borrow<Option<$t>>> PhoenixItem<Option<$t>> for V {
-            fn with_arg<R>(&self, f: impl FnOnce(&Option<$t>) -> R) -> R {
-                f(self.borrow())
-            }
+        super::field_codec::in_item_owned! {
+            impl<> for codec::Phoenix<$t> => $t;
+            impl<> for codec::Phoenix<Option<$t>> => Option<$t>;
         }
     )*};
 }
-crate::codec::phoenix::with_types_taken_as_themselves!(item_borrows);
-
-impl<T: PhoenixScanArg, V: PhoenixItem<T>> InItem<codec::Phoenix<T>> for V {
-    #[inline]
-    fn with_value<R>(&self, f: impl FnOnce(&T::Arg<'_>) -> R) -> R {
-        self.with_arg(f)
-    }
-}
+crate::codec::phoenix::with_types_taken_as_themselves!(items_taken_as_themselves);

@@ -2,7 +2,8 @@
 //! `SELECT .. WHERE .. ORDER BY` of the same predicate on the primary
 //! key, row for row and in order: a salted table written natively (its
 //! buckets merged in key order), and a table Phoenix filled whose text
-//! key columns are NULL-able, ascending and descending.
+//! key columns are NULL-able, ascending and descending (read through
+//! both transports: natively and through HBase's Thrift 1 server).
 
 use super::queries::few_hosts;
 use super::records::{selected, DDL, SELECT};
@@ -143,6 +144,11 @@ async fn typed_scans_over_null_able_key_columns_return_what_phoenix_selects_in_o
         }
     });
     let store = client().await.table("SCAN_N");
+    // The store's other transport: HBase's Thrift 1 server.
+    let thrift = rowkey_hbase::HBaseClient::connect(&phoenix().hbase.thrift)
+        .await
+        .unwrap()
+        .table("SCAN_N");
     let s = PhoenixNullable::scan();
     let queries: Vec<(&str, Result<ScanPlan<_>, EncodeError>)> = vec![
         ("A IS NULL", s.a.eq(None).plan()),
@@ -211,6 +217,12 @@ async fn typed_scans_over_null_able_key_columns_return_what_phoenix_selects_in_o
             .map(|k| PhoenixNullable::decode(k).unwrap())
             .collect();
         assert_eq!(ours, theirs, "{condition}");
+        let over_thrift: Vec<PhoenixNullable> = keys(&thrift, &plan)
+            .await
+            .iter()
+            .map(|k| PhoenixNullable::decode(k).unwrap())
+            .collect();
+        assert_eq!(over_thrift, theirs, "{condition}, over Thrift 1");
         matched += usize::from(!ours.is_empty());
     }
     // The rows are few and the values fewer: nearly every query finds some.
